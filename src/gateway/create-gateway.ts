@@ -1,0 +1,43 @@
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { GraphQLSchema } from 'graphql';
+import { buildMesh, type BuildMeshOptions } from './mesh.ts';
+
+export interface GatewayOptions extends BuildMeshOptions {
+  /** Path of the GraphQL endpoint. @default '/graphql' */
+  graphqlEndpoint?: string;
+}
+
+export interface Gateway {
+  /** The yoga server: a Node request listener (`http.createServer(gateway.yoga)`) and a fetch handler (`gateway.yoga.fetch`). */
+  yoga: YogaServerInstance<object, object>;
+  /** Fetch-style handler: `(request: Request) => Promise<Response>`. */
+  fetch: (request: Request) => Promise<Response>;
+  /** The unified schema clients see. */
+  schema: GraphQLSchema;
+  linksLeftOut: { name: string; reason: string }[];
+  /** Stops the mesh and closes upstream connections. */
+  close(): Promise<void>;
+}
+
+/** Builds the gateway: the mesh from .meshrc.yaml, served by graphql-yoga. Nothing listens yet. */
+export async function createGateway({ graphqlEndpoint = '/graphql', ...meshOptions }: GatewayOptions = {}): Promise<Gateway> {
+  const { mesh, linksLeftOut, destroy } = await buildMesh(meshOptions);
+  const yoga = createYoga({
+    // mesh.plugins carries the schema, Mesh's execution engine and the per-request in-context SDK.
+    plugins: mesh.plugins,
+    graphqlEndpoint,
+    landingPage: false,
+    logging: false,
+    graphiql: { title: 'Problems + Translation gateway' },
+  }) as unknown as YogaServerInstance<object, object>;
+  return {
+    yoga,
+    fetch: (request) => Promise.resolve(yoga.fetch(request)),
+    schema: mesh.schema,
+    linksLeftOut,
+    close: async () => {
+      await yoga.dispose();
+      await destroy();
+    },
+  };
+}

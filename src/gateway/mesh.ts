@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { findConfig } from '@graphql-mesh/cli';
+import { processConfig } from '@graphql-mesh/config';
+import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
+import type { YamlConfig } from '@graphql-mesh/types';
+import { buildSchema } from 'graphql';
+import { LINKS, missingForLink } from './links/index.ts';
+import { gatewayPlugins } from './plugins/index.ts';
+import { createUpstreamFetch } from './upstream-fetch.ts';
+
+/** The project root: where .meshrc.yaml and the paths it names live. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface BuildMeshOptions {
+  /** Directory holding `.meshrc.yaml`. @default the project root */
+  baseDir?: string;
+  /**
+   * SDL file to build the problems source from instead of the one `.meshrc.yaml` names; lets tests
+   * (and users trying a new upstream) start the gateway against another schema.
+   */
+  problemsSchemaPath?: string;
+  /** Where start-up notes go (one line each). @default console.warn */
+  log?: (line: string) => void;
+}
+
+export interface BuiltMesh {
+  mesh: MeshInstance;
+  /** Releases the mesh and its upstream connections. */
+  destroy(): Promise<void>;
+  /** Links left out because the problems schema cannot carry them, with the reason. */
+  linksLeftOut: { name: string; reason: string }[];
+}
+
+/**
+ * Builds the mesh from `.meshrc.yaml` at start-up (no generated artifacts to keep in step), after
+ * checking each link against the problems schema it will extend.
+ */
+export async function buildMesh({ baseDir = PROJECT_ROOT, problemsSchemaPath, log = console.warn }: BuildMeshOptions = {}): Promise<BuiltMesh> {
+  const { config } = (await findConfig({ dir: baseDir })) as { config: YamlConfig.Config };
+  const problemsHandler = config.sources.find((source) => source.name === 'Problems')?.handler.graphql as
+    | { source?: string }
+    | undefined;
+  if (!problemsHandler?.source) throw new Error('.meshrc.yaml must declare the Problems source with a schema snapshot (`source:`)');
+  if (problemsSchemaPath) problemsHandler.source = problemsSchemaPath;
+
+  const problemsSchema = buildSchema(await readFile(resolve(baseDir, problemsHandler.source), 'utf8'));
+  const linksLeftOut: BuiltMesh['linksLeftOut'] = [];
+  for (const link of LINKS) {
+    const reason = missingForLink(problemsSchema, link);
+    if (!reason) continue;
+    linksLeftOut.push({ name: link.name, reason });
+    config.additionalTypeDefs = toList(config.additionalTypeDefs).filter((entry) => entry !== link.typeDefs);
+    config.additionalResolvers = toList(config.additionalResolvers).filter((entry) => entry !== link.resolvers);
+    log(`link ${link.name} left out: ${reason}`);
+  }
+
+  const processed = await processConfig(config, {
+    dir: baseDir,
+    // Imported from here so relative paths resolve against the project and .ts files load under tsx/vitest.
+    importFn: (id: string) => import(id.startsWith('.') || isAbsolute(id) ? pathToFileURL(resolve(baseDir, id)).href : id),
+  });
+  processed.additionalEnvelopPlugins = [...(processed.additionalEnvelopPlugins ?? []), ...gatewayPlugins()];
+  const upstreamFetch = createUpstreamFetch();
+  processed.fetchFn = upstreamFetch.fetch;
+  const mesh = await getMesh(processed);
+  const destroy = async () => {
+    mesh.destroy();
+    await upstreamFetch.close();
+  };
+  return { mesh, linksLeftOut, destroy };
+}
+
+function toList<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}

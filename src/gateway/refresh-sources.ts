@@ -1,0 +1,38 @@
+/**
+ * `npm run sources:refresh`: re-introspects the problems service named by PROBLEMS_URL (with
+ * PROBLEMS_API_KEY) and rewrites sources/problems/schema.graphql, printing what changed. Without
+ * PROBLEMS_URL it reads the local stand-in, which is how the committed snapshot is made.
+ */
+import { resolve } from 'node:path';
+import { startProblemsStandIn } from '../upstreams/stand-ins.ts';
+import { PROJECT_ROOT } from './mesh.ts';
+import { refreshProblemsSnapshot } from './problems-snapshot.ts';
+import { formatSchemaDiff } from './schema-diff.ts';
+import { readSettings } from './settings.ts';
+
+const SNAPSHOT = resolve(PROJECT_ROOT, 'sources/problems/schema.graphql');
+
+async function main(): Promise<void> {
+  const settings = readSettings();
+  const standIn = settings.problemsUrl ? undefined : await startProblemsStandIn();
+  const url = settings.problemsUrl ?? standIn!.url;
+  console.log(`Introspecting ${standIn ? 'the local problems stand-in' : 'PROBLEMS_URL'} (${url}/graphql)…`);
+  try {
+    const { diff, linksLeftOut } = await refreshProblemsSnapshot({
+      url,
+      apiKey: standIn?.apiKey ?? settings.problemsApiKey,
+      snapshotPath: SNAPSHOT,
+    });
+    console.log(`Wrote ${SNAPSHOT}`);
+    console.log(diff ? `Changes since the previous snapshot:\n${formatSchemaDiff(diff)}` : 'No previous snapshot: written fresh.');
+    for (const { name, reason } of linksLeftOut) console.log(`Note: link ${name} will be left out: ${reason}`);
+    console.log('The next `npm start` serves this schema.');
+  } finally {
+    await standIn?.close();
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(`sources:refresh failed: ${error.message}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,122 @@
+/**
+ * The gateway's settings, read from the environment (see the table in README.md).
+ * Every variable is optional: without the upstream URLs, `npm start` runs the local stand-ins.
+ * A bad value stops start-up with one line naming the variable; secret values are never echoed.
+ */
+export interface GatewaySettings {
+  /** `PORT`: where the gateway listens. @default 4000 */
+  port: number;
+  /** `PROBLEMS_URL`: base URL of the problems service (the gateway calls `<url>/graphql`). */
+  problemsUrl?: string;
+  /** `PROBLEMS_API_KEY`: sent to the problems service as `Authorization: Bearer …`. */
+  problemsApiKey?: string;
+  /** `TRANSLATION_URL`: base URL of the LibreTranslate-compatible translation service. */
+  translationUrl?: string;
+  /** `TRANSLATION_API_KEY`: sent to the translation service as a Bearer header (and `api_key`, see below). */
+  translationApiKey?: string;
+  /**
+   * `TRANSLATION_KEY_IN_BODY`: also send the translation key as the `api_key` body field, which is
+   * where a stock LibreTranslate server reads it. @default true
+   */
+  translationKeyInBody: boolean;
+  /** `GATEWAY_API_KEYS`: comma-separated keys clients must present; empty = open (development). */
+  gatewayApiKeys: string[];
+  /** `REDIS_URL`: shared store for several replicas; unset = in-process. */
+  redisUrl?: string;
+}
+
+/** A setting that cannot be used; `message` is one line that names the variable. */
+export class SettingsError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'SettingsError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function readSettings(env: Env = process.env): GatewaySettings {
+  return {
+    port: readPort(env, 'PORT', 4000),
+    problemsUrl: readBaseUrl(env, 'PROBLEMS_URL', '/graphql'),
+    problemsApiKey: readSecret(env, 'PROBLEMS_API_KEY'),
+    translationUrl: readBaseUrl(env, 'TRANSLATION_URL'),
+    translationApiKey: readSecret(env, 'TRANSLATION_API_KEY'),
+    translationKeyInBody: readBoolean(env, 'TRANSLATION_KEY_IN_BODY', true),
+    gatewayApiKeys: readList(env, 'GATEWAY_API_KEYS'),
+    redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+  };
+}
+
+function present(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+export function readPort(env: Env, name: string, fallback: number): number {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
+    throw new SettingsError(name, `expected a port number from 0 to 65535, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function readUrl(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = present(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    // The raw value is not echoed: a URL may carry credentials (redis://:password@host).
+    throw new SettingsError(name, `not a valid URL (expected ${protocols.join(' or ')}//host[:port])`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new SettingsError(name, `expected a ${protocols.join(' or ')} URL, got one with "${url.protocol}"`);
+  }
+  return raw;
+}
+
+/**
+ * A base URL the gateway appends paths to: http(s) only, no trailing slash. If a user gives the full
+ * endpoint (`…/graphql` for PROBLEMS_URL) the suffix is dropped rather than doubled.
+ */
+function readBaseUrl(env: Env, name: string, endpointSuffix?: string): string | undefined {
+  const raw = readUrl(env, name, ['http:', 'https:']);
+  if (raw === undefined) return undefined;
+  const url = new URL(raw);
+  if (url.search || url.hash) throw new SettingsError(name, 'a base URL takes no query string or fragment');
+  let base = raw.replace(/\/+$/, '');
+  if (endpointSuffix && base.endsWith(endpointSuffix)) base = base.slice(0, -endpointSuffix.length);
+  return base;
+}
+
+function readSecret(env: Env, name: string): string | undefined {
+  const value = present(env, name);
+  if (value !== undefined && /[\s,]/.test(value)) {
+    throw new SettingsError(name, 'a key may not contain spaces or commas');
+  }
+  return value;
+}
+
+function readList(env: Env, name: string): string[] {
+  const raw = present(env, name);
+  if (raw === undefined) return [];
+  const items = raw.split(',').map((item) => item.trim());
+  if (items.some((item) => item === '' || /\s/.test(item))) {
+    throw new SettingsError(name, 'expected comma-separated keys with no empty entries or spaces');
+  }
+  return items;
+}
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = present(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new SettingsError(name, `expected true or false, got "${raw}"`);
+}

@@ -1,0 +1,59 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { listen } from '../../src/shared/listen.ts';
+import { createProblemsService } from '../../src/upstreams/problems/service.ts';
+import { postGraphQL } from '../helpers/start-stack.ts';
+import { runEntry, type RunningCommand } from '../helpers/run-command.ts';
+
+/** The README's `npm start`, run as a user would: a separate process, stopped with Ctrl-C (SIGINT). */
+describe('npm start (src/gateway/main.ts)', () => {
+  const running: RunningCommand[] = [];
+  afterAll(() => {
+    for (const command of running) command.child.kill('SIGKILL');
+  });
+
+  it('starts both stand-ins and a gateway that answers a cross-source query, and stops on SIGINT', async () => {
+    const command = runEntry('src/gateway/main.ts', { PORT: '0' });
+    running.push(command);
+    const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
+    expect(command.output()).toMatch(/problems: local stand-in at http:\/\/127\.0\.0\.1:\d+/);
+    expect(command.output()).toMatch(/translation: local stand-in at http:\/\/127\.0\.0\.1:\d+/);
+
+    const result = await postGraphQL(
+      `http://127.0.0.1:${port}/graphql`,
+      /* GraphQL */ `{ problems(first: 2) { nodes { title translation(to: "es") { title } } } }`,
+    );
+    expect(result.errors).toBeUndefined();
+    for (const node of result.data.problems.nodes) expect(node.translation.title).not.toBe(node.title);
+
+    command.child.kill('SIGINT');
+    expect(await command.exited).toBe(0);
+    // The generated stand-in keys are never printed.
+    expect(command.output()).not.toMatch(/local-[A-Za-z0-9_-]{20,}/);
+  });
+
+  it('uses a real problems service when PROBLEMS_URL is set, and starts no stand-in for it', async () => {
+    const upstream = await listen(createProblemsService({ apiKey: 'real-key' }).listener);
+    try {
+      const command = runEntry('src/gateway/main.ts', { PORT: '0', PROBLEMS_URL: upstream.url, PROBLEMS_API_KEY: 'real-key' });
+      running.push(command);
+      const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
+      expect(command.output()).toContain(`problems: ${upstream.url} (from PROBLEMS_URL)`);
+      expect(command.output()).not.toMatch(/problems: local stand-in/);
+      const result = await postGraphQL(`http://127.0.0.1:${port}/graphql`, /* GraphQL */ `{ problems(first: 1) { totalCount } }`);
+      expect(result.errors).toBeUndefined();
+      expect(result.data.problems.totalCount).toBeGreaterThanOrEqual(150);
+      expect(command.output()).not.toContain('real-key');
+      command.child.kill('SIGTERM');
+      expect(await command.exited).toBe(0);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('refuses a malformed setting with one line naming the variable', async () => {
+    const command = runEntry('src/gateway/main.ts', { PORT: 'eighty' });
+    running.push(command);
+    expect(await command.exited).toBe(1);
+    expect(command.output().trim()).toBe('[gateway] cannot start: PORT: expected a port number from 0 to 65535, got "eighty"');
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { SettingsError, readSettings } from '../../src/gateway/settings.ts';
+
+describe('readSettings', () => {
+  it('runs on defaults when nothing is set', () => {
+    expect(readSettings({})).toEqual({
+      port: 4000,
+      problemsUrl: undefined,
+      problemsApiKey: undefined,
+      translationUrl: undefined,
+      translationApiKey: undefined,
+      translationKeyInBody: true,
+      gatewayApiKeys: [],
+      redisUrl: undefined,
+    });
+  });
+
+  it('reads every variable', () => {
+    const settings = readSettings({
+      PORT: '8080',
+      PROBLEMS_URL: 'https://problems.example.com/',
+      PROBLEMS_API_KEY: 'p-key',
+      TRANSLATION_URL: 'http://mt.internal:5000',
+      TRANSLATION_API_KEY: 't-key',
+      TRANSLATION_KEY_IN_BODY: 'false',
+      GATEWAY_API_KEYS: 'a, b ,c',
+      REDIS_URL: 'redis://localhost:6379',
+    });
+    expect(settings).toMatchObject({
+      port: 8080,
+      problemsUrl: 'https://problems.example.com',
+      translationUrl: 'http://mt.internal:5000',
+      translationKeyInBody: false,
+      gatewayApiKeys: ['a', 'b', 'c'],
+    });
+  });
+
+  it('drops a /graphql suffix from PROBLEMS_URL instead of doubling it', () => {
+    expect(readSettings({ PROBLEMS_URL: 'http://host:1/graphql' }).problemsUrl).toBe('http://host:1');
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PROBLEMS_URL: 'not a url' }, 'PROBLEMS_URL'],
+    [{ PROBLEMS_URL: 'ftp://host' }, 'PROBLEMS_URL'],
+    [{ TRANSLATION_URL: 'http://host/?x=1' }, 'TRANSLATION_URL'],
+    [{ TRANSLATION_KEY_IN_BODY: 'maybe' }, 'TRANSLATION_KEY_IN_BODY'],
+    [{ GATEWAY_API_KEYS: 'a,,b' }, 'GATEWAY_API_KEYS'],
+    [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL'],
+  ])('refuses %o with one line naming %s', (env, variable) => {
+    let caught: unknown;
+    try {
+      readSettings(env);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(SettingsError);
+    expect((caught as SettingsError).variable).toBe(variable);
+    expect((caught as Error).message).toMatch(new RegExp(`^${variable}: `));
+    expect((caught as Error).message).not.toContain('\n');
+  });
+
+  it('never echoes a URL that may carry credentials', () => {
+    expect(() => readSettings({ REDIS_URL: 'redis//:hunter2@host' })).toThrow(/^REDIS_URL: (?!.*hunter2)/);
+  });
+});

@@ -1,0 +1,71 @@
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/create-gateway.ts';
+import { listen, type RunningServer } from '../../src/shared/listen.ts';
+import { createProblemsService } from '../../src/upstreams/problems/service.ts';
+import { createTranslationService } from '../../src/upstreams/translation/service.ts';
+
+export const PROBLEMS_KEY = 'problems-test-key';
+export const TRANSLATION_KEY = 'translation-test-key';
+
+export interface GraphQLResponse<TData = any> {
+  status: number;
+  data?: TData;
+  errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, any> }[];
+  /** The raw body text, to check nothing secret leaked. */
+  text: string;
+}
+
+export interface Stack {
+  gateway: Gateway;
+  gatewayUrl: string;
+  problems: ReturnType<typeof createProblemsService>;
+  translation: ReturnType<typeof createTranslationService>;
+  query<TData = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<TData>>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts both stand-in upstreams (each requiring its key) and the gateway in front of them, all on
+ * free ports, wired through the same environment variables a deployment uses.
+ */
+export async function startStack(gatewayOptions: GatewayOptions = {}): Promise<Stack> {
+  const problems = createProblemsService({ apiKey: PROBLEMS_KEY });
+  const translation = createTranslationService({ apiKey: TRANSLATION_KEY });
+  const servers: RunningServer[] = [await listen(problems.listener), await listen(translation.listener)];
+  Object.assign(process.env, {
+    PROBLEMS_URL: servers[0].url,
+    PROBLEMS_API_KEY: PROBLEMS_KEY,
+    TRANSLATION_URL: servers[1].url,
+    TRANSLATION_API_KEY: TRANSLATION_KEY,
+  });
+  const gateway = await createGateway({ log: () => undefined, ...gatewayOptions });
+  const gatewayServer = await listen(gateway.yoga);
+  const gatewayUrl = `${gatewayServer.url}/graphql`;
+  return {
+    gateway,
+    gatewayUrl,
+    problems,
+    translation,
+    query: (query, variables, headers) => postGraphQL(gatewayUrl, query, variables, headers),
+    close: async () => {
+      await gatewayServer.close();
+      await gateway.close();
+      for (const server of servers) await server.close();
+    },
+  };
+}
+
+export async function postGraphQL<TData = any>(
+  url: string,
+  query: string,
+  variables?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<GraphQLResponse<TData>> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+  const text = await response.text();
+  const body = JSON.parse(text);
+  return { status: response.status, data: body.data, errors: body.errors, text };
+}
