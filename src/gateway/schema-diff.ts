@@ -1,4 +1,4 @@
-import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, isUnionType, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
+import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, isSpecifiedScalarType, isUnionType, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
 
 export interface SchemaDiff {
   typesAdded: string[];
@@ -19,7 +19,8 @@ function membersOf(type: GraphQLNamedType): string[] {
 }
 
 function userTypes(schema: GraphQLSchema): Map<string, GraphQLNamedType> {
-  return new Map(Object.entries(schema.getTypeMap()).filter(([name]) => !name.startsWith('__')));
+  // Built-in scalars come and go with use; they are not the upstream's own types.
+  return new Map(Object.entries(schema.getTypeMap()).filter(([name, type]) => !name.startsWith('__') && !isSpecifiedScalarType(type)));
 }
 
 /** What a client would notice between two versions of a schema: types and fields added and removed. */
