@@ -1,6 +1,13 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // graphql 16 ships CommonJS (`main`) and ESM (`module`) copies with no `exports` map: Node (and so
+    // Mesh) loads the CommonJS one, Vite would pick the ESM one, and two copies of graphql cannot
+    // share a schema. Pin every import to the copy Node uses.
+    alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     // Each file runs in its own process: the gateway reads upstream URLs and keys from process.env

@@ -6,8 +6,23 @@ const SERVICE_BY_SOURCE: Record<string, ServiceName> = {
   Translation: 'translation',
 };
 
-/** Which upstream a Mesh fetch is for; Mesh passes the source name in the fetch's `info`. */
-export function serviceOfFetch(info: unknown): ServiceName | undefined {
+/** The variable holding each service's base URL (read per call, like Mesh's `{env.X}`). */
+const URL_VARIABLE: Record<ServiceName, string> = {
+  problems: 'PROBLEMS_URL',
+  translation: 'TRANSLATION_URL',
+};
+
+/**
+ * Which upstream a Mesh fetch is for. The GraphQL handler names its source in the fetch's `info`;
+ * the OpenAPI handler does not (its `sourceName` is empty), so fall back to the configured base URLs,
+ * longest first in case one service sits under the other's path.
+ */
+export function serviceOfFetch(info: unknown, url: string): ServiceName | undefined {
   const sourceName = (info as { sourceName?: string } | undefined)?.sourceName;
-  return sourceName ? SERVICE_BY_SOURCE[sourceName] : undefined;
+  if (sourceName && SERVICE_BY_SOURCE[sourceName]) return SERVICE_BY_SOURCE[sourceName];
+  const candidates = (Object.entries(URL_VARIABLE) as [ServiceName, string][])
+    .map(([service, variable]) => [service, process.env[variable]?.replace(/\/+$/, '')] as const)
+    .filter((entry): entry is readonly [ServiceName, string] => Boolean(entry[1]))
+    .sort((a, b) => b[1].length - a[1].length);
+  return candidates.find(([, base]) => url === base || url.startsWith(`${base}/`))?.[0];
 }

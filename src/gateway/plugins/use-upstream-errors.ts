@@ -11,8 +11,8 @@ import { serviceOfFetch } from './upstream-service.ts';
  */
 export function useUpstreamErrors(): MeshPlugin<object> {
   return {
-    onFetch({ info, fetchFn, setFetchFn }) {
-      const service = serviceOfFetch(info);
+    onFetch({ url, info, fetchFn, setFetchFn }) {
+      const service = serviceOfFetch(info, url);
       if (!service) return;
       setFetchFn(async (url, options, context, fetchInfo) => {
         let response: Response;

@@ -24,10 +24,11 @@ export type Determiner = Forms & { decl?: Declension };
 export type NounEntry = readonly [singular: string, gender: Gender, plural?: string];
 
 /**
- * Base (masculine singular) form, or `{ base, before, forms }` for adjectives that go before the noun in a
- * language that normally puts them after, or with irregular forms (`'*'` makes every form the same).
+ * Base (masculine singular) form, or `{ base, before, forms, leading }` for adjectives that go before the
+ * noun in a language that normally puts them after, with irregular forms (`'*'` makes every form the
+ * same), or with another word when they open a clause before the article ("Given a tree" → "Étant donné").
  */
-export type AdjectiveEntry = string | { base: string; before?: boolean; forms?: Forms };
+export type AdjectiveEntry = string | { base: string; before?: boolean; forms?: Forms; leading?: string };
 
 /** `[imperative, infinitive, third person singular, "to" infinitive]`; the last defaults by language. */
 export type VerbEntry = readonly [imperative: string, infinitive: string, third: string, toInfinitive?: string];

@@ -1,0 +1,156 @@
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROBLEMS_KEY, TRANSLATION_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
+
+/** Asks the translation stand-in directly, to compare with what the gateway returns. */
+async function translateDirectly(stack: Stack, q: string[], target: string): Promise<string[]> {
+  const response = await fetch(`${process.env.TRANSLATION_URL}/translate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${TRANSLATION_KEY}` },
+    body: JSON.stringify({ q, source: 'auto', target, format: 'text' }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { translatedText: string[] }).translatedText;
+}
+
+describe('the gateway over both stand-ins, over real HTTP', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('lists problems with their title and statement in Spanish, in one query', async () => {
+    const result = await stack.query(/* GraphQL */ `
+      {
+        problems(first: 3, sort: { field: ID }) {
+          totalCount
+          nodes { id title statement translation(to: "es") { language title statement } }
+        }
+      }
+    `);
+    expect(result.errors).toBeUndefined();
+    expect(result.data.problems.totalCount).toBeGreaterThanOrEqual(150);
+    const nodes = result.data.problems.nodes;
+    expect(nodes).toHaveLength(3);
+    for (const node of nodes) {
+      const [title, statement] = await translateDirectly(stack, [node.title, node.statement], 'es');
+      expect(node.translation).toEqual({ language: 'es', title, statement });
+      expect(node.translation.title).not.toBe(node.title);
+      expect(node.translation.statement).not.toBe(node.statement);
+    }
+  });
+
+  it('fetches title and statement for the link even when the client asks only for the translation', async () => {
+    const result = await stack.query(/* GraphQL */ `{ problem(id: "p1001") { translation(to: "fr") { title } } }`);
+    expect(result.errors).toBeUndefined();
+    const direct = await stack.query(/* GraphQL */ `{ problem(id: "p1001") { title } }`);
+    const [expected] = await translateDirectly(stack, [direct.data.problem.title], 'fr');
+    expect(result.data.problem.translation.title).toBe(expected);
+  });
+
+  it('answers the translation namespace: languages, translate, translateMany and detect', async () => {
+    const result = await stack.query(/* GraphQL */ `
+      {
+        translation {
+          languages { code name targets }
+          translate(text: "Find the shortest path.", to: "de") { text detectedLanguage { code confidence } }
+          translateMany(texts: ["Print the answer.", "Each test case"], to: "it", from: "en") { text }
+          html: translate(text: "<p class=\\"note\\">Print the answer.</p>", to: "es", format: HTML) { text }
+          detect(text: "Dado un arreglo de enteros") { code confidence }
+        }
+      }
+    `);
+    expect(result.errors).toBeUndefined();
+    const { languages, translate, translateMany, html, detect } = result.data.translation;
+    expect(languages.map((language: { code: string }) => language.code)).toEqual(expect.arrayContaining(['en', 'es', 'fr', 'de', 'it', 'pt']));
+    expect(languages.find((language: { code: string }) => language.code === 'en').targets).toContain('es');
+    expect(translate.text).toBe((await translateDirectly(stack, ['Find the shortest path.'], 'de'))[0]);
+    expect(translate.detectedLanguage.code).toBe('en');
+    expect(translateMany.map((item: { text: string }) => item.text)).toEqual(await translateDirectly(stack, ['Print the answer.', 'Each test case'], 'it'));
+    expect(html.text).toMatch(/^<p class="note">.+<\/p>$/);
+    expect(html.text).not.toBe('<p class="note">Print the answer.</p>');
+    expect(detect[0].code).toBe('es');
+  });
+
+  it("keeps the problems service's own languages and Language apart from translation.languages", async () => {
+    const result = await stack.query(/* GraphQL */ `
+      { languages { id name } translation { languages { code } } }
+    `);
+    expect(result.errors).toBeUndefined();
+    expect(result.data.languages.length).toBeGreaterThanOrEqual(10);
+    expect(result.data.languages[0]).toHaveProperty('id');
+    expect(result.data.translation.languages[0]).toHaveProperty('code');
+  });
+
+  it('refuses a malformed language code before calling the translation service', async () => {
+    stack.translation.resetStats();
+    const result = await stack.query(/* GraphQL */ `{ problem(id: "p1001") { title translation(to: "Spanish please") { title } } }`);
+    expect(result.data.problem.title).toBeTruthy();
+    expect(result.data.problem.translation).toBeNull();
+    expect(result.errors?.[0]).toMatchObject({ path: ['problem', 'translation'], extensions: { code: 'BAD_USER_INPUT', argument: 'to' } });
+    expect(stack.translation.stats.requests).toBe(0);
+  });
+
+  describe('when an upstream refuses the gateway key', () => {
+    const withEnv = async (name: string, value: string | undefined, run: () => Promise<void>) => {
+      const saved = process.env[name];
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+      try {
+        await run();
+      } finally {
+        process.env[name] = saved;
+      }
+    };
+    const crossSource = /* GraphQL */ `{ problem(id: "p1002") { title translation(to: "es") { title } } translation { translate(text: "Print the sum.", to: "es") { text } } }`;
+
+    it('a wrong translation key costs the translation fields only, with an error naming the service', async () => {
+      await withEnv('TRANSLATION_API_KEY', 'wrong-key', async () => {
+        const result = await stack.query(crossSource);
+        expect(result.data.problem.title).toBeTruthy();
+        expect(result.data.problem.translation).toBeNull();
+        expect(result.errors?.length).toBeGreaterThanOrEqual(1);
+        for (const error of result.errors!) {
+          expect(error.extensions).toMatchObject({ code: 'UPSTREAM_AUTH_REFUSED', service: 'translation', status: 403 });
+          expect(error.message).toBe("The translation service refused the gateway's API key for it (HTTP 403).");
+        }
+        expect(result.text).not.toContain('wrong-key');
+      });
+    });
+
+    it('a missing problems key yields an error naming the problems service, and translation-only fields still answer', async () => {
+      await withEnv('PROBLEMS_API_KEY', undefined, async () => {
+        const result = await stack.query(crossSource);
+        expect(result.data?.problem ?? null).toBeNull();
+        expect(result.data.translation.translate.text).toBeTruthy();
+        expect(result.errors?.[0]).toMatchObject({
+          path: ['problem'],
+          extensions: { code: 'UPSTREAM_AUTH_REFUSED', service: 'problems', status: 401 },
+        });
+        expect(result.text).not.toContain(PROBLEMS_KEY);
+      });
+    });
+
+    it('an unreachable translation service is reported as unavailable, without its address', async () => {
+      await withEnv('TRANSLATION_URL', 'http://127.0.0.1:9', async () => {
+        const result = await stack.query(crossSource);
+        expect(result.data.problem.title).toBeTruthy();
+        expect(result.errors?.[0].extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', service: 'translation' });
+        expect(result.text).not.toContain('127.0.0.1:9');
+      });
+    });
+  });
+
+  it('never forwards the client Authorization header upstream', async () => {
+    // The stand-in requires its own key: had the client's header replaced the gateway's, this would fail.
+    const result = await stack.query(/* GraphQL */ `{ problem(id: "p1001") { id } }`, undefined, { authorization: 'Bearer client-key' });
+    expect(result.errors).toBeUndefined();
+  });
+
+  it('serves the unified schema recorded in the snapshot (sorted SDL)', async () => {
+    await expect(printSchema(lexicographicSortSchema(stack.gateway.schema))).toMatchFileSnapshot('__snapshots__/unified-schema.graphql');
+  });
+});
