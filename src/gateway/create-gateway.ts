@@ -1,5 +1,5 @@
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLSchema } from 'graphql';
+import { createYoga, useSchema, type YogaServerInstance } from 'graphql-yoga';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
 
 export interface GatewayOptions extends BuildMeshOptions {
@@ -22,9 +22,10 @@ export interface Gateway {
 /** Builds the gateway: the mesh from .meshrc.yaml, served by graphql-yoga. Nothing listens yet. */
 export async function createGateway({ graphqlEndpoint = '/graphql', ...meshOptions }: GatewayOptions = {}): Promise<Gateway> {
   const { mesh, linksLeftOut, destroy } = await buildMesh(meshOptions);
+  const schema = withoutMeshDirectives(mesh.schema);
   const yoga = createYoga({
-    // mesh.plugins carries the schema, Mesh's execution engine and the per-request in-context SDK.
-    plugins: mesh.plugins,
+    // mesh.plugins carries Mesh's execution engine and the per-request in-context SDK.
+    plugins: [...mesh.plugins, useSchema(schema)],
     graphqlEndpoint,
     landingPage: false,
     logging: false,
@@ -33,11 +34,28 @@ export async function createGateway({ graphqlEndpoint = '/graphql', ...meshOptio
   return {
     yoga,
     fetch: (request) => Promise.resolve(yoga.fetch(request)),
-    schema: mesh.schema,
+    schema,
     linksLeftOut,
     close: async () => {
       await yoga.dispose();
       await destroy();
     },
   };
+}
+
+/**
+ * Directives the OpenAPI source uses to drive its own HTTP calls. They work on the source's
+ * subschema; in the public schema they only leak implementation detail into introspection.
+ */
+const MESH_INTERNAL_DIRECTIVES = new Set(['enum', 'httpOperation', 'regexp', 'resolveRoot', 'statusCodeTypeName', 'transport', 'typescript']);
+
+function withoutMeshDirectives(schema: GraphQLSchema): GraphQLSchema {
+  const config = schema.toConfig();
+  return new GraphQLSchema({
+    ...config,
+    directives: config.directives.filter((directive) => !MESH_INTERNAL_DIRECTIVES.has(directive.name)),
+    // The @transport usages sit on the schema definition node; drop them with it.
+    astNode: undefined,
+    extensionASTNodes: [],
+  });
 }
