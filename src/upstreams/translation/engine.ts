@@ -97,7 +97,8 @@ function casingOf(words: string[]): Casing {
   if (words.length === 1 && words[0].match(/\p{L}/gu)!.length === 1 && isCapitalized(words[0])) return 'letter';
   if (words.every(isUpper)) return 'upper';
   if (!isCapitalized(words[0])) return 'lower';
-  const title = words.length > 1 && words.every((word) => isCapitalized(word) || MINOR_WORDS.has(word.toLowerCase()));
+  const title =
+    words.filter(isCapitalized).length > 1 && words.every((word) => isCapitalized(word) || MINOR_WORDS.has(word.toLowerCase()));
   return title ? 'title' : 'capital';
 }
 
@@ -271,9 +272,10 @@ function render(piece: Piece, nextText: string | undefined, dictionary: Dictiona
   const unit = piece.unit!;
   const entry = unit.entry;
   if (!entry) return unit.source;
-  const verb = entry.kind === 'verb' ? entry.verb : entry.kind === 'noun' && unit.asVerb ? entry.verb : undefined;
-  if (verb) return verb[unit.verbForm ?? 'imperative'];
+  if (entry.kind === 'noun' && unit.asVerb && entry.verb) return entry.verb[unit.verbForm ?? 'imperative'];
   switch (entry.kind) {
+    case 'verb':
+      return entry.verb[unit.verbForm ?? 'imperative'];
     case 'word':
       return pickForm(entry.forms, undefined, phonetic)!;
     case 'det':

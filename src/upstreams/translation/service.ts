@@ -298,13 +298,7 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
     res.setHeader(...ENGINE_HEADER);
     stats.requests++;
     const method = req.method ?? 'GET';
-    let path: string;
-    try {
-      path = new URL(req.url ?? '/', 'http://stand-in').pathname;
-    } catch {
-      req.resume();
-      return send(res, invalid('malformed request target'));
-    }
+    const path = (req.url ?? '/').split('?')[0];
     const allowed = ROUTES[path];
     if (!allowed) {
       req.resume();
