@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type IntrospectionQuery } from 'graphql';
 import { LINKS, missingForLink } from './links/index.ts';
 import { diffSchemas, type SchemaDiff } from './schema-diff.ts';
@@ -50,7 +50,10 @@ export async function refreshProblemsSnapshot({ url, apiKey, snapshotPath, timeo
 
   const previous = await readFile(snapshotPath, 'utf8').catch(() => undefined);
   const diff = previous === undefined ? undefined : diffSchemas(buildSchema(previous), schema);
-  await writeFile(snapshotPath, `${HEADER}\n${printSchema(schema)}\n`);
+  // Write then rename, so a gateway starting meanwhile never reads half a file.
+  const partial = `${snapshotPath}.${process.pid}.partial`;
+  await writeFile(partial, `${HEADER}\n${printSchema(schema)}\n`);
+  await rename(partial, snapshotPath);
   const linksLeftOut = LINKS.flatMap((link) => {
     const reason = missingForLink(schema, link);
     return reason ? [{ name: link.name, reason }] : [];

@@ -3,14 +3,21 @@ import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, isSpecifi
 export interface SchemaDiff {
   typesAdded: string[];
   typesRemoved: string[];
-  /** `Type.field` (enum values as `Enum.VALUE`, union members as `Union|Member`). */
+  /** `Type.field(args): Type` (enum values as `Enum.VALUE`, union members as `Union|Member`). */
   fieldsAdded: string[];
   fieldsRemoved: string[];
 }
 
 /** Members of a named type that a client could depend on, as comparable strings. */
 function membersOf(type: GraphQLNamedType): string[] {
-  if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
+  if (isObjectType(type) || isInterfaceType(type)) {
+    // Arguments are part of a field's contract: a changed argument list shows as - and +.
+    return Object.values(type.getFields()).map((field) => {
+      const args = field.args.map((arg) => `${arg.name}: ${String(arg.type)}`).join(', ');
+      return `${type.name}.${field.name}${args ? `(${args})` : ''}: ${String(field.type)}`;
+    });
+  }
+  if (isInputObjectType(type)) {
     return Object.values(type.getFields()).map((field) => `${type.name}.${field.name}: ${String(field.type)}`);
   }
   if (isEnumType(type)) return type.getValues().map((value) => `${type.name}.${value.name}`);

@@ -144,6 +144,21 @@ describe('the gateway over both stand-ins, over real HTTP', () => {
     });
   });
 
+  it('sends the translation key as a Bearer header and, for LibreTranslate, as api_key (unless switched off)', async () => {
+    const ask = () => stack.query(/* GraphQL */ `{ translation { translate(text: "Print the sum.", to: "es") { text } } }`);
+    const lastBody = () => stack.translation.stats.lastRequests.at(-1)?.body as Record<string, unknown>;
+    expect((await ask()).errors).toBeUndefined();
+    expect(lastBody()).toHaveProperty('api_key');
+    process.env.TRANSLATION_KEY_IN_BODY = 'false';
+    try {
+      // Still accepted: the Bearer header alone carries the key.
+      expect((await ask()).errors).toBeUndefined();
+      expect(lastBody()).not.toHaveProperty('api_key');
+    } finally {
+      delete process.env.TRANSLATION_KEY_IN_BODY;
+    }
+  });
+
   it('never forwards the client Authorization header upstream', async () => {
     // The stand-in requires its own key: had the client's header replaced the gateway's, this would fail.
     const result = await stack.query(/* GraphQL */ `{ problem(id: "p1001") { id } }`, undefined, { authorization: 'Bearer client-key' });

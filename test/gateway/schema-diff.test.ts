@@ -5,12 +5,12 @@ import { parseRetryAfter } from '../../src/gateway/plugins/use-upstream-errors.t
 
 describe('diffSchemas', () => {
   const before = buildSchema(/* GraphQL */ `
-    type Query { problem(id: ID!): Problem, old: Int }
+    type Query { problem(id: ID!): Problem, old: Int, list(first: Int): [Int] }
     type Problem { id: ID!, title: String! }
     type Gone { x: Int }
   `);
   const after = buildSchema(/* GraphQL */ `
-    type Query { problem(id: ID!): Problem }
+    type Query { problem(id: ID!): Problem, list(first: Int, after: String): [Int] }
     type Problem { id: ID!, title: String!, rating: Int }
     type Contest { id: ID! }
   `);
@@ -19,8 +19,8 @@ describe('diffSchemas', () => {
     expect(diffSchemas(before, after)).toEqual({
       typesAdded: ['Contest'],
       typesRemoved: ['Gone'],
-      fieldsAdded: ['Problem.rating: Int'],
-      fieldsRemoved: ['Query.old: Int'],
+      fieldsAdded: ['Problem.rating: Int', 'Query.list(first: Int, after: String): [Int]'],
+      fieldsRemoved: ['Query.list(first: Int): [Int]', 'Query.old: Int'],
     });
   });
 
@@ -33,6 +33,8 @@ describe('diffSchemas', () => {
       '+ type Contest',
       '- type Gone',
       '+ Problem.rating: Int',
+      '+ Query.list(first: Int, after: String): [Int]',
+      '- Query.list(first: Int): [Int]',
       '- Query.old: Int',
     ]);
   });
