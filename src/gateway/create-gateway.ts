@@ -1,8 +1,11 @@
 import { GraphQLSchema } from 'graphql';
 import { createYoga, useSchema, type YogaServerInstance } from 'graphql-yoga';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
+import { readSettings, type GatewaySettings } from './settings.ts';
 
-export interface GatewayOptions extends BuildMeshOptions {
+export interface GatewayOptions extends Omit<BuildMeshOptions, 'settings'> {
+  /** Settings over those read from the environment (validated the same way). */
+  settings?: Partial<GatewaySettings>;
   /** Path of the GraphQL endpoint. @default '/graphql' */
   graphqlEndpoint?: string;
 }
@@ -20,8 +23,8 @@ export interface Gateway {
 }
 
 /** Builds the gateway: the mesh from .meshrc.yaml, served by graphql-yoga. Nothing listens yet. */
-export async function createGateway({ graphqlEndpoint = '/graphql', ...meshOptions }: GatewayOptions = {}): Promise<Gateway> {
-  const { mesh, linksLeftOut, destroy } = await buildMesh(meshOptions);
+export async function createGateway({ graphqlEndpoint = '/graphql', settings, ...meshOptions }: GatewayOptions = {}): Promise<Gateway> {
+  const { mesh, linksLeftOut, destroy } = await buildMesh({ ...meshOptions, settings: { ...readSettings(), ...settings } });
   const schema = withoutMeshDirectives(mesh.schema);
   const yoga = createYoga({
     // mesh.plugins carries Mesh's execution engine and the per-request in-context SDK.

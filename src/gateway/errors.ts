@@ -12,8 +12,14 @@ export const ErrorCode = {
   UpstreamError: 'UPSTREAM_ERROR',
   /** The upstream could not be reached at all (refused, reset, DNS, timeout). */
   UpstreamUnavailable: 'UPSTREAM_UNAVAILABLE',
+  /** The upstream did not answer within the call's time budget (retries included). */
+  UpstreamTimeout: 'UPSTREAM_TIMEOUT',
   /** A client argument the gateway refuses before calling any upstream. */
   BadUserInput: 'BAD_USER_INPUT',
+  /** A language the translation service does not offer (`extensions.argument` names `to` or `from`). */
+  UnsupportedLanguage: 'UNSUPPORTED_LANGUAGE',
+  /** A text longer than the translation service accepts (`extensions.limit` says how long). */
+  TextTooLong: 'TEXT_TOO_LONG',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -37,6 +43,10 @@ export function createUpstreamError(message: string, details: UpstreamErrorDetai
   return createGraphQLError(message, { extensions: { ...details } });
 }
 
+export function createGraphQLErrorWithCode(message: string, code: ErrorCode, extensions: Record<string, unknown> = {}) {
+  return createGraphQLError(message, { extensions: { code, ...extensions } });
+}
+
 export function createBadUserInputError(message: string, argumentName: string) {
-  return createGraphQLError(message, { extensions: { code: ErrorCode.BadUserInput, argument: argumentName } });
+  return createGraphQLErrorWithCode(message, ErrorCode.BadUserInput, { argument: argumentName });
 }

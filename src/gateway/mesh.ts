@@ -8,12 +8,19 @@ import type { YamlConfig } from '@graphql-mesh/types';
 import { buildSchema } from 'graphql';
 import { LINKS, missingForLink } from './links/index.ts';
 import { gatewayPlugins } from './plugins/index.ts';
+import type { GatewaySettings } from './settings.ts';
+import { createMemoryTranslationCache, type TranslationCache } from './translation/translation-cache.ts';
+import { createTranslationRuntime, useTranslationRuntime } from './translation/translation-runtime.ts';
 import { createUpstreamFetch } from './upstream-fetch.ts';
 
 /** The project root: where .meshrc.yaml and the paths it names live. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface BuildMeshOptions {
+  /** The gateway's settings (see settings.ts); upstream URLs and keys are read per request instead. */
+  settings: GatewaySettings;
+  /** Where translations are kept. @default in-process LRU bounded by TRANSLATION_CACHE_MAX_BYTES */
+  translationCache?: TranslationCache;
   /** Directory holding `.meshrc.yaml`. @default the project root */
   baseDir?: string;
   /**
@@ -37,7 +44,13 @@ export interface BuiltMesh {
  * Builds the mesh from `.meshrc.yaml` at start-up (no generated artifacts to keep in step), after
  * checking each link against the problems schema it will extend.
  */
-export async function buildMesh({ baseDir = PROJECT_ROOT, problemsSchemaPath, log = console.warn }: BuildMeshOptions = {}): Promise<BuiltMesh> {
+export async function buildMesh({
+  settings,
+  translationCache,
+  baseDir = PROJECT_ROOT,
+  problemsSchemaPath,
+  log = console.warn,
+}: BuildMeshOptions): Promise<BuiltMesh> {
   const { config } = (await findConfig({ dir: baseDir })) as { config: YamlConfig.Config };
   const problemsHandler = config.sources.find((source) => source.name === 'Problems')?.handler.graphql as
     | { source?: string }
@@ -61,7 +74,19 @@ export async function buildMesh({ baseDir = PROJECT_ROOT, problemsSchemaPath, lo
     // Imported from here so relative paths resolve against the project and .ts files load under tsx/vitest.
     importFn: (id: string) => import(id.startsWith('.') || isAbsolute(id) ? pathToFileURL(resolve(baseDir, id)).href : id),
   });
-  processed.additionalEnvelopPlugins = [...(processed.additionalEnvelopPlugins ?? []), ...gatewayPlugins()];
+  const translationRuntime = createTranslationRuntime({
+    cache:
+      translationCache ??
+      createMemoryTranslationCache({ maxBytes: settings.translationCacheMaxBytes, ttlMs: settings.translationCacheTtlSeconds * 1000 }),
+    batchSize: settings.translationBatchSize,
+    concurrency: settings.translationConcurrency,
+    maxTextLength: settings.translationMaxTextLength,
+  });
+  processed.additionalEnvelopPlugins = [
+    ...(processed.additionalEnvelopPlugins ?? []),
+    ...gatewayPlugins(settings),
+    useTranslationRuntime(translationRuntime),
+  ];
   const upstreamFetch = createUpstreamFetch();
   processed.fetchFn = upstreamFetch.fetch;
   const mesh = await getMesh(processed);

@@ -23,6 +23,24 @@ export interface GatewaySettings {
   gatewayApiKeys: string[];
   /** `REDIS_URL`: shared store for several replicas; unset = in-process. */
   redisUrl?: string;
+  /** `PROBLEMS_TIMEOUT_MS`: budget for one problems call, retries included. @default 10000 */
+  problemsTimeoutMs: number;
+  /** `TRANSLATION_TIMEOUT_MS`: budget for one translation call, retries included. @default 15000 */
+  translationTimeoutMs: number;
+  /** `UPSTREAM_RETRIES`: extra attempts for a call that is safe to repeat (transport failure, 429, 502–504). @default 2 */
+  upstreamRetries: number;
+  /** `TRANSLATION_BATCH_SIZE`: most texts in one `POST /translate`; more are split into the fewest calls. @default 50 */
+  translationBatchSize: number;
+  /** `TRANSLATION_CONCURRENCY`: most translation calls in flight for one request's batches. @default 4 */
+  translationConcurrency: number;
+  /** `TRANSLATION_MAX_TEXT_LENGTH`: longest text (characters) sent for translation; longer is refused up front. @default 5000 */
+  translationMaxTextLength: number;
+  /** `TRANSLATION_CACHE_TTL_SECONDS`: how long a translation is reused; 0 turns the cache off. @default 21600 (6 h) */
+  translationCacheTtlSeconds: number;
+  /** `TRANSLATION_CACHE_MAX_BYTES`: memory bound of the in-process translation cache (LRU). @default 67108864 (64 MiB) */
+  translationCacheMaxBytes: number;
+  /** `PROBLEMS_CACHE_TTL_SECONDS`: how long a problems answer is reused, per client credential; 0 = off. @default 10 */
+  problemsCacheTtlSeconds: number;
 }
 
 /** A setting that cannot be used; `message` is one line that names the variable. */
@@ -48,6 +66,15 @@ export function readSettings(env: Env = process.env): GatewaySettings {
     translationKeyInBody: readBoolean(env, 'TRANSLATION_KEY_IN_BODY', true),
     gatewayApiKeys: readList(env, 'GATEWAY_API_KEYS'),
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    problemsTimeoutMs: readInteger(env, 'PROBLEMS_TIMEOUT_MS', 10_000, 1),
+    translationTimeoutMs: readInteger(env, 'TRANSLATION_TIMEOUT_MS', 15_000, 1),
+    upstreamRetries: readInteger(env, 'UPSTREAM_RETRIES', 2, 0, 10),
+    translationBatchSize: readInteger(env, 'TRANSLATION_BATCH_SIZE', 50, 1),
+    translationConcurrency: readInteger(env, 'TRANSLATION_CONCURRENCY', 4, 1, 64),
+    translationMaxTextLength: readInteger(env, 'TRANSLATION_MAX_TEXT_LENGTH', 5000, 1),
+    translationCacheTtlSeconds: readInteger(env, 'TRANSLATION_CACHE_TTL_SECONDS', 21_600, 0),
+    translationCacheMaxBytes: readInteger(env, 'TRANSLATION_CACHE_MAX_BYTES', 64 * 1024 * 1024, 0),
+    problemsCacheTtlSeconds: readInteger(env, 'PROBLEMS_CACHE_TTL_SECONDS', 10, 0),
   };
 }
 
@@ -61,6 +88,16 @@ export function readPort(env: Env, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) > 65535) {
     throw new SettingsError(name, `expected a port number from 0 to 65535, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function readInteger(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+    throw new SettingsError(name, `expected a whole number ${range}, got "${raw}"`);
   }
   return Number(raw);
 }

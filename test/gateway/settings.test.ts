@@ -12,6 +12,15 @@ describe('readSettings', () => {
       translationKeyInBody: true,
       gatewayApiKeys: [],
       redisUrl: undefined,
+      problemsTimeoutMs: 10_000,
+      translationTimeoutMs: 15_000,
+      upstreamRetries: 2,
+      translationBatchSize: 50,
+      translationConcurrency: 4,
+      translationMaxTextLength: 5000,
+      translationCacheTtlSeconds: 21_600,
+      translationCacheMaxBytes: 64 * 1024 * 1024,
+      problemsCacheTtlSeconds: 10,
     });
   });
 
@@ -48,6 +57,9 @@ describe('readSettings', () => {
     [{ TRANSLATION_KEY_IN_BODY: 'maybe' }, 'TRANSLATION_KEY_IN_BODY'],
     [{ GATEWAY_API_KEYS: 'a,,b' }, 'GATEWAY_API_KEYS'],
     [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL'],
+    [{ TRANSLATION_BATCH_SIZE: '0' }, 'TRANSLATION_BATCH_SIZE'],
+    [{ UPSTREAM_RETRIES: '-1' }, 'UPSTREAM_RETRIES'],
+    [{ PROBLEMS_TIMEOUT_MS: '1.5' }, 'PROBLEMS_TIMEOUT_MS'],
   ])('refuses %o with one line naming %s', (env, variable) => {
     let caught: unknown;
     try {

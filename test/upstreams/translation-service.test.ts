@@ -369,7 +369,7 @@ describe('stats and configure', () => {
     expect(service.stats.lastRequests).toHaveLength(50);
     expect(service.stats.lastRequests[49].body).toMatchObject({ q: 'word54' });
     service.resetStats();
-    expect(service.stats).toEqual({ requests: 0, byRoute: {}, translatedTexts: 0, lastRequests: [] });
+    expect(service.stats).toEqual({ requests: 0, byRoute: {}, translatedTexts: 0, faulted: 0, lastRequests: [] });
   });
 
   it('MUST apply maxTextLength, maxBatchSize and apiKey changes at once', async () => {

@@ -5,39 +5,63 @@ import { serviceOfFetch } from './upstream-service.ts';
 /**
  * Turns every failed upstream call into one clear GraphQL error stamped with the service's name,
  * at the fetch itself, so both sources fail the same way: any non-2xx status is a failure (the
- * upstream contract), and a refused connection is "unavailable". The messages are the gateway's own:
- * upstream bodies, URLs and keys never reach the client. The error only costs the fields that
- * needed the call; the rest of the response stands.
+ * upstream contract), a body that is not JSON is a failure, a refused connection is "unavailable",
+ * a spent time budget is "timeout". The messages are the gateway's own: upstream bodies, URLs and
+ * keys never reach the client. The error only costs the fields that needed the call.
  */
 export function useUpstreamErrors(): MeshPlugin<object> {
   return {
     onFetch({ url, info, fetchFn, setFetchFn }) {
       const service = serviceOfFetch(info, url);
       if (!service) return;
-      setFetchFn(async (url, options, context, fetchInfo) => {
+      setFetchFn(async (callUrl, options, context, fetchInfo) => {
         let response: Response;
+        let text: string;
         try {
-          response = await fetchFn(url, options, context, fetchInfo);
+          response = await fetchFn(callUrl, options, context, fetchInfo);
+          if (response.status < 200 || response.status > 299) {
+            // Drain the body so the keep-alive connection can be reused.
+            await response.arrayBuffer().catch(() => undefined);
+            throw statusError(service, response);
+          }
+          // Read the body here, under the call's time budget, so a stalled or garbled body fails as
+          // this service's error rather than as whatever the handler makes of it.
+          text = await response.text();
         } catch (error) {
-          throw unreachable(service, error);
+          throw isShaped(error) ? error : unreachable(service, error);
         }
-        if (response.status < 200 || response.status > 299) {
-          // Drain the body so the keep-alive connection can be reused.
-          await response.arrayBuffer().catch(() => undefined);
-          throw statusError(service, response);
+        if (!isJson(text)) {
+          throw createUpstreamError(`The ${service} service answered with a body that is not JSON.`, {
+            code: ErrorCode.UpstreamError,
+            service,
+            status: response.status,
+          });
         }
-        return response;
+        return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
       });
     },
   };
 }
 
+function isShaped(error: unknown): boolean {
+  return Boolean((error as { extensions?: { service?: string } })?.extensions?.service);
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function unreachable(service: ServiceName, error: unknown) {
-  const timedOut = (error as Error)?.name === 'TimeoutError' || (error as Error)?.name === 'AbortError';
-  return createUpstreamError(
-    timedOut ? `The ${service} service did not answer in time.` : `The ${service} service could not be reached.`,
-    { code: ErrorCode.UpstreamUnavailable, service },
-  );
+  const name = (error as Error)?.name;
+  if (name === 'TimeoutError' || name === 'UpstreamTimeoutError') {
+    return createUpstreamError(`The ${service} service did not answer in time.`, { code: ErrorCode.UpstreamTimeout, service });
+  }
+  return createUpstreamError(`The ${service} service could not be reached.`, { code: ErrorCode.UpstreamUnavailable, service });
 }
 
 function statusError(service: ServiceName, response: Response) {
@@ -66,7 +90,13 @@ function statusError(service: ServiceName, response: Response) {
       status,
     });
   }
-  return createUpstreamError(`The ${service} service failed (HTTP ${status}).`, { code: ErrorCode.UpstreamError, service, status });
+  const retryAfter = status === 503 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
+  return createUpstreamError(`The ${service} service failed (HTTP ${status}).`, {
+    code: ErrorCode.UpstreamError,
+    service,
+    status,
+    ...(retryAfter === undefined ? {} : { retryAfter }),
+  });
 }
 
 /** `Retry-After` is either whole seconds or an HTTP date; either way, report seconds from now. */

@@ -1,5 +1,6 @@
-import { createBadUserInputError } from '../errors.ts';
-import { detectLanguage, listLanguages, translateTexts, type TextFormat, type TranslationContext } from './translation-client.ts';
+import { ErrorCode, createBadUserInputError, createGraphQLErrorWithCode } from '../errors.ts';
+import { detectLanguage, listLanguages, type TextFormat, type TranslationContext } from './translation-client.ts';
+import { translationRuntimeOf } from './translation-runtime.ts';
 
 /** Resolvers of the public `translation` namespace (translation/namespace.graphql). */
 
@@ -19,10 +20,31 @@ export function checkLanguageArgument(value: string | null | undefined, argument
   }
 }
 
-function translateOptions(args: TranslateArgs) {
+/**
+ * Refuses a text the translation service would refuse, before calling it. For a client argument it
+ * is the client's input; for a problem's own text (`argumentName` undefined) it is a property of the
+ * problem, reported as TEXT_TOO_LONG.
+ */
+export function checkTextLength(texts: string[], maxLength: number, what: string, argumentName?: string): void {
+  const longest = texts.reduce((max, text) => Math.max(max, [...text].length), 0);
+  if (longest <= maxLength) return;
+  const message = `${what} is ${longest} characters long; the translation service accepts at most ${maxLength}.`;
+  if (argumentName) throw createBadUserInputError(message, argumentName);
+  throw createGraphQLErrorWithCode(message, ErrorCode.TextTooLong, { service: 'translation', limit: maxLength });
+}
+
+function batchOptions(args: TranslateArgs) {
   checkLanguageArgument(args.to, 'to');
   checkLanguageArgument(args.from, 'from');
   return { to: args.to, from: args.from ?? null, format: FORMATS[args.format ?? 'TEXT'] ?? 'text' };
+}
+
+/** Translates through the request's batch; null (with the batch's error reported once) when it failed. */
+async function translateBatched(context: TranslationContext, texts: string[], args: TranslateArgs, argumentName: string) {
+  const options = batchOptions(args);
+  const runtime = translationRuntimeOf(context);
+  checkTextLength(texts, runtime.maxTextLength, `\`${argumentName}\``, argumentName);
+  return runtime.settle(context, await runtime.translate(context, texts, options));
 }
 
 export const resolvers = {
@@ -32,12 +54,10 @@ export const resolvers = {
   },
   TranslationQuery: {
     languages: (_: unknown, __: unknown, context: TranslationContext) => listLanguages(context),
-    translate: async (_: unknown, args: TranslateArgs & { text: string }, context: TranslationContext) => {
-      const [result] = await translateTexts(context, [args.text], translateOptions(args));
-      return result;
-    },
+    translate: async (_: unknown, args: TranslateArgs & { text: string }, context: TranslationContext) =>
+      (await translateBatched(context, [args.text], args, 'text'))?.[0] ?? null,
     translateMany: (_: unknown, args: TranslateArgs & { texts: string[] }, context: TranslationContext) =>
-      translateTexts(context, args.texts, translateOptions(args)),
+      translateBatched(context, args.texts, args, 'texts'),
     detect: (_: unknown, args: { text: string }, context: TranslationContext) => detectLanguage(context, args.text),
   },
 };

@@ -44,10 +44,25 @@ const RAW_PREFIX = 'TranslationApi_';
 async function callRaw(context: TranslationContext, field: string, args: Record<string, unknown>, selectionSet: string): Promise<unknown> {
   const call = context.Translation?.Query?.[RAW_PREFIX + field];
   if (!call) throw new Error(`the translation source has no operation "${field}"`);
-  const result = await call({ root: {}, args, context, selectionSet });
+  let result: unknown;
+  try {
+    result = await call({ root: {}, args, context, selectionSet });
+  } catch (error) {
+    throw asTranslationError(error);
+  }
   // Delegation hands back upstream failures as Error values rather than throwing them.
-  if (result instanceof Error) throw result;
+  if (result instanceof Error) throw asTranslationError(result);
   return result;
+}
+
+/**
+ * Errors shaped by the gateway's fetch hooks already name the service; anything else came from Mesh
+ * reading an answer it could not use (a missing field, a wrong type) and is reported as such, without
+ * Mesh's message, which may quote the upstream body.
+ */
+function asTranslationError(error: unknown): Error {
+  if ((error as { extensions?: { service?: string } })?.extensions?.service) return error as Error;
+  return wrongShape('an answer the gateway could not read');
 }
 
 /** LibreTranslate reads its key from the `api_key` body field only; send it there too unless switched off. */

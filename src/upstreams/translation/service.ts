@@ -1,6 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { applyFaults, createFaultSchedule, type TranslationFaults } from './faults.ts';
 import { createTranslator, type TextFormat } from './translator.ts';
+
+export type { BadBody, TranslationFaults } from './faults.ts';
 
 /**
  * Local stand-in of the translation upstream: the LibreTranslate-compatible REST API described by
@@ -48,8 +51,10 @@ export interface TranslationServiceStats {
   requests: number;
   /** Requests per known route, e.g. `'POST /translate': 3`. */
   byRoute: Record<string, number>;
-  /** Texts translated successfully (an array `q` counts each element). */
+  /** Texts translated successfully (an array `q` counts each element); faulted answers do not count. */
   translatedTexts: number;
+  /** Requests hit by a fault mode (`setFaults`), latency alone included. They count in `requests` too. */
+  faulted: number;
   /** The latest requests, oldest first, at most 50. */
   lastRequests: RecordedRequest[];
 }
@@ -64,6 +69,15 @@ export interface TranslationService {
   readonly options: Readonly<ResolvedTranslationServiceOptions>;
   /** Changes options while running; keys present with `undefined` (apiKey, rateLimit) switch the feature off. */
   configure(partial: Partial<TranslationServiceOptions>): void;
+  /**
+   * Makes the service misbehave from the next request on, without a restart; `undefined` or `{}` clears.
+   * Faults hit requests that reach a route (after 404, 405 and 413) before the API key, rate limit and
+   * validation are checked: a broken upstream is broken for every caller. Each call restarts the
+   * `everyNth` / `failFirst` counting. Throws TypeError on an invalid or empty-handed fault.
+   */
+  setFaults(faults: TranslationFaults | undefined): void;
+  /** Serves normally again; same as `setFaults(undefined)`. */
+  clearFaults(): void;
 }
 
 const ENGINE_HEADER = ['X-Translation-Engine', 'glossary-stand-in'] as const;
@@ -71,6 +85,7 @@ const MAX_RECORDED = 50;
 const MAX_RECORDED_BODY_BYTES = 64 * 1024;
 
 const ROUTES: Record<string, 'GET' | 'POST'> = { '/languages': 'GET', '/translate': 'POST', '/detect': 'POST' };
+const ROUTE_NAMES = Object.entries(ROUTES).map(([path, method]) => `${method} ${path}`);
 
 /** An answer to send: status, JSON body, extra headers. */
 interface Reply {
@@ -211,9 +226,11 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
   const admitted: number[] = [];
   configure(initial);
 
-  const stats: TranslationServiceStats = { requests: 0, byRoute: {}, translatedTexts: 0, lastRequests: [] };
+  const faults = createFaultSchedule(ROUTE_NAMES);
+
+  const stats: TranslationServiceStats = { requests: 0, byRoute: {}, translatedTexts: 0, faulted: 0, lastRequests: [] };
   const resetStats = () => {
-    Object.assign(stats, { requests: 0, byRoute: {}, translatedTexts: 0 });
+    Object.assign(stats, { requests: 0, byRoute: {}, translatedTexts: 0, faulted: 0 });
     stats.lastRequests.length = 0;
   };
 
@@ -279,7 +296,6 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
 
     const detections = source === 'auto' ? texts.map((text) => translator.detect(text, format as TextFormat)[0]) : undefined;
     const translated = texts.map((text, index) => translator.translate(text, detections?.[index].language ?? source, target, format as TextFormat));
-    stats.translatedTexts += texts.length;
     const result: Record<string, unknown> = { translatedText: Array.isArray(q) ? translated : translated[0] };
     if (detections) result.detectedLanguage = Array.isArray(q) ? detections : detections[0];
     return { status: 200, body: result };
@@ -324,6 +340,17 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
     } else req.resume();
     record(method, path, raw, body);
 
+    const hit = faults.select(`${allowed} ${path}`);
+    if (hit) {
+      stats.faulted++;
+      const shortArray = () => {
+        if (path !== '/translate' || !body?.ok || !Array.isArray(body.value.q)) return undefined;
+        const { status, body: result } = translate(body.value);
+        return status === 200 ? (result as { translatedText: string[] }).translatedText : undefined;
+      };
+      if ((await applyFaults(hit, res, shortArray)) === 'done') return;
+    }
+
     const reply =
       authorized(req, body) ??
       rateLimited() ??
@@ -334,6 +361,10 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
           : path === '/translate'
             ? translate(body!.value)
             : detect(body!.value));
+    if (path === '/translate' && reply.status === 200) {
+      const { translatedText } = reply.body as { translatedText: string | string[] };
+      stats.translatedTexts += Array.isArray(translatedText) ? translatedText.length : 1;
+    }
     send(res, reply);
   };
 
@@ -353,5 +384,7 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
       return options;
     },
     configure,
+    setFaults: (next) => faults.set(next),
+    clearFaults: () => faults.set(undefined),
   };
 }

@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import { createLruCache } from '../cache/lru-cache.ts';
+import type { TextFormat, TranslatedText } from './translation-client.ts';
+
+/** What a translation is cached under: the text by its hash, so keys stay short. */
+export interface TranslationKey {
+  from: string | null;
+  to: string;
+  format: TextFormat;
+  text: string;
+}
+
+/**
+ * Where translations are kept between requests. Asynchronous so that a shared store (Redis) can
+ * implement it; the link code only sees this interface.
+ */
+export interface TranslationCache {
+  getMany(keys: TranslationKey[]): Promise<(TranslatedText | undefined)[]>;
+  setMany(entries: [TranslationKey, TranslatedText][]): Promise<void>;
+}
+
+export function translationCacheKey({ from, to, format, text }: TranslationKey): string {
+  const hash = createHash('sha256').update(text).digest('base64url');
+  return `${from ?? 'auto'}:${to}:${format}:${hash}`;
+}
+
+export interface MemoryTranslationCacheOptions {
+  /** @default 64 MiB */
+  maxBytes?: number;
+  /** @default 6 hours */
+  ttlMs?: number;
+  now?: () => number;
+}
+
+/** The in-process cache: LRU by bytes, with a TTL. */
+export function createMemoryTranslationCache({
+  maxBytes = 64 * 1024 * 1024,
+  ttlMs = 6 * 60 * 60 * 1000,
+  now,
+}: MemoryTranslationCacheOptions = {}): TranslationCache & { readonly size: number } {
+  const lru = createLruCache<TranslatedText>({
+    maxBytes,
+    ttlMs,
+    now,
+    // JS strings are UTF-16: two bytes a character, plus a little for the entry itself.
+    sizeOf: (key, value) => 2 * (key.length + value.text.length) + 64,
+  });
+  return {
+    getMany: async (keys) => keys.map((key) => lru.get(translationCacheKey(key))),
+    setMany: async (entries) => {
+      for (const [key, value] of entries) lru.set(translationCacheKey(key), value);
+    },
+    get size() {
+      return lru.size;
+    },
+  };
+}
