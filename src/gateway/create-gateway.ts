@@ -1,6 +1,7 @@
-import { GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { createYoga, useSchema, type YogaServerInstance } from 'graphql-yoga';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
+import { toPublicSchema } from './public-schema.ts';
 import { readSettings, type GatewaySettings } from './settings.ts';
 
 export interface GatewayOptions extends Omit<BuildMeshOptions, 'settings'> {
@@ -25,7 +26,7 @@ export interface Gateway {
 /** Builds the gateway: the mesh from .meshrc.yaml, served by graphql-yoga. Nothing listens yet. */
 export async function createGateway({ graphqlEndpoint = '/graphql', settings, ...meshOptions }: GatewayOptions = {}): Promise<Gateway> {
   const { mesh, linksLeftOut, destroy } = await buildMesh({ ...meshOptions, settings: { ...readSettings(), ...settings } });
-  const schema = withoutMeshDirectives(mesh.schema);
+  const schema = toPublicSchema(mesh.schema);
   const yoga = createYoga({
     // mesh.plugins carries Mesh's execution engine and the per-request in-context SDK.
     plugins: [...mesh.plugins, useSchema(schema)],
@@ -44,21 +45,4 @@ export async function createGateway({ graphqlEndpoint = '/graphql', settings, ..
       await destroy();
     },
   };
-}
-
-/**
- * Directives the OpenAPI source uses to drive its own HTTP calls. They work on the source's
- * subschema; in the public schema they only leak implementation detail into introspection.
- */
-const MESH_INTERNAL_DIRECTIVES = new Set(['enum', 'httpOperation', 'regexp', 'resolveRoot', 'statusCodeTypeName', 'transport', 'typescript']);
-
-function withoutMeshDirectives(schema: GraphQLSchema): GraphQLSchema {
-  const config = schema.toConfig();
-  return new GraphQLSchema({
-    ...config,
-    directives: config.directives.filter((directive) => !MESH_INTERNAL_DIRECTIVES.has(directive.name)),
-    // The @transport usages sit on the schema definition node; drop them with it.
-    astNode: undefined,
-    extensionASTNodes: [],
-  });
 }

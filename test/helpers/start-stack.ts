@@ -20,6 +20,8 @@ export interface Stack {
   problems: ReturnType<typeof createProblemsService>;
   translation: ReturnType<typeof createTranslationService>;
   query<TData = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<TData>>;
+  /** Another gateway, with other settings, over the same upstreams (closed with the stack). */
+  addGateway(options?: GatewayOptions): Promise<Pick<Stack, 'gateway' | 'gatewayUrl' | 'query'>>;
   close(): Promise<void>;
 }
 
@@ -37,18 +39,30 @@ export async function startStack(gatewayOptions: GatewayOptions = {}): Promise<S
     TRANSLATION_URL: servers[1].url,
     TRANSLATION_API_KEY: TRANSLATION_KEY,
   });
-  const gateway = await createGateway({ log: () => undefined, ...gatewayOptions });
-  const gatewayServer = await listen(gateway.yoga);
-  const gatewayUrl = `${gatewayServer.url}/graphql`;
+  const gateways: { gateway: Gateway; server: RunningServer }[] = [];
+  const addGateway = async (options: GatewayOptions = {}) => {
+    const gateway = await createGateway({ log: () => undefined, ...options });
+    const server = await listen(gateway.yoga);
+    gateways.push({ gateway, server });
+    const gatewayUrl = `${server.url}/graphql`;
+    return {
+      gateway,
+      gatewayUrl,
+      query: <TData = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>) =>
+        postGraphQL<TData>(gatewayUrl, query, variables, headers),
+    };
+  };
+  const main = await addGateway(gatewayOptions);
   return {
-    gateway,
-    gatewayUrl,
+    ...main,
     problems,
     translation,
-    query: (query, variables, headers) => postGraphQL(gatewayUrl, query, variables, headers),
+    addGateway,
     close: async () => {
-      await gatewayServer.close();
-      await gateway.close();
+      for (const { gateway, server } of gateways) {
+        await server.close();
+        await gateway.close();
+      }
       for (const server of servers) await server.close();
     },
   };

@@ -1,5 +1,5 @@
 import type { MeshPlugin } from '@graphql-mesh/types';
-import { useExtendContext } from 'graphql-yoga';
+import { createGraphQLError, useExtendContext } from 'graphql-yoga';
 import { ErrorCode, createGraphQLErrorWithCode } from '../errors.ts';
 import { createTranslationBatcher, type BatchFailure, type BatchOptions, type TranslationOutcome } from './translation-batcher.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation-cache.ts';
@@ -55,7 +55,7 @@ export function createTranslationRuntime({
     concurrency,
     send: (context, texts, options) =>
       translateTexts(context, texts, options).catch(async (error) => {
-        throw await explainRefusal(error, options, () => supportedLanguages(context));
+        throw await explainRefusal(error, options, () => supportedLanguages(context), maxTextLength);
       }),
   });
   const reported = new WeakMap<object, Set<BatchFailure>>();
@@ -70,7 +70,10 @@ export function createTranslationRuntime({
       if (!seen) reported.set(context, (seen = new Set()));
       if (seen.has(failed.failure)) return null;
       seen.add(failed.failure);
-      throw failed.failure.error;
+      // A fresh error, so graphql-js places it at this field: the original still carries the path of
+      // the raw operation it came from, and is shared with other requests.
+      const { message, extensions } = failed.failure.error;
+      throw createGraphQLError(message, { extensions });
     },
   };
 }
@@ -79,7 +82,12 @@ export function createTranslationRuntime({
  * The upstream's 400 body is not passed on (it may say anything); when the request named a language
  * the service does not offer, say so in the gateway's words, naming the argument.
  */
-async function explainRefusal(error: unknown, options: BatchOptions, languages: () => Promise<Language[]>): Promise<unknown> {
+async function explainRefusal(
+  error: unknown,
+  options: BatchOptions,
+  languages: () => Promise<Language[]>,
+  maxTextLength: number,
+): Promise<unknown> {
   const code = (error as { extensions?: { code?: string } })?.extensions?.code;
   if (code !== ErrorCode.UpstreamBadRequest) return error;
   const known = await languages().catch(() => undefined);
@@ -88,7 +96,11 @@ async function explainRefusal(error: unknown, options: BatchOptions, languages: 
   if (options.from && !source) return unsupported('from', options.from, known.map((language) => language.code));
   const targets = source ? source.targets : known.map((language) => language.code);
   if (!targets.includes(options.to)) return unsupported('to', options.to, targets);
-  return error;
+  return createGraphQLErrorWithCode(
+    `The translation service refused the texts (HTTP 400) although it offers these languages; the likely cause is a text over its character limit. The gateway sends texts of up to ${maxTextLength} characters (TRANSLATION_MAX_TEXT_LENGTH): set it to the service's limit.`,
+    ErrorCode.UpstreamBadRequest,
+    { service: 'translation', status: 400, limit: maxTextLength },
+  );
 }
 
 function unsupported(argument: string, code: string, offered: string[]) {

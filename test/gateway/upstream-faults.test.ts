@@ -1,0 +1,158 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../helpers/start-stack.ts';
+
+/**
+ * One test per row of the fault table in README "How the link works": the translation stand-in is
+ * made to misbehave on purpose; the problems data must stand, and each failing batch must give one
+ * error naming the service. Caches are off so every query reaches the upstream.
+ */
+describe('upstream faults', () => {
+  let stack: Stack;
+  const PAGE = /* GraphQL */ `{ problems(first: 5) { nodes { id title translation(to: "es") { title statement } } } }`;
+  const translateCalls = () => stack.translation.stats.byRoute['POST /translate'] ?? 0;
+
+  beforeAll(async () => {
+    stack = await startStack({
+      settings: { translationCacheTtlSeconds: 0, problemsCacheTtlSeconds: 0, translationTimeoutMs: 2000 },
+    });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+  afterEach(() => {
+    stack.translation.clearFaults();
+    stack.translation.resetStats();
+  });
+
+  /** Problems data intact, every translation null, exactly one error for the one failed batch. */
+  async function expectTranslationFieldsFailed(expected: Record<string, unknown>) {
+    const result = await stack.query(PAGE);
+    const nodes = result.data.problems.nodes;
+    expect(nodes).toHaveLength(5);
+    for (const node of nodes) {
+      expect(node.title).toBeTruthy();
+      expect(node.translation).toBeNull();
+    }
+    expect(result.errors).toHaveLength(1);
+    const [error] = result.errors!;
+    expect(error.path).toEqual(['problems', 'nodes', 0, 'translation']);
+    expect(error.extensions).toEqual({ service: 'translation', ...expected });
+    expect(result.text).not.toMatch(/127\.0\.0\.1|stack|<html/i);
+    return error;
+  }
+
+  it('translation down: translation fields null, one UPSTREAM_UNAVAILABLE error', async () => {
+    const saved = process.env.TRANSLATION_URL;
+    process.env.TRANSLATION_URL = 'http://127.0.0.1:9';
+    try {
+      const error = await expectTranslationFieldsFailed({ code: 'UPSTREAM_UNAVAILABLE' });
+      expect(error.message).toBe('The translation service could not be reached.');
+    } finally {
+      process.env.TRANSLATION_URL = saved;
+    }
+  });
+
+  it('translation slower than TRANSLATION_TIMEOUT_MS: one UPSTREAM_TIMEOUT error', async () => {
+    stack.translation.setFaults({ hang: true, routes: ['POST /translate'] });
+    const error = await expectTranslationFieldsFailed({ code: 'UPSTREAM_TIMEOUT' });
+    expect(error.message).toBe('The translation service did not answer in time.');
+  });
+
+  it('translation 5xx: one UPSTREAM_ERROR with the status, not retried when not transient', async () => {
+    stack.translation.setFaults({ status: 500, body: '{"error":"Traceback: secret internals"}' });
+    const error = await expectTranslationFieldsFailed({ code: 'UPSTREAM_ERROR', status: 500 });
+    expect(error.message).toBe('The translation service failed (HTTP 500).');
+    expect(translateCalls()).toBe(1);
+  });
+
+  it('translation 429 with a Retry-After beyond the budget: one UPSTREAM_RATE_LIMITED with retryAfter', async () => {
+    stack.translation.setFaults({ status: 429, retryAfter: 120 });
+    const error = await expectTranslationFieldsFailed({ code: 'UPSTREAM_RATE_LIMITED', status: 429, retryAfter: 120 });
+    expect(error.message).toBe('The translation service is rate limiting the gateway; retry in 120 s.');
+    // Waiting 120 s would break the 2 s budget, so the gateway did not retry.
+    expect(translateCalls()).toBe(1);
+  });
+
+  it('translation answering with a body that is not JSON: one UPSTREAM_ERROR', async () => {
+    stack.translation.setFaults({ badBody: 'not-json' });
+    const error = await expectTranslationFieldsFailed({ code: 'UPSTREAM_ERROR', status: 200 });
+    expect(error.message).toBe('The translation service answered with a body that is not JSON.');
+  });
+
+  it('translation answering JSON of the wrong shape: one UPSTREAM_ERROR', async () => {
+    stack.translation.setFaults({ badBody: 'wrong-shape' });
+    const error = await expectTranslationFieldsFailed({ code: 'UPSTREAM_ERROR' });
+    expect(error.message).toMatch(/^The translation service returned /);
+  });
+
+  it('translation answering fewer items than texts: an error, never a shifted translation', async () => {
+    stack.translation.setFaults({ badBody: 'short-array' });
+    const error = await expectTranslationFieldsFailed({ code: 'UPSTREAM_ERROR' });
+    expect(error.message).toBe('The translation service returned 9 translations for 10 texts.');
+  });
+
+  it('retries a transient failure and then answers, honouring Retry-After', async () => {
+    stack.translation.setFaults({ status: 503, retryAfter: 0, failFirst: 1, routes: ['POST /translate'] });
+    const result = await stack.query(PAGE);
+    expect(result.errors).toBeUndefined();
+    for (const node of result.data.problems.nodes) expect(node.translation.title).toBeTruthy();
+    expect(translateCalls()).toBe(2);
+  });
+
+  it('rides out a flaky service that fails every 2nd call', async () => {
+    stack.translation.setFaults({ status: 502, everyNth: 2, routes: ['POST /translate'] });
+    for (let round = 0; round < 3; round += 1) {
+      const result = await stack.query(PAGE);
+      expect(result.errors).toBeUndefined();
+    }
+  });
+
+  it('an unsupported language: an error naming the argument and the languages offered', async () => {
+    const result = await stack.query(/* GraphQL */ `{ problem(id: "p1001") { title translation(to: "zz") { title } } }`);
+    expect(result.data.problem.title).toBeTruthy();
+    expect(result.data.problem.translation).toBeNull();
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors![0].extensions).toEqual({ code: 'UNSUPPORTED_LANGUAGE', service: 'translation', argument: 'to' });
+    expect(result.errors![0].message).toBe('The translation service does not offer "zz" for `to`; it offers: de, en, es, fr, it, pt.');
+  });
+
+  it('a text over the character limit: refused up front, naming the argument and the limit', async () => {
+    const result = await stack.query(/* GraphQL */ `query ($t: String!) { translation { translate(text: $t, to: "es") { text } } }`, { t: 'a'.repeat(5001) });
+    expect(result.data.translation.translate).toBeNull();
+    expect(result.errors![0].extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'text' });
+    expect(result.errors![0].message).toBe('`text` is 5001 characters long; the translation service accepts at most 5000.');
+    expect(translateCalls()).toBe(0);
+  });
+
+  it('a service limit lower than the gateway knows: the upstream 400 explained, not quoted', async () => {
+    stack.translation.configure({ maxTextLength: 20 });
+    try {
+      const result = await stack.query(/* GraphQL */ `{ translation { translate(text: "Print the answer modulo the prime number.", to: "es") { text } } }`);
+      expect(result.errors![0].extensions).toEqual({ code: 'UPSTREAM_BAD_REQUEST', service: 'translation', status: 400, limit: 5000 });
+      expect(result.errors![0].message).toMatch(/TRANSLATION_MAX_TEXT_LENGTH/);
+      expect(result.text).not.toMatch(/over the|limit of 20/);
+    } finally {
+      stack.translation.configure({ maxTextLength: 5000 });
+    }
+  });
+
+  it('problems down: a clear error naming the problems service, and translation-only queries still answer', async () => {
+    const saved = process.env.PROBLEMS_URL;
+    process.env.PROBLEMS_URL = 'http://127.0.0.1:9';
+    try {
+      const result = await stack.query(/* GraphQL */ `{ problems(first: 2) { nodes { id } } translation { translate(text: "Print the sum.", to: "es") { text } } }`);
+      expect(result.data.problems).toBeNull();
+      expect(result.data.translation.translate.text).toBeTruthy();
+      expect(result.errors).toHaveLength(1);
+      expect(result.errors![0]).toMatchObject({
+        message: 'The problems service could not be reached.',
+        path: ['problems'],
+        extensions: { code: 'UPSTREAM_UNAVAILABLE', service: 'problems' },
+      });
+      const alone = await stack.query(/* GraphQL */ `{ translation { languages { code } } }`);
+      expect(alone.errors).toBeUndefined();
+    } finally {
+      process.env.PROBLEMS_URL = saved;
+    }
+  });
+});
