@@ -26,3 +26,17 @@ export function serviceOfFetch(info: unknown, url: string): ServiceName | undefi
     .sort((a, b) => b[1].length - a[1].length);
   return candidates.find(([, base]) => url === base || url.startsWith(`${base}/`))?.[0];
 }
+
+/**
+ * Whether a GraphQL request body sent upstream is a mutation or subscription (never safe to repeat or
+ * to reuse). Mesh sends one operation per request, so its leading keyword tells.
+ */
+export function isWriteOperationBody(body: unknown): boolean {
+  if (typeof body !== 'string') return false;
+  try {
+    const query = (JSON.parse(body) as { query?: unknown }).query;
+    return typeof query === 'string' && /^\s*(mutation|subscription)\b/.test(query);
+  } catch {
+    return false;
+  }
+}

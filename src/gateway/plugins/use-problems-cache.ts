@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MeshPlugin } from '@graphql-mesh/types';
 import { createLruCache } from '../cache/lru-cache.ts';
-import { serviceOfFetch } from './upstream-service.ts';
+import { isWriteOperationBody, serviceOfFetch } from './upstream-service.ts';
 
 export interface ProblemsCacheOptions {
   /** How long an answer is reused; 0 turns caching off (in-flight sharing stays). */
@@ -32,7 +32,7 @@ export function useProblemsCache({ ttlMs, maxBytes = 32 * 1024 * 1024 }: Problem
 
   return {
     onFetch({ url, options, info, context, fetchFn, setFetchFn }) {
-      if (serviceOfFetch(info, url) !== 'problems' || !isQueryBody(options.body)) return;
+      if (serviceOfFetch(info, url) !== 'problems' || typeof options.body !== 'string' || isWriteOperationBody(options.body)) return;
       const key = cacheKey(clientCredential(context), url, options.body as string);
       setFetchFn(async (callUrl, callOptions, callContext, callInfo) => {
         const cached = answers.get(key);
@@ -68,16 +68,6 @@ function clientCredential(context: unknown): string {
 
 function cacheKey(credential: string, url: string, body: string): string {
   return createHash('sha256').update(credential).update('\n').update(url).update('\n').update(body).digest('base64url');
-}
-
-function isQueryBody(body: unknown): boolean {
-  if (typeof body !== 'string') return false;
-  try {
-    const query = (JSON.parse(body) as { query?: unknown }).query;
-    return typeof query === 'string' && !/^\s*(mutation|subscription)\b/.test(query);
-  } catch {
-    return false;
-  }
 }
 
 function hasErrors(text: string): boolean {

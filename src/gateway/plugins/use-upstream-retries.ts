@@ -1,7 +1,7 @@
 import type { MeshPlugin } from '@graphql-mesh/types';
 import type { ServiceName } from '../errors.ts';
 import { parseRetryAfter } from './use-upstream-errors.ts';
-import { serviceOfFetch } from './upstream-service.ts';
+import { isWriteOperationBody, serviceOfFetch } from './upstream-service.ts';
 
 export interface UpstreamRetriesOptions {
   /** Budget of one call per service, all attempts and waits included. */
@@ -33,7 +33,7 @@ export function useUpstreamRetries({ timeoutMs, retries = 2, baseDelayMs = 100, 
     onFetch({ url, options, info, fetchFn, setFetchFn }) {
       const service = serviceOfFetch(info, url);
       if (!service) return;
-      const repeatable = service === 'translation' || !isMutationBody(options.body);
+      const repeatable = service === 'translation' || !isWriteOperationBody(options.body);
       const budget = timeoutMs[service];
       setFetchFn(async (callUrl, callOptions, context, callInfo) => {
         const deadline = Date.now() + budget;
@@ -68,16 +68,6 @@ export function useUpstreamRetries({ timeoutMs, retries = 2, baseDelayMs = 100, 
       });
     },
   };
-}
-
-function isMutationBody(body: unknown): boolean {
-  if (typeof body !== 'string') return false;
-  try {
-    const query = (JSON.parse(body) as { query?: unknown }).query;
-    return typeof query === 'string' && /^\s*(mutation|subscription)\b/.test(query);
-  } catch {
-    return false;
-  }
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
