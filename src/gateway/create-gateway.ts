@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, useSchema, type YogaServerInstance } from 'graphql-yoga';
+import { graphiqlYogaOptions } from './graphiql.ts';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
 import { toPublicSchema } from './public-schema.ts';
 import { readSettings, type GatewaySettings } from './settings.ts';
@@ -25,7 +26,8 @@ export interface Gateway {
 
 /** Builds the gateway: the mesh from .meshrc.yaml, served by graphql-yoga. Nothing listens yet. */
 export async function createGateway({ graphqlEndpoint = '/graphql', settings, ...meshOptions }: GatewayOptions = {}): Promise<Gateway> {
-  const { mesh, linksLeftOut, destroy } = await buildMesh({ ...meshOptions, settings: { ...readSettings(), ...settings } });
+  const resolvedSettings = { ...readSettings(), ...settings };
+  const { mesh, linksLeftOut, destroy } = await buildMesh({ ...meshOptions, settings: resolvedSettings });
   const schema = toPublicSchema(mesh.schema);
   const yoga = createYoga({
     // mesh.plugins carries Mesh's execution engine and the per-request in-context SDK.
@@ -33,7 +35,7 @@ export async function createGateway({ graphqlEndpoint = '/graphql', settings, ..
     graphqlEndpoint,
     landingPage: false,
     logging: false,
-    graphiql: { title: 'Problems + Translation gateway' },
+    ...graphiqlYogaOptions({ keysRequired: resolvedSettings.gatewayApiKeys.length > 0 }),
   }) as unknown as YogaServerInstance<object, object>;
   return {
     yoga,
