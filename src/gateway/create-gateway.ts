@@ -1,13 +1,22 @@
 import type { GraphQLSchema } from 'graphql';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createYoga, useSchema, type YogaServerInstance } from 'graphql-yoga';
 import { graphiqlYogaOptions } from './graphiql.ts';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
+import { useClientKeys } from './plugins/use-client-keys.ts';
+import { useErrorMasking } from './plugins/use-error-masking.ts';
+import { useOperationLimits } from './plugins/use-operation-limits.ts';
+import { useRateLimits } from './plugins/use-rate-limits.ts';
+import { createMemoryRateLimitStore, type RateLimitStore } from './plugins/rate-limit-store.ts';
 import { toPublicSchema } from './public-schema.ts';
 import { readSettings, type GatewaySettings } from './settings.ts';
 
 export interface GatewayOptions extends Omit<BuildMeshOptions, 'settings'> {
   /** Settings over those read from the environment (validated the same way). */
   settings?: Partial<GatewaySettings>;
+  /** Where per-client rate-limit counters live. @default in-process */
+  rateLimitStore?: RateLimitStore;
   /** Path of the GraphQL endpoint. @default '/graphql' */
   graphqlEndpoint?: string;
 }
@@ -25,17 +34,46 @@ export interface Gateway {
 }
 
 /** Builds the gateway: the mesh from .meshrc.yaml, served by graphql-yoga. Nothing listens yet. */
-export async function createGateway({ graphqlEndpoint = '/graphql', settings, ...meshOptions }: GatewayOptions = {}): Promise<Gateway> {
+export async function createGateway({ graphqlEndpoint = '/graphql', settings, rateLimitStore, ...meshOptions }: GatewayOptions = {}): Promise<Gateway> {
   const resolvedSettings = { ...readSettings(), ...settings };
   const { mesh, linksLeftOut, destroy } = await buildMesh({ ...meshOptions, settings: resolvedSettings });
   const schema = toPublicSchema(mesh.schema);
   const yoga = createYoga({
-    // mesh.plugins carries Mesh's execution engine and the per-request in-context SDK.
-    plugins: [...mesh.plugins, useSchema(schema)],
+    plugins: [
+      // Before anything is parsed: who is calling, and may they call now.
+      useClientKeys({ keys: resolvedSettings.gatewayApiKeys, graphqlEndpoint }),
+      useRateLimits({
+        store: rateLimitStore ?? createMemoryRateLimitStore(),
+        requests: resolvedSettings.rateLimitRequests,
+        translationRequests: resolvedSettings.translationRateLimitRequests,
+        windowMs: resolvedSettings.rateLimitWindowSeconds * 1000,
+        graphqlEndpoint,
+      }),
+      // Browsers may only send requests that a cross-site form could not forge.
+      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'graphql-require-preflight'] }),
+      // mesh.plugins carries Mesh's execution engine and the per-request in-context SDK.
+      ...mesh.plugins,
+      useSchema(schema),
+      useDisableIntrospection({ isDisabled: () => !resolvedSettings.introspection }),
+      ...useOperationLimits({
+        maxDepth: resolvedSettings.maxDepth,
+        maxAliases: resolvedSettings.maxAliases,
+        maxTokens: resolvedSettings.maxTokens,
+        maxDirectives: resolvedSettings.maxDirectives,
+        maxRootFields: resolvedSettings.maxRootFields,
+        maxCost: resolvedSettings.maxCost,
+        blockFieldSuggestions: resolvedSettings.production,
+      }),
+      useErrorMasking({ production: resolvedSettings.production }),
+    ],
     graphqlEndpoint,
+    healthCheckEndpoint: '/healthcheck',
     landingPage: false,
     logging: false,
-    ...graphiqlYogaOptions({ keysRequired: resolvedSettings.gatewayApiKeys.length > 0 }),
+    cors: { origin: resolvedSettings.corsOrigins === '*' ? '*' : resolvedSettings.corsOrigins },
+    batching: { limit: resolvedSettings.maxBatchOperations },
+    maxRequestBodySize: resolvedSettings.maxBodyBytes,
+    ...(resolvedSettings.graphiql ? graphiqlYogaOptions({ keysRequired: resolvedSettings.gatewayApiKeys.length > 0 }) : { graphiql: false }),
   }) as unknown as YogaServerInstance<object, object>;
   return {
     yoga,

@@ -41,6 +41,36 @@ export interface GatewaySettings {
   translationCacheMaxBytes: number;
   /** `PROBLEMS_CACHE_TTL_SECONDS`: how long a problems answer is reused, per client credential; 0 = off. @default 10 */
   problemsCacheTtlSeconds: number;
+  /** `NODE_ENV=production`: errors masked, field suggestions off, introspection and GraphiQL off unless enabled. */
+  production: boolean;
+  /** `GATEWAY_INTROSPECTION`: allow `__schema`/`__type` queries. @default true, false in production */
+  introspection: boolean;
+  /** `GATEWAY_GRAPHIQL`: serve GraphiQL to browsers on GET /graphql. @default true, false in production */
+  graphiql: boolean;
+  /** `CORS_ORIGINS`: comma-separated origins allowed to call from browsers, or `*`. @default * */
+  corsOrigins: string[] | '*';
+  /** `RATE_LIMIT_REQUESTS`: GraphQL requests one client may make per window. @default 300 */
+  rateLimitRequests: number;
+  /** `TRANSLATION_RATE_LIMIT_REQUESTS`: requests touching translation one client may make per window. @default 60 */
+  translationRateLimitRequests: number;
+  /** `RATE_LIMIT_WINDOW_SECONDS`: length of the rate-limit window. @default 60 */
+  rateLimitWindowSeconds: number;
+  /** `MAX_DEPTH`: deepest field nesting allowed (introspection excepted). @default 10 */
+  maxDepth: number;
+  /** `MAX_ALIASES`: aliases allowed in one operation. @default 15 */
+  maxAliases: number;
+  /** `MAX_TOKENS`: tokens allowed in one document. @default 2000 */
+  maxTokens: number;
+  /** `MAX_DIRECTIVES`: directives allowed in one operation. @default 50 */
+  maxDirectives: number;
+  /** `MAX_ROOT_FIELDS`: root fields allowed in one operation. @default 20 */
+  maxRootFields: number;
+  /** `MAX_COST`: estimated cost allowed for one operation (see README "Security"). @default 5000 */
+  maxCost: number;
+  /** `MAX_BATCH_OPERATIONS`: operations allowed in one batched HTTP request (a JSON array). @default 10 */
+  maxBatchOperations: number;
+  /** `MAX_BODY_BYTES`: largest request body accepted; larger gets 413. @default 1048576 (1 MiB) */
+  maxBodyBytes: number;
 }
 
 /** A setting that cannot be used; `message` is one line that names the variable. */
@@ -57,6 +87,7 @@ export class SettingsError extends Error {
 type Env = Record<string, string | undefined>;
 
 export function readSettings(env: Env = process.env): GatewaySettings {
+  const production = present(env, 'NODE_ENV') === 'production';
   return {
     port: readPort(env, 'PORT', 4000),
     problemsUrl: readBaseUrl(env, 'PROBLEMS_URL', '/graphql'),
@@ -75,6 +106,21 @@ export function readSettings(env: Env = process.env): GatewaySettings {
     translationCacheTtlSeconds: readInteger(env, 'TRANSLATION_CACHE_TTL_SECONDS', 21_600, 0),
     translationCacheMaxBytes: readInteger(env, 'TRANSLATION_CACHE_MAX_BYTES', 64 * 1024 * 1024, 0),
     problemsCacheTtlSeconds: readInteger(env, 'PROBLEMS_CACHE_TTL_SECONDS', 10, 0),
+    production,
+    introspection: readBoolean(env, 'GATEWAY_INTROSPECTION', !production),
+    graphiql: readBoolean(env, 'GATEWAY_GRAPHIQL', !production),
+    corsOrigins: readOrigins(env, 'CORS_ORIGINS'),
+    rateLimitRequests: readInteger(env, 'RATE_LIMIT_REQUESTS', 300, 1),
+    translationRateLimitRequests: readInteger(env, 'TRANSLATION_RATE_LIMIT_REQUESTS', 60, 1),
+    rateLimitWindowSeconds: readInteger(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1),
+    maxDepth: readInteger(env, 'MAX_DEPTH', 10, 1),
+    maxAliases: readInteger(env, 'MAX_ALIASES', 15, 0),
+    maxTokens: readInteger(env, 'MAX_TOKENS', 2000, 1),
+    maxDirectives: readInteger(env, 'MAX_DIRECTIVES', 50, 0),
+    maxRootFields: readInteger(env, 'MAX_ROOT_FIELDS', 20, 1),
+    maxCost: readInteger(env, 'MAX_COST', 5000, 1),
+    maxBatchOperations: readInteger(env, 'MAX_BATCH_OPERATIONS', 10, 1),
+    maxBodyBytes: readInteger(env, 'MAX_BODY_BYTES', 1024 * 1024, 1),
   };
 }
 
@@ -148,6 +194,24 @@ function readList(env: Env, name: string): string[] {
     throw new SettingsError(name, 'expected comma-separated keys with no empty entries or spaces');
   }
   return items;
+}
+
+function readOrigins(env: Env, name: string): string[] | '*' {
+  const raw = present(env, name);
+  if (raw === undefined || raw === '*') return '*';
+  return raw.split(',').map((origin) => {
+    const trimmed = origin.trim();
+    let url: URL | undefined;
+    try {
+      url = new URL(trimmed);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== trimmed.replace(/\/$/, '')) {
+      throw new SettingsError(name, `expected "*" or comma-separated origins such as https://app.example.com, got "${trimmed}"`);
+    }
+    return url.origin;
+  });
 }
 
 function readBoolean(env: Env, name: string, fallback: boolean): boolean {

@@ -21,7 +21,34 @@ describe('readSettings', () => {
       translationCacheTtlSeconds: 21_600,
       translationCacheMaxBytes: 64 * 1024 * 1024,
       problemsCacheTtlSeconds: 10,
+      production: false,
+      introspection: true,
+      graphiql: true,
+      corsOrigins: '*',
+      rateLimitRequests: 300,
+      translationRateLimitRequests: 60,
+      rateLimitWindowSeconds: 60,
+      maxDepth: 10,
+      maxAliases: 15,
+      maxTokens: 2000,
+      maxDirectives: 50,
+      maxRootFields: 20,
+      maxCost: 5000,
+      maxBatchOperations: 10,
+      maxBodyBytes: 1024 * 1024,
     });
+  });
+
+  it('turns introspection and GraphiQL off in production unless asked for', () => {
+    expect(readSettings({ NODE_ENV: 'production' })).toMatchObject({ production: true, introspection: false, graphiql: false });
+    expect(readSettings({ NODE_ENV: 'production', GATEWAY_INTROSPECTION: 'true', GATEWAY_GRAPHIQL: 'on' })).toMatchObject({
+      introspection: true,
+      graphiql: true,
+    });
+  });
+
+  it('reads CORS origins', () => {
+    expect(readSettings({ CORS_ORIGINS: 'https://a.example, http://localhost:3000' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:3000']);
   });
 
   it('reads every variable', () => {
@@ -60,6 +87,8 @@ describe('readSettings', () => {
     [{ TRANSLATION_BATCH_SIZE: '0' }, 'TRANSLATION_BATCH_SIZE'],
     [{ UPSTREAM_RETRIES: '-1' }, 'UPSTREAM_RETRIES'],
     [{ PROBLEMS_TIMEOUT_MS: '1.5' }, 'PROBLEMS_TIMEOUT_MS'],
+    [{ CORS_ORIGINS: 'https://a.example/path' }, 'CORS_ORIGINS'],
+    [{ MAX_DEPTH: '0' }, 'MAX_DEPTH'],
   ])('refuses %o with one line naming %s', (env, variable) => {
     let caught: unknown;
     try {

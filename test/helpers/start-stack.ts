@@ -41,7 +41,9 @@ export async function startStack(gatewayOptions: GatewayOptions = {}): Promise<S
   });
   const gateways: { gateway: Gateway; server: RunningServer }[] = [];
   const addGateway = async (options: GatewayOptions = {}) => {
-    const gateway = await createGateway({ log: () => undefined, ...options });
+    // Every test request comes from 127.0.0.1: lift the per-client limits unless a test sets them.
+    const settings = { rateLimitRequests: 1_000_000, translationRateLimitRequests: 1_000_000, ...options.settings };
+    const gateway = await createGateway({ log: () => undefined, ...options, settings });
     const server = await listen(gateway.yoga);
     gateways.push({ gateway, server });
     const gatewayUrl = `${server.url}/graphql`;

@@ -1,0 +1,55 @@
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { ErrorCode } from '../errors.ts';
+import { OPERATION_LIMIT_CODE } from './use-operation-limits.ts';
+import { RATE_LIMITED_CODE } from './use-rate-limits.ts';
+
+export interface ErrorMaskingOptions {
+  /** Production: an error the gateway does not know is reduced to "Unexpected error.". */
+  production: boolean;
+}
+
+/** Extension keys a client may see; everything else (stacks, upstream bodies, URLs) is dropped. */
+const PUBLIC_EXTENSIONS = new Set(['code', 'service', 'status', 'retryAfter', 'argument', 'limit', 'actual', 'http']);
+
+/** Codes whose messages the gateway or GraphQL itself wrote for clients. */
+const KNOWN_CODES = new Set<string>([
+  ...Object.values(ErrorCode),
+  OPERATION_LIMIT_CODE,
+  RATE_LIMITED_CODE,
+  'UNAUTHENTICATED',
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'REQUEST_ENTITY_TOO_LARGE',
+  'PERSISTED_QUERY_NOT_FOUND',
+]);
+
+/**
+ * The last word on every error a client receives: only public extension keys survive, in every mode;
+ * in production, an error without a known code (an internal failure, or an upstream message the
+ * gateway did not write) keeps its path but loses its message.
+ */
+export function useErrorMasking({ production }: ErrorMaskingOptions): Plugin {
+  const shape = (error: GraphQLError): GraphQLError => {
+    const extensions = Object.fromEntries(Object.entries(error.extensions ?? {}).filter(([key]) => PUBLIC_EXTENSIONS.has(key)));
+    const known = typeof extensions.code === 'string' && KNOWN_CODES.has(extensions.code);
+    const masked = production && !known;
+    return new GraphQLError(masked ? 'Unexpected error.' : error.message, {
+      nodes: error.nodes,
+      source: error.source,
+      positions: error.positions,
+      path: error.path,
+      extensions: masked ? { code: 'INTERNAL_SERVER_ERROR' } : extensions,
+    });
+  };
+  const shapeResult = (result: ExecutionResult): ExecutionResult =>
+    result.errors ? { ...result, errors: result.errors.map((error) => shape(error instanceof GraphQLError ? error : new GraphQLError(String(error)))) } : result;
+  return {
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result)) setResult(result.map(shapeResult));
+      else if (result && typeof result === 'object' && 'errors' in result) setResult(shapeResult(result as ExecutionResult));
+    },
+  };
+}

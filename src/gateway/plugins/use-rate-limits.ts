@@ -1,0 +1,75 @@
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { estimateOperation } from '../operation-cost.ts';
+import { clientIdentityOf } from './client-identity.ts';
+import { gatewayErrorResponse } from './gateway-error-response.ts';
+import type { RateLimitStore } from './rate-limit-store.ts';
+
+export interface RateLimitsOptions {
+  store: RateLimitStore;
+  /** GraphQL requests one client may make per window. */
+  requests: number;
+  /** Requests reaching the translation service one client may make per window (the costly call). */
+  translationRequests: number;
+  windowMs: number;
+  /** @default '/graphql' */
+  graphqlEndpoint?: string;
+  /** Called for every request refused, for metrics. */
+  onRejected?: (budget: 'requests' | 'translation') => void;
+}
+
+export const RATE_LIMITED_CODE = 'RATE_LIMITED';
+
+/**
+ * Per-client budgets (the client is its gateway key, or its address when the gateway is open; see
+ * use-client-keys.ts): every GraphQL request counts against `requests`, refused with 429 before it is
+ * parsed; an operation that reaches the translation service also counts against `translationRequests`,
+ * refused with 429 before it runs. A store that fails lets requests through: a limiter outage must not
+ * become a gateway outage.
+ */
+export function useRateLimits({ store, requests, translationRequests, windowMs, graphqlEndpoint = '/graphql', onRejected }: RateLimitsOptions): Plugin {
+  const hit = (key: string) => store.hit(key, windowMs).catch(() => undefined);
+  const retryAfterOf = (resetInMs: number) => Math.max(1, Math.ceil(resetInMs / 1000));
+  return {
+    async onRequest({ request, url, endResponse }) {
+      if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS') return;
+      if (request.method === 'GET' && !url.searchParams.has('query')) return; // the GraphiQL page
+      const window = await hit(`requests:${clientIdentityOf(request)}`);
+      if (!window || window.count <= requests) return;
+      onRejected?.('requests');
+      const retryAfter = retryAfterOf(window.resetInMs);
+      endResponse(
+        gatewayErrorResponse(
+          429,
+          `Too many requests: at most ${requests} per ${windowMs / 1000} s; retry in ${retryAfter} s.`,
+          RATE_LIMITED_CODE,
+          { 'retry-after': String(retryAfter) },
+          { retryAfter, limit: requests },
+        ),
+      );
+    },
+    async onExecute({ args, setResultAndStopExecution }) {
+      const estimate = estimateOperation(args.schema, args.document, args.operationName, args.variableValues ?? {});
+      if (!estimate?.usesTranslation) return;
+      const request = (args.contextValue as { request?: Request }).request;
+      const window = await hit(`translation:${clientIdentityOf(request)}`);
+      if (!window || window.count <= translationRequests) return;
+      onRejected?.('translation');
+      const retryAfter = retryAfterOf(window.resetInMs);
+      setResultAndStopExecution({
+        errors: [
+          createGraphQLError(
+            `Too many translation requests: at most ${translationRequests} per ${windowMs / 1000} s; retry in ${retryAfter} s.`,
+            {
+              extensions: {
+                code: RATE_LIMITED_CODE,
+                retryAfter,
+                limit: translationRequests,
+                http: { status: 429, headers: { 'retry-after': String(retryAfter) } },
+              },
+            },
+          ),
+        ],
+      });
+    },
+  };
+}
