@@ -8,6 +8,7 @@ import { useClientKeys } from './plugins/use-client-keys.ts';
 import { useErrorMasking } from './plugins/use-error-masking.ts';
 import { useOperationLimits } from './plugins/use-operation-limits.ts';
 import { useRateLimits } from './plugins/use-rate-limits.ts';
+import { useUtf8Body } from './plugins/use-utf8-body.ts';
 import { createMemoryRateLimitStore, type RateLimitStore } from './plugins/rate-limit-store.ts';
 import { toPublicSchema } from './public-schema.ts';
 import { readSettings, type GatewaySettings } from './settings.ts';
@@ -51,6 +52,7 @@ export async function createGateway({ graphqlEndpoint = '/graphql', settings, ra
       }),
       // Browsers may only send requests that a cross-site form could not forge.
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'graphql-require-preflight'] }),
+      useUtf8Body(),
       // mesh.plugins carries Mesh's execution engine and the per-request in-context SDK.
       ...mesh.plugins,
       useSchema(schema),
@@ -62,6 +64,7 @@ export async function createGateway({ graphqlEndpoint = '/graphql', settings, ra
         maxDirectives: resolvedSettings.maxDirectives,
         maxRootFields: resolvedSettings.maxRootFields,
         maxCost: resolvedSettings.maxCost,
+        maxArgumentLength: resolvedSettings.maxArgumentLength,
         blockFieldSuggestions: resolvedSettings.production,
       }),
       useErrorMasking({ production: resolvedSettings.production }),

@@ -35,6 +35,8 @@ export interface OperationEstimate {
   rootFields: number;
   /** Whether any field reaches the translation service. */
   usesTranslation: boolean;
+  /** The longest string among all argument values (nested input fields and lists included). */
+  longestArgument?: { name: string; length: number };
 }
 
 /**
@@ -60,6 +62,16 @@ export function estimateOperation(
       .map((fragment) => [fragment.name.value, fragment]),
   );
   let usesTranslation = false;
+  let longestArgument: OperationEstimate['longestArgument'];
+  const measure = (name: string, value: unknown): void => {
+    if (typeof value === 'string') {
+      if (!longestArgument || value.length > longestArgument.length) longestArgument = { name, length: value.length };
+    } else if (Array.isArray(value)) {
+      for (const item of value) measure(name, item);
+    } else if (value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) measure(`${name}.${key}`, item);
+    }
+  };
 
   const fieldsOf = (selectionSet: SelectionSetNode, type: GraphQLNamedType, visited: Set<string>): { node: FieldNode; type: GraphQLNamedType }[] =>
     selectionSet.selections.flatMap((selection) => {
@@ -83,6 +95,7 @@ export function estimateOperation(
       const coordinate = `${parent.name}.${field.name}`;
       if (TRANSLATION_FIELDS.has(coordinate)) usesTranslation = true;
       const args = argumentValues(field, node, variables);
+      for (const [name, value] of Object.entries(args)) measure(name, value);
       const weight = FIELD_WEIGHTS[coordinate]?.(args) ?? 1;
       total += multiplier * weight;
       if (node.selectionSet) total += costOf(node.selectionSet, getNamedType(field.type), multiplier * listSize(args));
@@ -92,7 +105,7 @@ export function estimateOperation(
 
   const cost = costOf(operation.selectionSet, rootType, 1);
   const rootFields = fieldsOf(operation.selectionSet, rootType, new Set()).filter(({ node }) => !node.name.value.startsWith('__')).length;
-  return { cost, rootFields, usesTranslation };
+  return { cost, rootFields, usesTranslation, longestArgument };
 }
 
 /**

@@ -67,6 +67,8 @@ export interface GatewaySettings {
   maxRootFields: number;
   /** `MAX_COST`: estimated cost allowed for one operation (see README "Security"). @default 5000 */
   maxCost: number;
+  /** `MAX_ARGUMENT_LENGTH`: longest string any argument may hold, variables included. @default 10000 */
+  maxArgumentLength: number;
   /** `MAX_BATCH_OPERATIONS`: operations allowed in one batched HTTP request (a JSON array). @default 10 */
   maxBatchOperations: number;
   /** `MAX_BODY_BYTES`: largest request body accepted; larger gets 413. @default 1048576 (1 MiB) */
@@ -119,6 +121,7 @@ export function readSettings(env: Env = process.env): GatewaySettings {
     maxDirectives: readInteger(env, 'MAX_DIRECTIVES', 50, 0),
     maxRootFields: readInteger(env, 'MAX_ROOT_FIELDS', 20, 1),
     maxCost: readInteger(env, 'MAX_COST', 5000, 1),
+    maxArgumentLength: readInteger(env, 'MAX_ARGUMENT_LENGTH', 10_000, 1),
     maxBatchOperations: readInteger(env, 'MAX_BATCH_OPERATIONS', 10, 1),
     maxBodyBytes: readInteger(env, 'MAX_BODY_BYTES', 1024 * 1024, 1),
   };

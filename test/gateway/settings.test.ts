@@ -34,6 +34,7 @@ describe('readSettings', () => {
       maxDirectives: 50,
       maxRootFields: 20,
       maxCost: 5000,
+      maxArgumentLength: 10_000,
       maxBatchOperations: 10,
       maxBodyBytes: 1024 * 1024,
     });

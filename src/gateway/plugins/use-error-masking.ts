@@ -24,16 +24,32 @@ const KNOWN_CODES = new Set<string>([
   'BAD_REQUEST',
   'REQUEST_ENTITY_TOO_LARGE',
   'PERSISTED_QUERY_NOT_FOUND',
+  'OPERATION_RESOLUTION_FAILURE',
+  'CSRF_CHECK_FAILED',
+  'REQUEST_NOT_UTF8',
 ]);
 
 /**
+ * Codes for the request errors yoga and graphql-js raise without one, so every error a client gets
+ * carries a code to switch on.
+ */
+const CODES_FOR_UNCODED: [RegExp, string][] = [
+  [/^Variable "\$/, 'BAD_USER_INPUT'],
+  [/CSRF/, 'CSRF_CHECK_FAILED'],
+];
+
+/**
  * The last word on every error a client receives: only public extension keys survive, in every mode;
- * in production, an error without a known code (an internal failure, or an upstream message the
- * gateway did not write) keeps its path but loses its message.
+ * an uncoded request error gets a code; the same error reported twice (once per validation pass) is
+ * sent once; in production, an error without a known code (an internal failure, or an upstream
+ * message the gateway did not write) keeps its path but loses its message.
  */
 export function useErrorMasking({ production }: ErrorMaskingOptions): Plugin {
   const shape = (error: GraphQLError): GraphQLError => {
     const extensions = Object.fromEntries(Object.entries(error.extensions ?? {}).filter(([key]) => PUBLIC_EXTENSIONS.has(key)));
+    if (extensions.code === undefined && !error.path) {
+      extensions.code = CODES_FOR_UNCODED.find(([pattern]) => pattern.test(error.message))?.[1] ?? 'GRAPHQL_VALIDATION_FAILED';
+    }
     const known = typeof extensions.code === 'string' && KNOWN_CODES.has(extensions.code);
     const masked = production && !known;
     return new GraphQLError(masked ? 'Unexpected error.' : error.message, {
@@ -44,8 +60,19 @@ export function useErrorMasking({ production }: ErrorMaskingOptions): Plugin {
       extensions: masked ? { code: 'INTERNAL_SERVER_ERROR' } : extensions,
     });
   };
-  const shapeResult = (result: ExecutionResult): ExecutionResult =>
-    result.errors ? { ...result, errors: result.errors.map((error) => shape(error instanceof GraphQLError ? error : new GraphQLError(String(error)))) } : result;
+  const shapeResult = (result: ExecutionResult): ExecutionResult => {
+    if (!result.errors) return result;
+    const seen = new Set<string>();
+    const errors = result.errors
+      .map((error) => shape(error instanceof GraphQLError ? error : new GraphQLError(String(error))))
+      .filter((error) => {
+        const identity = JSON.stringify([error.message, error.locations, error.path]);
+        if (seen.has(identity)) return false;
+        seen.add(identity);
+        return true;
+      });
+    return { ...result, errors };
+  };
   return {
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result)) setResult(result.map(shapeResult));

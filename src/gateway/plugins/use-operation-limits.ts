@@ -3,6 +3,7 @@ import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { GraphQLError, type ValidationContext } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { estimateOperation } from '../operation-cost.ts';
 
@@ -13,11 +14,27 @@ export interface OperationLimitsOptions {
   maxDirectives: number;
   maxRootFields: number;
   maxCost: number;
+  /** Longest string any argument may hold (variables included); translation texts have their own limit. */
+  maxArgumentLength: number;
   /** Hide "Did you mean …?" suggestions, which reveal the schema when introspection is off. */
   blockFieldSuggestions: boolean;
 }
 
 export const OPERATION_LIMIT_CODE = 'OPERATION_LIMIT_EXCEEDED';
+
+/** Deepest nesting of objects and lists accepted in variables. */
+export const MAX_VARIABLES_DEPTH = 20;
+
+/** Depth of a JSON value, counting no further than `stopAt`. */
+function nestingDepth(value: unknown, stopAt: number): number {
+  if (value === null || typeof value !== 'object' || stopAt <= 0) return 0;
+  let deepest = 0;
+  for (const item of Object.values(value)) {
+    deepest = Math.max(deepest, nestingDepth(item, stopAt - 1));
+    if (deepest >= stopAt) break;
+  }
+  return 1 + deepest;
+}
 
 /**
  * Refuses abusive operations before any upstream call: size and shape limits while parsing and
@@ -25,8 +42,16 @@ export const OPERATION_LIMIT_CODE = 'OPERATION_LIMIT_EXCEEDED';
  * execution, when variable values are known.
  */
 export function useOperationLimits(options: OperationLimitsOptions): Plugin[] {
-  const { maxDepth, maxAliases, maxTokens, maxDirectives, maxRootFields, maxCost, blockFieldSuggestions } = options;
+  const { maxDepth, maxAliases, maxTokens, maxDirectives, maxRootFields, maxCost, maxArgumentLength, blockFieldSuggestions } = options;
   const limitsPlugin: Plugin = {
+    onParams({ params }) {
+      // Deeply nested variables make graphql-js recurse until the stack runs out; no real input nests this far.
+      if (nestingDepth(params.variables, MAX_VARIABLES_DEPTH + 1) > MAX_VARIABLES_DEPTH) {
+        throw createGraphQLError(`Variables nest deeper than ${MAX_VARIABLES_DEPTH} levels.`, {
+          extensions: { code: 'BAD_USER_INPUT', limit: MAX_VARIABLES_DEPTH, http: { status: 400 } },
+        });
+      }
+    },
     onExecute({ args, setResultAndStopExecution }) {
       const estimate = estimateOperation(args.schema, args.document, args.operationName, args.variableValues ?? {});
       if (!estimate) return;
@@ -34,7 +59,16 @@ export function useOperationLimits(options: OperationLimitsOptions): Plugin[] {
         setResultAndStopExecution({
           errors: [createGraphQLError(message, { extensions: { code: OPERATION_LIMIT_CODE, limit, actual, http: { status: 400 } } })],
         });
-      if (estimate.rootFields > maxRootFields) {
+      if (estimate.longestArgument && estimate.longestArgument.length > maxArgumentLength) {
+        const { name, length } = estimate.longestArgument;
+        setResultAndStopExecution({
+          errors: [
+            createGraphQLError(`Argument "${name}" is ${length} characters long; at most ${maxArgumentLength} are allowed.`, {
+              extensions: { code: 'BAD_USER_INPUT', argument: name, limit: maxArgumentLength, http: { status: 400 } },
+            }),
+          ],
+        });
+      } else if (estimate.rootFields > maxRootFields) {
         refuse(`The operation selects ${estimate.rootFields} root fields; at most ${maxRootFields} are allowed.`, maxRootFields, estimate.rootFields);
       } else if (estimate.cost > maxCost) {
         refuse(
@@ -45,12 +79,23 @@ export function useOperationLimits(options: OperationLimitsOptions): Plugin[] {
       }
     },
   };
+  // Armor throws its plain errors by default; report them as validation errors with our code instead.
+  const reject = { propagateOnRejection: false, onReject: [reportLimit] };
   return [
-    maxTokensPlugin({ n: maxTokens }),
-    maxDepthPlugin({ n: maxDepth, ignoreIntrospection: true, flattenFragments: true }),
-    maxAliasesPlugin({ n: maxAliases, allowList: [] }),
-    maxDirectivesPlugin({ n: maxDirectives }),
+    maxTokensPlugin({ n: maxTokens, ...reject }),
+    maxDepthPlugin({ n: maxDepth, ignoreIntrospection: true, flattenFragments: true, ...reject }),
+    maxAliasesPlugin({ n: maxAliases, allowList: [], ...reject }),
+    maxDirectivesPlugin({ n: maxDirectives, ...reject }),
     ...(blockFieldSuggestions ? [blockFieldSuggestionsPlugin()] : []),
     limitsPlugin,
   ] as Plugin[];
+}
+
+function reportLimit(context: ValidationContext | null, error: GraphQLError): void {
+  const coded = createGraphQLError(error.message.replace(/^Syntax Error: /, ''), {
+    extensions: { code: OPERATION_LIMIT_CODE, http: { status: 400 } },
+  });
+  // The token limit rejects while parsing, where there is no validation context: throw there.
+  if (!context) throw coded;
+  context.reportError(coded);
 }
