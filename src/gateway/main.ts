@@ -55,6 +55,9 @@ async function main(settings: GatewaySettings): Promise<void> {
   );
   if (translation) started.push(translation);
 
+  if (settings.gatewayApiKeys.length === 0) {
+    console.warn('[gateway] warning: GATEWAY_API_KEYS is not set, so any client may call the gateway (fine for development only)');
+  }
   step('building the schema from .meshrc.yaml…');
   const gateway = await createGateway({ log: (line) => step(line) });
   started.push(gateway);

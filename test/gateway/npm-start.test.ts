@@ -17,6 +17,7 @@ describe('npm start (src/gateway/main.ts)', () => {
     const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
     expect(command.output()).toMatch(/problems: local stand-in at http:\/\/127\.0\.0\.1:\d+/);
     expect(command.output()).toMatch(/translation: local stand-in at http:\/\/127\.0\.0\.1:\d+/);
+    expect(command.output().match(/warning: GATEWAY_API_KEYS is not set/g)).toHaveLength(1);
 
     const result = await postGraphQL(
       `http://127.0.0.1:${port}/graphql`,

@@ -19,6 +19,8 @@ export interface Stack {
   gatewayUrl: string;
   problems: ReturnType<typeof createProblemsService>;
   translation: ReturnType<typeof createTranslationService>;
+  /** The stand-ins' HTTP servers, e.g. to count their open connections. */
+  upstreamServers: { problems: RunningServer; translation: RunningServer };
   query<TData = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<TData>>;
   /** Another gateway, with other settings, over the same upstreams (closed with the stack). */
   addGateway(options?: GatewayOptions): Promise<Pick<Stack, 'gateway' | 'gatewayUrl' | 'query'>>;
@@ -59,6 +61,7 @@ export async function startStack(gatewayOptions: GatewayOptions = {}): Promise<S
     ...main,
     problems,
     translation,
+    upstreamServers: { problems: servers[0], translation: servers[1] },
     addGateway,
     close: async () => {
       for (const { gateway, server } of gateways) {
