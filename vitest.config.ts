@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,7 +7,12 @@ export default defineConfig({
     // graphql 16 ships CommonJS (`main`) and ESM (`module`) copies with no `exports` map: Node (and so
     // Mesh) loads the CommonJS one, Vite would pick the ESM one, and two copies of graphql cannot
     // share a schema. Pin every import to the copy Node uses.
-    alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }],
+    alias: [
+      { find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') },
+      // The examples import the project by its package name, as an embedding app would.
+      { find: /^problems-translation-gateway$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      { find: /^problems-translation-gateway\/sdk$/, replacement: fileURLToPath(new URL('./src/sdk/index.ts', import.meta.url)) },
+    ],
   },
   test: {
     include: ['test/**/*.test.ts'],

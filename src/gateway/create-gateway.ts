@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
@@ -11,10 +12,14 @@ import { useRateLimits } from './plugins/use-rate-limits.ts';
 import { useUtf8Body } from './plugins/use-utf8-body.ts';
 import { createMemoryRateLimitStore, type RateLimitStore } from './plugins/rate-limit-store.ts';
 import { toPublicSchema } from './public-schema.ts';
-import { readSettings, type GatewaySettings } from './settings.ts';
+import { PER_CALL_SETTINGS, VARIABLE_OF_SETTING, settingsFromOptions } from './settings-from-options.ts';
+import type { GatewaySettings } from './settings.ts';
 
 export interface GatewayOptions extends Omit<BuildMeshOptions, 'settings'> {
-  /** Settings over those read from the environment (validated the same way). */
+  /**
+   * Settings over those read from the environment, validated the same way (see README
+   * "Environment" for each; e.g. `{ problemsUrl, problemsApiKey, gatewayApiKeys: ['k'] }`).
+   */
   settings?: Partial<GatewaySettings>;
   /** Where per-client rate-limit counters live. @default in-process */
   rateLimitStore?: RateLimitStore;
@@ -23,10 +28,14 @@ export interface GatewayOptions extends Omit<BuildMeshOptions, 'settings'> {
 }
 
 export interface Gateway {
-  /** The yoga server: a Node request listener (`http.createServer(gateway.yoga)`) and a fetch handler (`gateway.yoga.fetch`). */
+  /** The yoga server underneath (also a Node request listener and a fetch handler). */
   yoga: YogaServerInstance<object, object>;
-  /** Fetch-style handler: `(request: Request) => Promise<Response>`. */
+  /** Fetch-style handler: `(request: Request) => Promise<Response>` (Deno, Bun, workers, tests). */
   fetch: (request: Request) => Promise<Response>;
+  /** Node request listener: `http.createServer(gateway.listener)`, or Express `app.use(gateway.graphqlEndpoint, gateway.listener)`. */
+  listener: RequestListener;
+  /** Where GraphQL is served, e.g. `/graphql`. */
+  graphqlEndpoint: string;
   /** The unified schema clients see. */
   schema: GraphQLSchema;
   linksLeftOut: { name: string; reason: string }[];
@@ -36,7 +45,13 @@ export interface Gateway {
 
 /** Builds the gateway: the mesh from .meshrc.yaml, served by graphql-yoga. Nothing listens yet. */
 export async function createGateway({ graphqlEndpoint = '/graphql', settings, rateLimitStore, ...meshOptions }: GatewayOptions = {}): Promise<Gateway> {
-  const resolvedSettings = { ...readSettings(), ...settings };
+  const resolvedSettings = settingsFromOptions(settings);
+  // Mesh reads upstream URLs and keys from the environment on every call ({env.X} in .meshrc.yaml):
+  // given in code, they are written there, so one process serves one set of upstreams.
+  for (const setting of PER_CALL_SETTINGS) {
+    const value = settings?.[setting];
+    if (value !== undefined) process.env[VARIABLE_OF_SETTING[setting]] = String(value);
+  }
   const { mesh, linksLeftOut, destroy } = await buildMesh({ ...meshOptions, settings: resolvedSettings });
   const schema = toPublicSchema(mesh.schema);
   const yoga = createYoga({
@@ -81,6 +96,8 @@ export async function createGateway({ graphqlEndpoint = '/graphql', settings, ra
   return {
     yoga,
     fetch: (request) => Promise.resolve(yoga.fetch(request)),
+    listener: yoga as unknown as RequestListener,
+    graphqlEndpoint,
     schema,
     linksLeftOut,
     close: async () => {

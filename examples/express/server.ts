@@ -1,0 +1,36 @@
+/**
+ * The gateway mounted in an Express app next to the app's own routes.
+ * Run: `npx tsx examples/express/server.ts` (upstreams as for `npm start`).
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import express from 'express';
+import { createGateway, type GatewayOptions } from 'problems-translation-gateway';
+
+export async function startExpressExample({ port = 4101, ...options }: GatewayOptions & { port?: number } = {}) {
+  const gateway = await createGateway(options);
+  const app = express();
+  app.get('/', (_request, response) => {
+    response.json({ app: 'your own routes live here', graphql: gateway.graphqlEndpoint });
+  });
+  // The gateway reads the raw body itself: mount it before any body-parsing middleware.
+  app.use(gateway.graphqlEndpoint, gateway.listener);
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${gateway.graphqlEndpoint}`;
+  return {
+    url,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await gateway.close();
+    },
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { url } = await startExpressExample({ port: Number(process.env.PORT ?? 4101) });
+  console.log(`Express example serving ${url}`);
+}

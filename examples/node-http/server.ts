@@ -1,0 +1,28 @@
+/**
+ * The gateway inside a plain node:http server. Run: `npx tsx examples/node-http/server.ts`
+ * (with PROBLEMS_URL, TRANSLATION_URL and their keys set, or `npm start` for the stand-ins).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { createGateway, type GatewayOptions } from 'problems-translation-gateway';
+
+export async function startNodeHttpExample({ port = 4100, ...options }: GatewayOptions & { port?: number } = {}) {
+  const gateway = await createGateway(options);
+  const server = createServer(gateway.listener);
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${gateway.graphqlEndpoint}`;
+  return {
+    url,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await gateway.close();
+    },
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { url } = await startNodeHttpExample({ port: Number(process.env.PORT ?? 4100) });
+  console.log(`node:http example serving ${url}`);
+}

@@ -1,0 +1,75 @@
+import { SettingsError, readSettings, type GatewaySettings } from './settings.ts';
+
+/** The environment variable behind each setting (README "Environment"). */
+export const VARIABLE_OF_SETTING: Record<keyof GatewaySettings, string> = {
+  port: 'PORT',
+  problemsUrl: 'PROBLEMS_URL',
+  problemsApiKey: 'PROBLEMS_API_KEY',
+  translationUrl: 'TRANSLATION_URL',
+  translationApiKey: 'TRANSLATION_API_KEY',
+  translationKeyInBody: 'TRANSLATION_KEY_IN_BODY',
+  gatewayApiKeys: 'GATEWAY_API_KEYS',
+  redisUrl: 'REDIS_URL',
+  problemsTimeoutMs: 'PROBLEMS_TIMEOUT_MS',
+  translationTimeoutMs: 'TRANSLATION_TIMEOUT_MS',
+  upstreamRetries: 'UPSTREAM_RETRIES',
+  translationBatchSize: 'TRANSLATION_BATCH_SIZE',
+  translationConcurrency: 'TRANSLATION_CONCURRENCY',
+  translationMaxTextLength: 'TRANSLATION_MAX_TEXT_LENGTH',
+  translationCacheTtlSeconds: 'TRANSLATION_CACHE_TTL_SECONDS',
+  translationCacheMaxBytes: 'TRANSLATION_CACHE_MAX_BYTES',
+  problemsCacheTtlSeconds: 'PROBLEMS_CACHE_TTL_SECONDS',
+  production: 'NODE_ENV',
+  introspection: 'GATEWAY_INTROSPECTION',
+  graphiql: 'GATEWAY_GRAPHIQL',
+  corsOrigins: 'CORS_ORIGINS',
+  rateLimitRequests: 'RATE_LIMIT_REQUESTS',
+  translationRateLimitRequests: 'TRANSLATION_RATE_LIMIT_REQUESTS',
+  rateLimitWindowSeconds: 'RATE_LIMIT_WINDOW_SECONDS',
+  maxDepth: 'MAX_DEPTH',
+  maxAliases: 'MAX_ALIASES',
+  maxTokens: 'MAX_TOKENS',
+  maxDirectives: 'MAX_DIRECTIVES',
+  maxRootFields: 'MAX_ROOT_FIELDS',
+  maxCost: 'MAX_COST',
+  maxArgumentLength: 'MAX_ARGUMENT_LENGTH',
+  maxBatchOperations: 'MAX_BATCH_OPERATIONS',
+  maxBodyBytes: 'MAX_BODY_BYTES',
+};
+
+/** Settings the gateway reads from process.env on every upstream call (Mesh `{env.X}`), not at start-up. */
+export const PER_CALL_SETTINGS = ['problemsUrl', 'problemsApiKey', 'translationUrl', 'translationApiKey', 'translationKeyInBody'] as const;
+
+/** A setting given in code, written as the environment would hold it. */
+function asEnvironmentValue(setting: keyof GatewaySettings, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (setting === 'production') return value ? 'production' : 'development';
+  if (Array.isArray(value)) return value.join(',');
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw new SettingsError(setting, `expected a string, number, boolean or list, got ${typeof value}`);
+}
+
+/**
+ * Settings given as an options object (embedding), validated exactly like the environment: each is
+ * written as its variable would be and read by `readSettings`, so a bad value fails with the same
+ * one-line error, naming the option and its variable. Options win over the environment.
+ */
+export function settingsFromOptions(options: Partial<GatewaySettings> = {}, env: Record<string, string | undefined> = process.env): GatewaySettings {
+  const merged: Record<string, string | undefined> = { ...env };
+  for (const [setting, value] of Object.entries(options) as [keyof GatewaySettings, unknown][]) {
+    const variable = VARIABLE_OF_SETTING[setting];
+    if (!variable) throw new SettingsError(setting, 'is not a gateway setting');
+    const text = asEnvironmentValue(setting, value);
+    if (text !== undefined) merged[variable] = text;
+  }
+  try {
+    return readSettings(merged);
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    const option = (Object.keys(VARIABLE_OF_SETTING) as (keyof GatewaySettings)[]).find((key) => VARIABLE_OF_SETTING[key] === error.variable);
+    if (option && option in options) {
+      throw new SettingsError(option, `${error.message.slice(error.variable.length + 2)} (option ${option}, variable ${error.variable})`);
+    }
+    throw error;
+  }
+}

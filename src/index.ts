@@ -1,0 +1,11 @@
+/**
+ * The gateway as a library: build it with `createGateway(options)` and mount `gateway.listener`
+ * (node:http, Express) or `gateway.fetch` (fetch-style servers), or call it from server code through
+ * the typed SDK. README "Embedding" shows each.
+ */
+export { createGateway, type Gateway, type GatewayOptions } from './gateway/create-gateway.ts';
+export { readSettings, SettingsError, type GatewaySettings } from './gateway/settings.ts';
+export { settingsFromOptions } from './gateway/settings-from-options.ts';
+export { ErrorCode, type ServiceName } from './gateway/errors.ts';
+export type { TranslationCache, TranslationKey } from './gateway/translation/translation-cache.ts';
+export type { RateLimitStore } from './gateway/plugins/rate-limit-store.ts';
