@@ -29,7 +29,7 @@ export interface GatewaySettings {
   translationTimeoutMs: number;
   /** `UPSTREAM_RETRIES`: extra attempts for a call that is safe to repeat (transport failure, 429, 502–504). @default 2 */
   upstreamRetries: number;
-  /** `TRANSLATION_BATCH_SIZE`: most texts in one `POST /translate`; more are split into the fewest calls. @default 50 */
+  /** `TRANSLATION_BATCH_SIZE`: most texts in one `POST /translate`; more are split into the fewest calls. @default 200 */
   translationBatchSize: number;
   /** `TRANSLATION_CONCURRENCY`: most translation calls in flight for one request's batches. @default 4 */
   translationConcurrency: number;
@@ -73,6 +73,13 @@ export interface GatewaySettings {
   maxBatchOperations: number;
   /** `MAX_BODY_BYTES`: largest request body accepted; larger gets 413. @default 1048576 (1 MiB) */
   maxBodyBytes: number;
+  /** `METRICS_ENABLED`: serve Prometheus metrics on GET /metrics (open, like /healthcheck: firewall it or turn it off). @default true */
+  metricsEnabled: boolean;
+  /**
+   * `OTEL_EXPORTER_OTLP_ENDPOINT`: base URL of an OpenTelemetry collector; when set, each request and
+   * upstream call is traced and exported as OTLP/HTTP JSON to `<url>/v1/traces`. Unset: no tracing.
+   */
+  otlpEndpoint?: string;
 }
 
 /** A setting that cannot be used; `message` is one line that names the variable. */
@@ -102,7 +109,7 @@ export function readSettings(env: Env = process.env): GatewaySettings {
     problemsTimeoutMs: readInteger(env, 'PROBLEMS_TIMEOUT_MS', 10_000, 1),
     translationTimeoutMs: readInteger(env, 'TRANSLATION_TIMEOUT_MS', 15_000, 1),
     upstreamRetries: readInteger(env, 'UPSTREAM_RETRIES', 2, 0, 10),
-    translationBatchSize: readInteger(env, 'TRANSLATION_BATCH_SIZE', 50, 1),
+    translationBatchSize: readInteger(env, 'TRANSLATION_BATCH_SIZE', 200, 1),
     translationConcurrency: readInteger(env, 'TRANSLATION_CONCURRENCY', 4, 1, 64),
     translationMaxTextLength: readInteger(env, 'TRANSLATION_MAX_TEXT_LENGTH', 5000, 1),
     translationCacheTtlSeconds: readInteger(env, 'TRANSLATION_CACHE_TTL_SECONDS', 21_600, 0),
@@ -124,6 +131,8 @@ export function readSettings(env: Env = process.env): GatewaySettings {
     maxArgumentLength: readInteger(env, 'MAX_ARGUMENT_LENGTH', 10_000, 1),
     maxBatchOperations: readInteger(env, 'MAX_BATCH_OPERATIONS', 10, 1),
     maxBodyBytes: readInteger(env, 'MAX_BODY_BYTES', 1024 * 1024, 1),
+    metricsEnabled: readBoolean(env, 'METRICS_ENABLED', true),
+    otlpEndpoint: readBaseUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
   };
 }
 

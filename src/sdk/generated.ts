@@ -374,9 +374,9 @@ export type ProblemTranslation = {
   /** The language of this translation (the `to` argument). */
   language: Scalars['String']['output'];
   title: Scalars['String']['output'];
-  /** The statement, Markdown like the original: only the prose is translated; math, code, sample blocks, URLs and the Markdown structure are the original's, byte for byte. */
+  /** The statement, Markdown like the original. Only its prose is translated: math, code, samples, URLs and the Markdown structure are the original's, byte for byte. */
   statement: Scalars['String']['output'];
-  /** The translated statement rendered to HTML. Math stays TeX for the client to typeset (KaTeX, MathJax): `<code class="language-math math-inline">` and `math-display`. Raw HTML of the statement is shown as text, and the result is sanitized. */
+  /** The translated statement as HTML, math left as TeX for the client to typeset (`code.language-math` with `math-inline` or `math-display`). Raw HTML in the statement is shown as text; the output is sanitized. */
   statementHtml: Scalars['String']['output'];
 };
 

@@ -1,13 +1,16 @@
 import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeHtmlText, escapeHtmlText } from '../../src/gateway/statement/html-placeholders.ts';
+import { segmentStatement } from '../../src/gateway/statement/segment-statement.ts';
 import { PROBLEMS_KEY, TRANSLATION_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
+import { protectedSpans } from './statement-spans.ts';
 
 /** Asks the translation stand-in directly, to compare with what the gateway returns. */
-async function translateDirectly(stack: Stack, q: string[], target: string): Promise<string[]> {
+async function translateDirectly(stack: Stack, q: string[], target: string, format: 'text' | 'html' = 'text'): Promise<string[]> {
   const response = await fetch(`${process.env.TRANSLATION_URL}/translate`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${TRANSLATION_KEY}` },
-    body: JSON.stringify({ q, source: 'auto', target, format: 'text' }),
+    body: JSON.stringify({ q, source: 'auto', target, format }),
   });
   expect(response.status).toBe(200);
   return ((await response.json()) as { translatedText: string[] }).translatedText;
@@ -38,10 +41,13 @@ describe('the gateway over both stand-ins, over real HTTP', () => {
     const nodes = result.data.problems.nodes;
     expect(nodes).toHaveLength(3);
     for (const node of nodes) {
-      const [title, statement] = await translateDirectly(stack, [node.title, node.statement], 'es');
-      expect(node.translation).toEqual({ language: 'es', title, statement });
+      // What the link sends: the title and the statement's prose segments, as HTML.
+      const { segments, reassemble } = segmentStatement(node.statement);
+      const [title, ...translated] = await translateDirectly(stack, [escapeHtmlText(node.title), ...segments], 'es', 'html');
+      expect(node.translation).toEqual({ language: 'es', title: decodeHtmlText(title), statement: reassemble(translated) });
       expect(node.translation.title).not.toBe(node.title);
       expect(node.translation.statement).not.toBe(node.statement);
+      expect(protectedSpans(node.translation.statement)).toEqual(protectedSpans(node.statement));
     }
   });
 

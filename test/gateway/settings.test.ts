@@ -15,7 +15,7 @@ describe('readSettings', () => {
       problemsTimeoutMs: 10_000,
       translationTimeoutMs: 15_000,
       upstreamRetries: 2,
-      translationBatchSize: 50,
+      translationBatchSize: 200,
       translationConcurrency: 4,
       translationMaxTextLength: 5000,
       translationCacheTtlSeconds: 21_600,
@@ -37,6 +37,8 @@ describe('readSettings', () => {
       maxArgumentLength: 10_000,
       maxBatchOperations: 10,
       maxBodyBytes: 1024 * 1024,
+      metricsEnabled: true,
+      otlpEndpoint: undefined,
     });
   });
 
@@ -62,6 +64,8 @@ describe('readSettings', () => {
       TRANSLATION_KEY_IN_BODY: 'false',
       GATEWAY_API_KEYS: 'a, b ,c',
       REDIS_URL: 'redis://localhost:6379',
+      METRICS_ENABLED: 'false',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/',
     });
     expect(settings).toMatchObject({
       port: 8080,
@@ -69,6 +73,8 @@ describe('readSettings', () => {
       translationUrl: 'http://mt.internal:5000',
       translationKeyInBody: false,
       gatewayApiKeys: ['a', 'b', 'c'],
+      metricsEnabled: false,
+      otlpEndpoint: 'http://collector:4318',
     });
   });
 
@@ -90,6 +96,8 @@ describe('readSettings', () => {
     [{ PROBLEMS_TIMEOUT_MS: '1.5' }, 'PROBLEMS_TIMEOUT_MS'],
     [{ CORS_ORIGINS: 'https://a.example/path' }, 'CORS_ORIGINS'],
     [{ MAX_DEPTH: '0' }, 'MAX_DEPTH'],
+    [{ METRICS_ENABLED: 'sometimes' }, 'METRICS_ENABLED'],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://collector:4317' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
   ])('refuses %o with one line naming %s', (env, variable) => {
     let caught: unknown;
     try {

@@ -1,5 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { escapeHtmlText } from '../../src/gateway/statement/html-placeholders.ts';
+import { segmentStatement } from '../../src/gateway/statement/segment-statement.ts';
+import { dataset } from '../../src/upstreams/problems/data/index.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
+
+/** What the link sends for a problem: its title and its statement's prose segments, all as HTML. */
+const linkTexts = (problem: { title: string; statement: string }) => [escapeHtmlText(problem.title), ...segmentStatement(problem.statement).segments];
+const distinctTexts = (problems: readonly { title: string; statement: string }[]) => new Set(problems.flatMap(linkTexts));
+
+/**
+ * A batch limit with room for the first page of 20 problems, counted from their segments: each
+ * statement is several texts now, so the limit is set from the data rather than guessed.
+ */
+const PAGE_OF_20 = distinctTexts(dataset.problems.slice(0, 20)).size;
 
 /**
  * Call counts come from the translation stand-in's own counter: what the gateway actually sent.
@@ -12,7 +25,8 @@ describe('translation batching and caching', () => {
     stack.translation.stats.lastRequests.filter((request) => request.path === '/translate').map((request) => (request.body as { q: string[] }).q);
 
   beforeAll(async () => {
-    stack = await startStack({ settings: { translationBatchSize: 50, problemsCacheTtlSeconds: 0 } });
+    stack = await startStack({ settings: { translationBatchSize: PAGE_OF_20, problemsCacheTtlSeconds: 0 } });
+    stack.translation.configure({ maxBatchSize: PAGE_OF_20 });
   });
   afterAll(async () => {
     await stack?.close();
@@ -26,11 +40,13 @@ describe('translation batching and caching', () => {
     }
   }`;
 
-  it('translates a page of 20 problems (title + statement) in one call cold, and none warm', async () => {
+  it('translates a page of 20 problems (title + statement segments) in one call cold, and none warm', async () => {
     const cold = await stack.query(page(20, 'es'));
     expect(cold.errors).toBeUndefined();
     expect(translateCalls()).toBe(1);
-    const distinct = new Set(cold.data.problems.nodes.flatMap((node: { title: string; statement: string }) => [node.title, node.statement]));
+    const distinct = distinctTexts(cold.data.problems.nodes);
+    // Equal segments ("Input", "Output:", shared sentences) go once: far fewer than every segment of every statement.
+    expect(distinct.size).toBeLessThan(cold.data.problems.nodes.flatMap(linkTexts).length);
     expect(sentTexts()).toEqual([expect.arrayContaining([...distinct])]);
     expect(sentTexts()[0]).toHaveLength(distinct.size);
 
@@ -77,13 +93,17 @@ describe('translation batching and caching', () => {
   });
 
   it('splits over the batch limit into the fewest calls', async () => {
-    const small = await stack.addGateway({ settings: { translationBatchSize: 7, problemsCacheTtlSeconds: 0 } });
-    // 10 problems × (title + statement) = 20 distinct texts; at 7 a call that is ceil(20 / 7) = 3 calls.
+    const problems = await stack.query(/* GraphQL */ `{ problems(first: 10) { nodes { title statement } } }`);
+    // The page's distinct texts (titles and segments), and a limit that needs three calls for them.
+    const texts = distinctTexts(problems.data.problems.nodes).size;
+    const batchSize = Math.ceil(texts / 3);
+    const small = await stack.addGateway({ settings: { translationBatchSize: batchSize, problemsCacheTtlSeconds: 0 } });
     const result = await small.query(page(10, 'de'));
     expect(result.errors).toBeUndefined();
+    expect(translateCalls()).toBe(Math.ceil(texts / batchSize));
     expect(translateCalls()).toBe(3);
-    const sizes = stack.translation.stats.lastRequests.map((request) => (request.body as { q: string[] }).q.length).sort();
-    expect(sizes).toEqual([6, 7, 7]);
+    const sizes = stack.translation.stats.lastRequests.map((request) => (request.body as { q: string[] }).q.length).sort((a, b) => a - b);
+    expect(sizes).toEqual([texts - 2 * batchSize, batchSize, batchSize]);
   });
 
   it('puts translateMany results in the order of the texts', async () => {

@@ -88,7 +88,9 @@ describe('upstream faults', () => {
   it('translation answering fewer items than texts: an error, never a shifted translation', async () => {
     stack.translation.setFaults({ badBody: 'short-array' });
     const error = await expectTranslationFieldsFailed({ code: 'UPSTREAM_ERROR' });
-    expect(error.message).toBe('The translation service returned 9 translations for 10 texts.');
+    const [, returned, sent] = /^The translation service returned (\d+) translations for (\d+) texts\.$/.exec(error.message) ?? [];
+    expect(Number(returned)).toBe(Number(sent) - 1);
+    expect(Number(sent)).toBe((stack.translation.stats.lastRequests.at(-1)?.body as { q: string[] }).q.length);
   });
 
   it('retries a transient failure and then answers, honouring Retry-After', async () => {

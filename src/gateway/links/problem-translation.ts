@@ -1,12 +1,23 @@
+import { decodeHtmlText, escapeHtmlText } from '../statement/html-placeholders.ts';
+import { renderStatementHtml } from '../statement/render-statement-html.ts';
+import { segmentStatement } from '../statement/segment-statement.ts';
 import { checkLanguageArgument, checkTextLength } from '../translation/resolvers.ts';
 import type { TranslationContext } from '../translation/translation-client.ts';
 import { translationRuntimeOf } from '../translation/translation-runtime.ts';
 
+interface ProblemTranslation {
+  language: string;
+  title: string;
+  statement: string;
+}
+
 /**
  * `Problem.translation(to, from)`: the problem's title and statement in another language.
  * `selectionSet` makes the gateway fetch `title` and `statement` from the problems service even when
- * the client did not ask for them. Every problem of a page queues its two texts into the request's
- * batch, so a page costs one translation call (none when cached).
+ * the client did not ask for them. Only the statement's prose is translated: it goes as HTML segments
+ * with math, code and URLs held in placeholders (src/gateway/statement/), and the title goes as HTML
+ * too, so that every text of the link is in one batch group. Every problem of a page queues its texts
+ * into the request's batch, so a page costs the fewest translation calls (none when cached).
  */
 export const resolvers = {
   Problem: {
@@ -16,21 +27,26 @@ export const resolvers = {
         problem: { title: string; statement: string },
         args: { to: string; from?: string | null },
         context: TranslationContext,
-      ) => {
+      ): Promise<ProblemTranslation | null> => {
         checkLanguageArgument(args.to, 'to');
         checkLanguageArgument(args.from, 'from');
         const runtime = translationRuntimeOf(context);
-        checkTextLength([problem.title, problem.statement], runtime.maxTextLength, "This problem's text");
-        const outcomes = await runtime.translate(context, [problem.title, problem.statement], {
-          to: args.to,
-          from: args.from ?? null,
-          format: 'text',
-        });
+        const statement = segmentStatement(problem.statement);
+        // The service refuses an empty text; an empty title has nothing to translate anyway.
+        const titles = problem.title.trim() ? [escapeHtmlText(problem.title)] : [];
+        const texts = [...titles, ...statement.segments];
+        checkTextLength(texts, runtime.maxTextLength, "This problem's text");
+        const outcomes = await runtime.translate(context, texts, { to: args.to, from: args.from ?? null, format: 'html' });
         const results = runtime.settle(context, outcomes);
         if (!results) return null;
-        const [title, statement] = results;
-        return { language: args.to, title: title.text, statement: statement.text };
+        const title = titles.length > 0 ? decodeHtmlText(results[0].text) : problem.title;
+        const segments = results.slice(titles.length).map((result) => result.text);
+        return { language: args.to, title, statement: statement.reassemble(segments) };
       },
     },
+  },
+  ProblemTranslation: {
+    // Rendered only when asked for.
+    statementHtml: (translation: ProblemTranslation) => renderStatementHtml(translation.statement),
   },
 };

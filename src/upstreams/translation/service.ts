@@ -26,7 +26,7 @@ export interface TranslationServiceOptions {
   apiKey?: string;
   /** Longest text accepted, in characters, for each text of `q`. @default 5000 */
   maxTextLength?: number;
-  /** Most texts accepted in one array `q`. @default 50 */
+  /** Most texts accepted in one array `q`. @default 200 (LibreTranslate's own batch limit is off by default) */
   maxBatchSize?: number;
   /** Requests allowed per window; over it → 429 with `Retry-After`. Unset: no limit. @default undefined */
   rateLimit?: RateLimit;
@@ -205,7 +205,7 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
   const options: ResolvedTranslationServiceOptions = {
     apiKey: undefined,
     maxTextLength: 5000,
-    maxBatchSize: 50,
+    maxBatchSize: 200,
     rateLimit: undefined,
     maxBodyBytes: 2 * 1024 * 1024,
     now: Date.now,

@@ -1,0 +1,63 @@
+import type { Nodes, Paragraph, PhrasingContent, Root, Text } from 'mdast';
+import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
+import rehypeStringify from 'rehype-stringify';
+import remarkRehype from 'remark-rehype';
+import { statementParser } from './parse-statement.ts';
+
+/**
+ * A statement's Markdown as HTML for a client to show. Math stays TeX, as remark-math marks it for
+ * KaTeX or MathJax on the client (`rehype-katex` reads exactly these classes):
+ * `<code class="language-math math-inline">` inline, `<pre><code class="language-math math-display">`
+ * for a `$$` block, and `math-display` on an inline `$$…$$` too, since its author asked for display style.
+ *
+ * Safety, twice over: raw HTML in a statement is shown as text (escaped, never parsed), and the
+ * result is sanitized with GitHub's rules (rehype-sanitize), which also drops `javascript:` links.
+ */
+export function renderStatementHtml(markdown: string): string {
+  return String(renderer.processSync(markdown));
+}
+
+const FLOW_PARENTS = new Set(['root', 'blockquote', 'listItem', 'footnoteDefinition']);
+
+/** Raw HTML becomes text: a paragraph of it where it stood as a block. */
+function rawHtmlAsText() {
+  return (tree: Root, file: { value: unknown }) => {
+    const source = String(file.value);
+    const visit = (node: Nodes) => {
+      if (!('children' in node)) return;
+      node.children = node.children.map((child) => {
+        if (child.type === 'html') {
+          const text: Text = { type: 'text', value: child.value, position: child.position };
+          const paragraph: Paragraph = { type: 'paragraph', children: [text] };
+          return (FLOW_PARENTS.has(node.type) ? paragraph : text) as unknown as typeof child;
+        }
+        if (child.type === 'inlineMath' && source.startsWith('$$', child.position?.start.offset ?? -1)) markDisplay(child);
+        visit(child);
+        return child;
+      });
+    };
+    visit(tree);
+  };
+}
+
+function markDisplay(node: Extract<PhrasingContent, { type: 'inlineMath' }>): void {
+  const properties = (node.data ??= {}).hProperties ?? {};
+  node.data.hProperties = { ...properties, className: ['language-math', 'math-display'] };
+}
+
+const MATH_CLASSES = ['math-inline', 'math-display'];
+const schema: SanitizeSchema = {
+  ...defaultSchema,
+  attributes: {
+    ...defaultSchema.attributes,
+    // GitHub's rules keep `language-*` on code; math also needs its inline/display marker.
+    code: [['className', /^language-./, ...MATH_CLASSES]],
+  },
+};
+
+const renderer = statementParser()
+  .use(rawHtmlAsText)
+  .use(remarkRehype)
+  .use(rehypeSanitize, schema)
+  .use(rehypeStringify)
+  .freeze();

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { renderStatementHtml } from '../../src/gateway/statement/render-statement-html.ts';
+
+describe('renderStatementHtml', () => {
+  it('leaves math as escaped TeX marked for a client-side renderer, never typeset', () => {
+    const html = renderStatementHtml('If $a < b$ then $$\\sum_{i=1}^{n} a_i$$ holds.\n\n$$\nx^2 \\ge 0\n$$');
+    expect(html).toBe(
+      '<p>If <code class="language-math math-inline">a &#x3C; b</code> then <code class="language-math math-display">\\sum_{i=1}^{n} a_i</code> holds.</p>\n' +
+        '<pre><code class="language-math math-display">x^2 \\ge 0</code></pre>',
+    );
+    expect(html).not.toMatch(/katex|<math|<svg/i);
+  });
+
+  it('renders headings, lists, tables and code with its language', () => {
+    const html = renderStatementHtml('## Input\n\n- one\n\n| a | b |\n|:-|-:|\n| `x` | $y$ |\n\n```cpp\nint main() {}\n```');
+    expect(html).toContain('<h2>Input</h2>');
+    expect(html).toContain('<li>one</li>');
+    expect(html).toContain('<td align="left"><code>x</code></td>');
+    expect(html).toContain('<td align="right"><code class="language-math math-inline">y</code></td>');
+    expect(html).toContain('<pre><code class="language-cpp">int main() {}\n</code></pre>');
+  });
+
+  it('shows raw HTML as text, so a statement cannot inject script or handlers', () => {
+    const html = renderStatementHtml(
+      'Hi <script>alert(1)</script> <img src=x onerror="alert(2)"> <b onclick="alert(3)">bold</b>\n\n<div onmouseover="alert(4)">\nblock\n</div>\n\n<script>alert(5)</script>',
+    );
+    expect(html).not.toMatch(/<script|<img|<b |<div/i);
+    expect(html).toContain('&#x3C;script>alert(1)&#x3C;/script>');
+    expect(html).toContain('<p>&#x3C;div onmouseover="alert(4)">\nblock\n&#x3C;/div></p>');
+  });
+
+  it('drops javascript: links and keeps ordinary ones', () => {
+    const html = renderStatementHtml('[click](javascript:alert(1)) [data](data:text/html,x) [site](https://example.com/a?b=1&c=2)');
+    expect(html).not.toMatch(/javascript:|data:text/);
+    expect(html).toContain('<a href="https://example.com/a?b=1&#x26;c=2">site</a>');
+  });
+
+  it('renders an empty statement as an empty string', () => {
+    expect(renderStatementHtml('')).toBe('');
+  });
+});

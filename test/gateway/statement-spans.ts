@@ -1,0 +1,51 @@
+import type { Nodes, Root } from 'mdast';
+import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+
+/**
+ * Test helpers for statements, written apart from src/gateway/statement/ so the tests do not check
+ * the code with itself: the same Markdown dialect, read with the same libraries.
+ */
+export const parseMarkdown = (markdown: string): Root => unified().use(remarkParse).use(remarkGfm).use(remarkMath).parse(markdown);
+
+const WHOLE = new Set(['inlineMath', 'math', 'inlineCode', 'code', 'html']);
+
+/**
+ * What translation must not touch, in document order: the source bytes of math (inline and display),
+ * inline code, fenced code with its fences and info string, raw HTML, autolinks and bare URLs; and the
+ * destination and title of every other link or image.
+ */
+export function protectedSpans(markdown: string): string[] {
+  const spans: string[] = [];
+  const visit = (node: Nodes) => {
+    const slice = markdown.slice(node.position!.start.offset, node.position!.end.offset);
+    if (WHOLE.has(node.type) || (node.type === 'link' && !slice.startsWith('['))) spans.push(`${node.type}:${slice}`);
+    else if (node.type === 'link' || node.type === 'image') spans.push(`${node.type}:${node.url} ${node.title ?? ''}`);
+    if ('children' in node) node.children.forEach(visit);
+  };
+  visit(parseMarkdown(markdown));
+  return spans;
+}
+
+/** The mdast tree without positions and without the values of text nodes. */
+export function shapeWithoutText(markdown: string): unknown {
+  const strip = (node: Nodes): unknown => {
+    const { position: _position, ...rest } = node as Nodes & { children?: Nodes[] };
+    if (rest.type === 'text') return { type: 'text' };
+    if ('children' in rest) return { ...rest, children: (rest.children as Nodes[]).map(strip) };
+    return rest;
+  };
+  return strip(parseMarkdown(markdown));
+}
+
+export const countNodes = (markdown: string, test: (node: Nodes, source: string) => boolean): number => {
+  let count = 0;
+  const visit = (node: Nodes) => {
+    if (test(node, markdown.slice(node.position!.start.offset, node.position!.end.offset))) count++;
+    if ('children' in node) node.children.forEach(visit);
+  };
+  visit(parseMarkdown(markdown));
+  return count;
+};
