@@ -35,6 +35,8 @@ export const VARIABLE_OF_SETTING: Record<keyof GatewaySettings, string> = {
   maxArgumentLength: 'MAX_ARGUMENT_LENGTH',
   maxBatchOperations: 'MAX_BATCH_OPERATIONS',
   maxBodyBytes: 'MAX_BODY_BYTES',
+  metricsEnabled: 'METRICS_ENABLED',
+  otlpEndpoint: 'OTEL_EXPORTER_OTLP_ENDPOINT',
 };
 
 /** Settings the gateway reads from process.env on every upstream call (Mesh `{env.X}`), not at start-up. */
