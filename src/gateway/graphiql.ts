@@ -1,16 +1,37 @@
-import type { YogaServerOptions } from 'graphql-yoga';
+import type { GraphiQLOptions, YogaServerOptions } from 'graphql-yoga';
+import { renderGraphiQLPage } from './graphiql/assets.ts';
+import { crossSourceExample, graphiqlExamples } from './graphiql/examples.ts';
+
+export { useGraphiQLAssets } from './graphiql/assets.ts';
 
 export interface GraphiQLPageOptions {
   /** Whether clients must send a gateway key (GATEWAY_API_KEYS set): the page then hints at the header. */
   keysRequired: boolean;
 }
 
-/** The yoga options that shape the GraphiQL page served on GET /graphql from a browser. */
-export function graphiqlYogaOptions({ keysRequired }: GraphiQLPageOptions): Pick<YogaServerOptions<object, object>, 'graphiql'> {
+/** What the headers editor holds when a gateway key is required. */
+export const GATEWAY_KEY_HEADERS_HINT = JSON.stringify({ Authorization: 'Bearer <your gateway key>' }, null, 2);
+
+/** The GraphiQL options of the page: title, example tabs, and the key hint when keys are required. */
+export function graphiqlOptions({ keysRequired }: GraphiQLPageOptions): GraphiQLOptions {
+  const headers = keysRequired ? GATEWAY_KEY_HEADERS_HINT : undefined;
   return {
-    graphiql: {
-      title: 'Problems + Translation gateway',
-      ...(keysRequired ? { headers: JSON.stringify({ Authorization: 'Bearer <your gateway key>' }, null, 2) } : {}),
-    },
+    title: 'Problems + Translation gateway',
+    defaultQuery: crossSourceExample.query,
+    defaultTabs: graphiqlExamples.map(({ query }) => ({ query, variables: null, headers: headers ?? null })),
+    // Yoga passes `headers` to GraphiQL as the headers of every new tab.
+    ...(headers ? { headers } : {}),
+  };
+}
+
+/**
+ * The yoga options that shape the GraphiQL page served on GET /graphql from a browser. The page loads
+ * nothing from outside the gateway: its files are served by `useGraphiQLAssets()`, which must be in
+ * the yoga plugins.
+ */
+export function graphiqlYogaOptions(options: GraphiQLPageOptions): Pick<YogaServerOptions<object, object>, 'graphiql' | 'renderGraphiQL'> {
+  return {
+    graphiql: graphiqlOptions(options),
+    renderGraphiQL: renderGraphiQLPage,
   };
 }

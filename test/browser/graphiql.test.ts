@@ -1,0 +1,161 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crossSourceExample, graphiqlExamples } from '../../src/gateway/graphiql/examples.ts';
+import { startStack, type Stack } from '../helpers/start-stack.ts';
+
+// GraphiQL in a real browser with no internet: Debian's Chromium, driven by playwright-core (which
+// downloads no browser). Every request to a host other than this machine is aborted and counted; the
+// page must still load, run the cross-source query and show a translated statement.
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const SCREENSHOT = fileURLToPath(new URL('../../test-artifacts/graphiql.png', import.meta.url));
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/** Whether a browser request stays on this machine (data:/blob:/about: URLs never leave the page). */
+function staysLocal(rawUrl: string): boolean {
+  const url = new URL(rawUrl);
+  if (url.protocol === 'data:' || url.protocol === 'blob:' || url.protocol === 'about:') return true;
+  return LOOPBACK_HOSTS.has(url.hostname) || /^127\./.test(url.hostname);
+}
+
+/** Monaco draws spaces as U+00A0: the text of an editor, as a reader sees it. */
+function editorText(raw: string | null | undefined): string {
+  return (raw ?? '').replace(/\u00a0/g, ' ');
+}
+
+/** What went wrong in the page so far, for failure messages. */
+function diagnostics(): string {
+  const parts = [
+    external.size ? `requests to other hosts (aborted): ${[...external].join(', ')}` : '',
+    failedLocal.length ? `failed requests to the gateway: ${failedLocal.join(', ')}` : '',
+    pageErrors.length ? `page errors: ${pageErrors.join(' | ')}` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join('; ') : 'no blocked or failed request, no page error';
+}
+
+/** Polls `read` until `done` holds; on timeout, fails saying what was awaited and what went wrong. */
+async function waitFor(what: string, read: () => Promise<string>, done: (value: string) => boolean, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let value = '';
+  while (Date.now() < deadline) {
+    value = await read().catch(() => '');
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`GraphiQL did not show ${what} within ${timeoutMs} ms (${diagnostics()}); it showed: ${value.slice(0, 300) || 'nothing'}`);
+}
+
+let stack: Stack;
+let context: BrowserContext | undefined;
+let userDataDir: string | undefined;
+/** Requests the page tried to make to another host (all aborted). */
+const external = new Set<string>();
+const pageErrors: string[] = [];
+const failedLocal: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `The GraphiQL browser test needs Debian's Chromium at ${CHROMIUM}, which is missing. ` +
+        'Install it with `apt-get install -y chromium` (.ci/run does this in CI).',
+    );
+  }
+  stack = await startStack();
+  userDataDir = await mkdtemp(join(tmpdir(), 'graphiql-chromium-'));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1400, height: 1000 },
+    timeout: 30_000,
+  });
+  await context.route('**/*', async (route) => {
+    const url = route.request().url();
+    if (staysLocal(url)) return route.continue();
+    external.add(url);
+    return route.abort('blockedbyclient');
+  });
+  // Also count what might bypass routing (a worker's own requests, say).
+  context.on('request', (request) => {
+    if (!staysLocal(request.url())) external.add(request.url());
+  });
+  context.on('requestfailed', (request) => {
+    if (staysLocal(request.url())) failedLocal.push(`${request.url()}: ${request.failure()?.errorText}`);
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  await stack?.close();
+});
+
+describe('GraphiQL in Chromium, offline', () => {
+  it('loads from the gateway alone, runs the cross-source query and shows the translated statement', async () => {
+    // What the page should show: the same operation, asked over HTTP.
+    const expected = await stack.query(crossSourceExample.query);
+    expect(expected.errors).toBeUndefined();
+    const first = expected.data.problems.nodes[0];
+    const english = await stack.query(`query ($id: ID!) { problem(id: $id) { statement } }`, { id: first.id });
+    const englishWords = new Set(english.data.problem.statement.match(/\p{L}+/gu));
+    // A word the translation introduced, early in the first statement so it is on screen.
+    const spanishWord = (first.translation.statement as string).match(/\p{L}{4,}/gu)?.find((word) => !englishWords.has(word));
+    expect(spanishWord, 'the translated statement has a word the English one lacks').toBeTruthy();
+
+    const page = await context!.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const response = await page.goto(stack.gatewayUrl, { waitUntil: 'load', timeout: 15_000 });
+    expect(response?.status()).toBe(200);
+    expect(await response?.request().headerValue('accept')).toContain('text/html');
+    expect(response?.headers()['content-type']).toMatch(/^text\/html/);
+
+    // GraphiQL is up: the query editor holds the cross-source query, and the examples have their tabs.
+    const queryEditor = page.locator('.graphiql-query-editor .view-lines');
+    await waitFor(
+      'the cross-source query in its editor',
+      async () => editorText(await queryEditor.textContent()),
+      (text) => text.includes('query ProblemsInYourLanguage'),
+      15_000,
+    );
+    const tabs = editorText(await page.locator('.graphiql-tabs').textContent());
+    for (const example of graphiqlExamples) expect(tabs).toContain(example.name);
+
+    await page.locator('.graphiql-execute-button').click();
+    const resultPane = page.locator('.graphiql-response .view-lines');
+    const result = await waitFor(
+      'a result with statements',
+      async () => editorText(await resultPane.textContent()),
+      (text) => text.includes('"statement"') || text.includes('"errors"'),
+      15_000,
+    );
+
+    await mkdir(join(SCREENSHOT, '..'), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT });
+
+    expect(result).toContain('"translation"');
+    expect(result).toContain('"language": "es"');
+    expect(result).toContain(first.translation.title);
+    expect(result).toContain(spanishWord);
+    expect(result).not.toContain('"errors"');
+
+    expect([...external], 'requests to hosts other than this machine').toEqual([]);
+    expect(failedLocal, 'requests to the gateway that failed').toEqual([]);
+    expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+  }, 60_000);
+});
