@@ -73,7 +73,10 @@ export const segmentSums: Family = () => {
       tags: ['dp', 'greedy'],
       legend: [
         md`A small shop writes down its profit for each of $n$ days. On a bad day the profit is negative.`,
-        md`The owner wants to choose one period of consecutive days with the largest total profit. In other words, find $$\max_{1 \le l \le r \le n} \sum_{i=l}^{r} a_i.$$`,
+        md`The owner wants to choose one period of consecutive days with the largest total profit. In other words, find`,
+        md`$$
+\max_{1 \le l \le r \le n} \sum_{i=l}^{r} a_i.
+$$`,
         md`The period must contain at least one day. Answer $t$ independent test cases.`,
       ],
       input: [

@@ -40,7 +40,10 @@ export const rangeQueries: Family = () => {
       ],
       output: [md`For each query print one integer — the sum.`],
       constraints: [md`$1 \le n, q \le 2 \cdot 10^5$`, md`$1 \le a_i \le 10^9$`, md`$1 \le l \le r \le n$`],
-      notes: [md`The sums can be larger than $2^{31} - 1$.`],
+      notes: [
+        md`The sums can be larger than $2^{31} - 1$.`,
+        md`A classic way to answer such queries is a [prefix sum](https://en.wikipedia.org/wiki/Prefix_sum) array; read more at <https://cp-algorithms.com/data_structures/fenwick.html>.`,
+      ],
       examples: samples([(r) => ({ a: r.ints(6, 1, 9), qs: [[1, 6], segment(r, 6), segment(r, 6)] })], staticSums),
     },
     {
