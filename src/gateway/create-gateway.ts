@@ -1,10 +1,12 @@
 import type { RequestListener } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
+import type { Registry } from 'prom-client';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createYoga, useSchema, type YogaServerInstance } from 'graphql-yoga';
-import { graphiqlYogaOptions } from './graphiql.ts';
+import { graphiqlYogaOptions, useGraphiQLAssets } from './graphiql.ts';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
+import { createObservability, type RequestLog } from './observability/index.ts';
 import { useClientKeys } from './plugins/use-client-keys.ts';
 import { useErrorMasking } from './plugins/use-error-masking.ts';
 import { useOperationLimits } from './plugins/use-operation-limits.ts';
@@ -15,7 +17,7 @@ import { toPublicSchema } from './public-schema.ts';
 import { PER_CALL_SETTINGS, VARIABLE_OF_SETTING, settingsFromOptions } from './settings-from-options.ts';
 import type { GatewaySettings } from './settings.ts';
 
-export interface GatewayOptions extends Omit<BuildMeshOptions, 'settings'> {
+export interface GatewayOptions extends Omit<BuildMeshOptions, 'settings' | 'upstreamPlugins' | 'onTranslationServed'> {
   /**
    * Settings over those read from the environment, validated the same way (see README
    * "Environment" for each; e.g. `{ problemsUrl, problemsApiKey, gatewayApiKeys: ['k'] }`).
@@ -25,6 +27,8 @@ export interface GatewayOptions extends Omit<BuildMeshOptions, 'settings'> {
   rateLimitStore?: RateLimitStore;
   /** Path of the GraphQL endpoint. @default '/graphql' */
   graphqlEndpoint?: string;
+  /** Where the one log line of each GraphQL request goes; `false` for none. @default a JSON line on stdout */
+  requestLog?: RequestLog | false;
 }
 
 export interface Gateway {
@@ -39,12 +43,22 @@ export interface Gateway {
   /** The unified schema clients see. */
   schema: GraphQLSchema;
   linksLeftOut: { name: string; reason: string }[];
-  /** Stops the mesh and closes upstream connections. */
+  /** This gateway's Prometheus registry (served on /metrics unless METRICS_ENABLED=false). */
+  metrics: Registry;
+  /** Exports the finished trace spans now (tracing is on when OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+  flushTraces(): Promise<void>;
+  /** Stops the mesh, closes upstream connections and exports the last trace spans. */
   close(): Promise<void>;
 }
 
 /** Builds the gateway: the mesh from .meshrc.yaml, served by graphql-yoga. Nothing listens yet. */
-export async function createGateway({ graphqlEndpoint = '/graphql', settings, rateLimitStore, ...meshOptions }: GatewayOptions = {}): Promise<Gateway> {
+export async function createGateway({
+  graphqlEndpoint = '/graphql',
+  settings,
+  rateLimitStore,
+  requestLog,
+  ...meshOptions
+}: GatewayOptions = {}): Promise<Gateway> {
   const resolvedSettings = settingsFromOptions(settings);
   // Mesh reads upstream URLs and keys from the environment on every call ({env.X} in .meshrc.yaml):
   // given in code, they are written there, so one process serves one set of upstreams.
@@ -52,10 +66,20 @@ export async function createGateway({ graphqlEndpoint = '/graphql', settings, ra
     const value = settings?.[setting];
     if (value !== undefined) process.env[VARIABLE_OF_SETTING[setting]] = String(value);
   }
-  const { mesh, linksLeftOut, destroy } = await buildMesh({ ...meshOptions, settings: resolvedSettings });
+  const observability = createObservability({ settings: resolvedSettings, graphqlEndpoint, requestLog });
+  const { mesh, linksLeftOut, destroy } = await buildMesh({
+    ...meshOptions,
+    settings: resolvedSettings,
+    upstreamPlugins: observability.meshPlugins,
+    onTranslationServed: observability.onTranslationServed,
+  });
   const schema = toPublicSchema(mesh.schema);
   const yoga = createYoga({
     plugins: [
+      // GraphiQL's own files (scripts, styles, Monaco workers), so the page needs nothing from outside.
+      ...(resolvedSettings.graphiql ? [useGraphiQLAssets()] : []),
+      // First, so every request gets an id and is measured, those refused below included; serves /readiness and /metrics.
+      ...observability.yogaPlugins,
       // Before anything is parsed: who is calling, and may they call now.
       useClientKeys({ keys: resolvedSettings.gatewayApiKeys, graphqlEndpoint }),
       useRateLimits({
@@ -64,6 +88,7 @@ export async function createGateway({ graphqlEndpoint = '/graphql', settings, ra
         translationRequests: resolvedSettings.translationRateLimitRequests,
         windowMs: resolvedSettings.rateLimitWindowSeconds * 1000,
         graphqlEndpoint,
+        onRejected: observability.onRateLimited,
       }),
       // Browsers may only send requests that a cross-site form could not forge.
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'graphql-require-preflight'] }),
@@ -100,9 +125,12 @@ export async function createGateway({ graphqlEndpoint = '/graphql', settings, ra
     graphqlEndpoint,
     schema,
     linksLeftOut,
+    metrics: observability.metrics,
+    flushTraces: observability.flushTraces,
     close: async () => {
       await yoga.dispose();
       await destroy();
+      await observability.close();
     },
   };
 }

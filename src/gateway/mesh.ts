@@ -4,13 +4,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { findConfig } from '@graphql-mesh/cli';
 import { processConfig } from '@graphql-mesh/config';
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
-import type { YamlConfig } from '@graphql-mesh/types';
+import type { MeshPlugin, YamlConfig } from '@graphql-mesh/types';
 import { buildSchema } from 'graphql';
 import { LINKS, missingForLink } from './links/index.ts';
 import { gatewayPlugins } from './plugins/index.ts';
 import type { GatewaySettings } from './settings.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation/translation-cache.ts';
-import { createTranslationRuntime, useTranslationRuntime } from './translation/translation-runtime.ts';
+import { createTranslationRuntime, useTranslationRuntime, type TranslationRuntimeOptions } from './translation/translation-runtime.ts';
 import { createUpstreamFetch } from './upstream-fetch.ts';
 
 /** The project root: where .meshrc.yaml and the paths it names live. */
@@ -30,6 +30,13 @@ export interface BuildMeshOptions {
   problemsSchemaPath?: string;
   /** Where start-up notes go (one line each). @default console.warn */
   log?: (line: string) => void;
+  /**
+   * Mesh plugins placed innermost, right around the raw upstream fetch, so their `onFetch` sees every
+   * HTTP attempt (each retry) and no cache hit: the gateway's observability. @default []
+   */
+  upstreamPlugins?: MeshPlugin<object>[];
+  /** The translation batcher's `onServed` hook (cache hits, texts per call), for metrics. */
+  onTranslationServed?: TranslationRuntimeOptions['onServed'];
 }
 
 export interface BuiltMesh {
@@ -50,6 +57,8 @@ export async function buildMesh({
   baseDir = PROJECT_ROOT,
   problemsSchemaPath,
   log = console.warn,
+  upstreamPlugins = [],
+  onTranslationServed,
 }: BuildMeshOptions): Promise<BuiltMesh> {
   const { config } = (await findConfig({ dir: baseDir })) as { config: YamlConfig.Config };
   const problemsHandler = config.sources.find((source) => source.name === 'Problems')?.handler.graphql as
@@ -81,9 +90,12 @@ export async function buildMesh({
     batchSize: settings.translationBatchSize,
     concurrency: settings.translationConcurrency,
     maxTextLength: settings.translationMaxTextLength,
+    onServed: onTranslationServed,
   });
   processed.additionalEnvelopPlugins = [
     ...(processed.additionalEnvelopPlugins ?? []),
+    // Each onFetch wraps those before it: first here means innermost, next to the raw fetch.
+    ...upstreamPlugins,
     ...gatewayPlugins(settings),
     useTranslationRuntime(translationRuntime),
   ];

@@ -45,7 +45,8 @@ export async function startStack(gatewayOptions: GatewayOptions = {}): Promise<S
   const addGateway = async (options: GatewayOptions = {}) => {
     // Every test request comes from 127.0.0.1: lift the per-client limits unless a test sets them.
     const settings = { rateLimitRequests: 1_000_000, translationRateLimitRequests: 1_000_000, ...options.settings };
-    const gateway = await createGateway({ log: () => undefined, ...options, settings });
+    // Request log lines stay out of test output unless a test asks for them (options.requestLog).
+    const gateway = await createGateway({ log: () => undefined, requestLog: false, ...options, settings });
     const server = await listen(gateway.yoga);
     gateways.push({ gateway, server });
     const gatewayUrl = `${server.url}/graphql`;

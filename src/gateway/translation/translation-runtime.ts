@@ -1,7 +1,13 @@
 import type { MeshPlugin } from '@graphql-mesh/types';
 import { createGraphQLError, useExtendContext } from 'graphql-yoga';
 import { ErrorCode, createGraphQLErrorWithCode } from '../errors.ts';
-import { createTranslationBatcher, type BatchFailure, type BatchOptions, type TranslationOutcome } from './translation-batcher.ts';
+import {
+  createTranslationBatcher,
+  type BatchFailure,
+  type BatchOptions,
+  type TranslationBatcherOptions,
+  type TranslationOutcome,
+} from './translation-batcher.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation-cache.ts';
 import { listLanguages, translateTexts, type Language, type TranslatedText, type TranslationContext } from './translation-client.ts';
 
@@ -13,6 +19,8 @@ export interface TranslationRuntimeOptions {
   maxTextLength: number;
   /** How long the language list is reused to explain a refused language. @default 1 hour */
   languagesTtlMs?: number;
+  /** Told how each batch's texts were served (cache hits, joined, sent, calls), for metrics. */
+  onServed?: TranslationBatcherOptions<TranslationContext>['onServed'];
 }
 
 /**
@@ -38,6 +46,7 @@ export function createTranslationRuntime({
   concurrency,
   maxTextLength,
   languagesTtlMs = 60 * 60 * 1000,
+  onServed,
 }: TranslationRuntimeOptions): TranslationRuntime {
   let languages: { list: Promise<Language[]>; expiresAt: number } | undefined;
   const supportedLanguages = (context: TranslationContext) => {
@@ -53,6 +62,7 @@ export function createTranslationRuntime({
     cache,
     batchSize,
     concurrency,
+    onServed,
     send: (context, texts, options) =>
       translateTexts(context, texts, options).catch(async (error) => {
         throw await explainRefusal(error, options, () => supportedLanguages(context), maxTextLength);

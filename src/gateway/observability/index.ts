@@ -1,0 +1,61 @@
+import type { MeshPlugin } from '@graphql-mesh/types';
+import type { Plugin } from 'graphql-yoga';
+import type { Registry } from 'prom-client';
+import type { GatewaySettings } from '../settings.ts';
+import { createGatewayMetrics, type GatewayMetrics } from './metrics.ts';
+import type { RequestObserver } from './observed-request.ts';
+import { requestLogObserver, writeRequestLogLine, type RequestLog } from './request-log.ts';
+import { createTracing } from './tracing.ts';
+import { useMetricsEndpoint } from './use-metrics-endpoint.ts';
+import { useReadiness } from './use-readiness.ts';
+import { useRequestObservation } from './use-request-observation.ts';
+import { useUpstreamObservation } from './use-upstream-observation.ts';
+
+export type { RequestLog, RequestLogEntry } from './request-log.ts';
+
+export interface ObservabilityOptions {
+  settings: Pick<GatewaySettings, 'metricsEnabled' | 'otlpEndpoint' | 'translationBatchSize'>;
+  /** @default '/graphql' */
+  graphqlEndpoint?: string;
+  /** Where each request's log line goes; `false` for none. @default one JSON line on stdout */
+  requestLog?: RequestLog | false;
+}
+
+export interface Observability {
+  /** Yoga plugins, to go first in the list: request ids, outcomes, /readiness and /metrics. */
+  yogaPlugins: Plugin[];
+  /** Mesh plugins, to go innermost around the raw upstream fetch. */
+  meshPlugins: MeshPlugin<object>[];
+  /** For the translation batcher's `onServed`. */
+  onTranslationServed: GatewayMetrics['translationServed'];
+  /** For the rate limiter's `onRejected`. */
+  onRateLimited: GatewayMetrics['rateLimited'];
+  /** This gateway's Prometheus registry (filled whether or not /metrics is served). */
+  metrics: Registry;
+  /** Exports the finished spans now (nothing to do when tracing is off). */
+  flushTraces(): Promise<void>;
+  /** Exports what is left and stops the tracer. */
+  close(): Promise<void>;
+}
+
+/** Request log, metrics, tracing and readiness of one gateway, wired to the same per-request record. */
+export function createObservability({ settings, graphqlEndpoint = '/graphql', requestLog = writeRequestLogLine }: ObservabilityOptions): Observability {
+  const metrics = createGatewayMetrics({ translationBatchSize: settings.translationBatchSize });
+  const tracing = settings.otlpEndpoint ? createTracing({ endpoint: settings.otlpEndpoint }) : undefined;
+  const observers: RequestObserver[] = [metrics.observer];
+  if (tracing) observers.push(tracing.observer);
+  if (requestLog) observers.push(requestLogObserver(requestLog));
+  return {
+    yogaPlugins: [
+      useRequestObservation({ observers, graphqlEndpoint }),
+      useReadiness(),
+      ...(settings.metricsEnabled ? [useMetricsEndpoint({ registry: metrics.registry })] : []),
+    ],
+    meshPlugins: [useUpstreamObservation({ observers })],
+    onTranslationServed: metrics.translationServed,
+    onRateLimited: metrics.rateLimited,
+    metrics: metrics.registry,
+    flushTraces: async () => tracing?.forceFlush(),
+    close: async () => tracing?.shutdown(),
+  };
+}

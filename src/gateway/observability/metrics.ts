@@ -1,0 +1,114 @@
+import { Counter, Histogram, Registry } from 'prom-client';
+import type { RequestObserver } from './observed-request.ts';
+
+export interface GatewayMetricsOptions {
+  /** Most texts in one `POST /translate` (`TRANSLATION_BATCH_SIZE`), to size each call of a batch. */
+  translationBatchSize: number;
+  /** Distinct operation names given their own label; the rest are counted as `other`. @default 100 */
+  maxOperationNames?: number;
+}
+
+export interface GatewayMetrics {
+  /** This gateway's own registry (never prom-client's global one, so gateways in one process do not clash). */
+  registry: Registry;
+  /** Counts requests and upstream calls. */
+  observer: RequestObserver;
+  /** The translation batcher's `onServed` hook: cache hits and misses, texts per call. */
+  translationServed(event: { cached: number; joined: number; sent: number; calls: number }): void;
+  /** The rate limiter's `onRejected` hook. */
+  rateLimited(budget: 'requests' | 'translation'): void;
+}
+
+const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * The gateway's Prometheus metrics. Label values are bounded: operation names are the client's
+ * choice, so only the first `maxOperationNames` get a label of their own.
+ */
+export function createGatewayMetrics({ translationBatchSize, maxOperationNames = 100 }: GatewayMetricsOptions): GatewayMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const requests = new Counter({
+    name: 'gateway_requests_total',
+    help: 'GraphQL requests answered, by operation name and outcome (ok, error, rejected).',
+    labelNames: ['operation', 'outcome'] as const,
+    registers,
+  });
+  const requestDuration = new Histogram({
+    name: 'gateway_request_duration_seconds',
+    help: 'Time from a GraphQL request arriving to its response, by operation name and outcome.',
+    labelNames: ['operation', 'outcome'] as const,
+    buckets: SECONDS_BUCKETS,
+    registers,
+  });
+  const upstreamCalls = new Counter({
+    name: 'gateway_upstream_requests_total',
+    help: 'HTTP calls to the upstream services, retries included, by service and status (HTTP status, timeout, network or aborted).',
+    labelNames: ['service', 'status'] as const,
+    registers,
+  });
+  const upstreamDuration = new Histogram({
+    name: 'gateway_upstream_request_duration_seconds',
+    help: 'Time from an upstream call going out to its response head (or its failure), by service.',
+    labelNames: ['service'] as const,
+    buckets: SECONDS_BUCKETS,
+    registers,
+  });
+  const batchSize = new Histogram({
+    name: 'gateway_translation_batch_size',
+    help: 'Texts sent in one POST /translate.',
+    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
+    registers,
+  });
+  const cacheHits = new Counter({
+    name: 'gateway_translation_cache_hits_total',
+    help: 'Texts whose translation came from the translation cache.',
+    registers,
+  });
+  const cacheMisses = new Counter({
+    name: 'gateway_translation_cache_misses_total',
+    help: 'Texts not in the translation cache: sent upstream, or joined to a call already on its way for another request.',
+    registers,
+  });
+  const rateLimitRejections = new Counter({
+    name: 'gateway_rate_limit_rejections_total',
+    help: 'Requests refused by a per-client rate limit, by budget (requests, translation).',
+    labelNames: ['budget'] as const,
+    registers,
+  });
+  for (const budget of ['requests', 'translation']) rateLimitRejections.inc({ budget }, 0);
+
+  const operationNames = new Set<string>();
+  const operationLabel = (name: string) => {
+    if (name === 'anonymous' || name === 'batch' || operationNames.has(name)) return name;
+    if (operationNames.size >= maxOperationNames) return 'other';
+    operationNames.add(name);
+    return name;
+  };
+
+  return {
+    registry,
+    observer: {
+      requestFinished({ operation, outcome, durationMs }) {
+        const labels = { operation: operationLabel(operation), outcome };
+        requests.inc(labels);
+        requestDuration.observe(labels, durationMs / 1000);
+      },
+      upstreamCall({ service }) {
+        return ({ status, durationMs }) => {
+          upstreamCalls.inc({ service, status });
+          upstreamDuration.observe({ service }, durationMs / 1000);
+        };
+      },
+    },
+    translationServed({ cached, joined, sent, calls }) {
+      cacheHits.inc(cached);
+      cacheMisses.inc(sent + joined);
+      // The batcher cuts `sent` texts into `calls` calls of `translationBatchSize`, the last one shorter.
+      for (let call = 0; call < calls; call += 1) batchSize.observe(Math.min(translationBatchSize, sent - call * translationBatchSize));
+    },
+    rateLimited(budget) {
+      rateLimitRejections.inc({ budget });
+    },
+  };
+}

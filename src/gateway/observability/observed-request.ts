@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { ServiceName } from '../errors.ts';
+
+/**
+ * What the gateway knows about one client request while it runs, shared by the request log, the
+ * metrics and the traces so all three tell the same story. Kept in a WeakMap keyed by the Request:
+ * nothing outlives the request, and no module-level state is shared between gateways.
+ */
+export interface ObservedRequest {
+  /** The client's `x-request-id` when it is a sane token, else a fresh UUID. */
+  id: string;
+  /** Whether this is a GraphQL request (not /readiness, /metrics, a preflight or the GraphiQL page). */
+  graphql: boolean;
+  /** `performance.now()` when the request arrived. */
+  startedAt: number;
+  /** Each operation of the request (several in a batched request), by its yoga context. */
+  operations: Map<object, { name?: string; type?: string }>;
+  /** Upstream HTTP calls made for this request (every attempt counts; cache hits do not). */
+  upstreamCalls: Record<ServiceName, number>;
+  /** The GraphQL result(s), once known; absent when the request was refused before parsing. */
+  result?: unknown;
+}
+
+/** `ok`: answered without errors; `error`: executed, with errors (an upstream failed, say); `rejected`: refused before or instead of executing. */
+export type Outcome = 'ok' | 'error' | 'rejected';
+
+export interface FinishedRequest {
+  id: string;
+  /** The operation's name; `anonymous` when it has none, `batch` for a batched request. Never longer than 100 characters. */
+  operation: string;
+  /** `query`, `mutation` or `subscription`, when the document was parsed. */
+  operationType?: string;
+  outcome: Outcome;
+  /** HTTP status of the response. */
+  status: number;
+  durationMs: number;
+  upstreamCalls: Record<ServiceName, number>;
+}
+
+export interface UpstreamCallStart {
+  service: ServiceName;
+  method: string;
+  /** Where the call goes; undefined when its URL does not parse (it will fail as a network error). */
+  url?: URL;
+  /** The client request the call is made for, when there is one. */
+  request?: ObservedRequest;
+  /** Headers to add to the call (trace propagation); the call's own headers, keys included, are not shown. */
+  addHeaders: Record<string, string>;
+}
+
+export interface UpstreamCallEnd {
+  /** HTTP status as a string (`"200"`), `timeout` (the call's budget ran out), `network` (no answer) or `aborted` (the client went away). */
+  status: string;
+  durationMs: number;
+}
+
+/** Something that wants to hear about requests and upstream calls: the log, the metrics, the tracer. */
+export interface RequestObserver {
+  /** A GraphQL request arrived; only its id is known yet. */
+  requestStarted?(observed: ObservedRequest, request: Request): void;
+  /** A GraphQL request was answered (called once, before the body is streamed). */
+  requestFinished?(finished: FinishedRequest, observed: ObservedRequest): void;
+  /** An upstream HTTP call is about to go out; the returned function, if any, is called when it ends. */
+  upstreamCall?(call: UpstreamCallStart): ((end: UpstreamCallEnd) => void) | void;
+}
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+const observedByRequest = new WeakMap<Request, ObservedRequest>();
+
+/** The client's request id if it is a sane token (at most 128 of `[A-Za-z0-9._-]`), else a new UUID. */
+export function requestIdFrom(header: string | null | undefined): string {
+  return header && /^[A-Za-z0-9._-]{1,128}$/.test(header) ? header : randomUUID();
+}
+
+export function startObservedRequest(request: Request, graphql: boolean): ObservedRequest {
+  const observed: ObservedRequest = {
+    id: requestIdFrom(request.headers.get(REQUEST_ID_HEADER)),
+    graphql,
+    startedAt: performance.now(),
+    operations: new Map(),
+    upstreamCalls: { problems: 0, translation: 0 },
+  };
+  observedByRequest.set(request, observed);
+  return observed;
+}
+
+export function observedRequestOf(request: Request | undefined): ObservedRequest | undefined {
+  return request ? observedByRequest.get(request) : undefined;
+}
+
+/** A client-supplied operation name fit for a log line or a label: a GraphQL name, at most 100 characters. */
+export function operationNameOf(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !/^[_A-Za-z][_0-9A-Za-z]*$/.test(value)) return undefined;
+  return value.slice(0, 100);
+}
+
+export function finish(observed: ObservedRequest, status: number): FinishedRequest {
+  const operations = [...observed.operations.values()];
+  const single = operations.length === 1 ? operations[0] : undefined;
+  return {
+    id: observed.id,
+    operation: operations.length > 1 ? 'batch' : (single?.name ?? 'anonymous'),
+    ...(single?.type ? { operationType: single.type } : {}),
+    outcome: outcomeOf(status, observed.result),
+    status,
+    durationMs: Math.round((performance.now() - observed.startedAt) * 10) / 10,
+    upstreamCalls: { ...observed.upstreamCalls },
+  };
+}
+
+/**
+ * An answer with errors and `data` was executed and something failed (`error`); errors without
+ * `data` mean the request was refused (validation, limits, a rate limit) (`rejected`). With no
+ * result at all the status tells: the request was refused before parsing (401, 413, 429…).
+ */
+function outcomeOf(status: number, result: unknown): Outcome {
+  if (status >= 500) return 'error';
+  const results = (Array.isArray(result) ? result : result && typeof result === 'object' && !(Symbol.asyncIterator in result) ? [result] : []) as {
+    data?: unknown;
+    errors?: readonly unknown[];
+  }[];
+  const failed = results.filter((each) => (each?.errors?.length ?? 0) > 0);
+  if (failed.some((each) => each.data !== undefined)) return 'error';
+  if (failed.length > 0 || status >= 400) return 'rejected';
+  return 'ok';
+}

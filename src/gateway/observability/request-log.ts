@@ -1,0 +1,47 @@
+import type { ServiceName } from '../errors.ts';
+import type { Outcome, RequestObserver } from './observed-request.ts';
+
+/**
+ * One line per GraphQL request. Only what the gateway itself decided: no headers, no variables, no
+ * query text and no keys, so a line can be shipped anywhere.
+ */
+export interface RequestLogEntry {
+  /** `info`, or `warn` when the request executed with errors. */
+  level: 'info' | 'warn';
+  msg: 'request';
+  /** ISO 8601 time the request was answered. */
+  time: string;
+  requestId: string;
+  /** Operation name; `anonymous` when it has none, `batch` for a batched request. */
+  operation: string;
+  durationMs: number;
+  /** Upstream HTTP calls made for the request, retries included. */
+  upstreamCalls: Record<ServiceName, number>;
+  outcome: Outcome;
+  status: number;
+}
+
+export type RequestLog = (entry: RequestLogEntry) => void;
+
+/** The default request log: one JSON object per line on stdout. */
+export const writeRequestLogLine: RequestLog = (entry) => {
+  process.stdout.write(`${JSON.stringify(entry)}\n`);
+};
+
+export function requestLogObserver(log: RequestLog): RequestObserver {
+  return {
+    requestFinished({ id, operation, durationMs, upstreamCalls, outcome, status }) {
+      log({
+        level: outcome === 'error' ? 'warn' : 'info',
+        msg: 'request',
+        time: new Date().toISOString(),
+        requestId: id,
+        operation,
+        durationMs,
+        upstreamCalls,
+        outcome,
+        status,
+      });
+    },
+  };
+}

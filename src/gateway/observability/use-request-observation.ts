@@ -1,0 +1,74 @@
+import { getOperationAST, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import {
+  REQUEST_ID_HEADER,
+  finish,
+  observedRequestOf,
+  operationNameOf,
+  startObservedRequest,
+  type RequestObserver,
+} from './observed-request.ts';
+
+export interface RequestObservationOptions {
+  /** Told about every GraphQL request: the request log, the metrics, the tracer. */
+  observers: RequestObserver[];
+  /** @default '/graphql' */
+  graphqlEndpoint?: string;
+}
+
+/**
+ * Gives every request an id (the client's `x-request-id` if sane, else a UUID) and returns it in the
+ * `x-request-id` response header; for GraphQL requests, follows the operation name and outcome and
+ * tells the observers when the request starts and when it is answered. Must be the first plugin, so
+ * it also sees the requests that later plugins refuse (401, 429) before they are parsed.
+ */
+export function useRequestObservation({ observers, graphqlEndpoint = '/graphql' }: RequestObservationOptions): Plugin {
+  return {
+    onRequest({ request, url }) {
+      const graphql =
+        url.pathname === graphqlEndpoint && request.method !== 'OPTIONS' && !(request.method === 'GET' && !url.searchParams.has('query'));
+      const observed = startObservedRequest(request, graphql);
+      if (graphql) for (const observer of observers) observer.requestStarted?.(observed, request);
+    },
+    onParams({ request, params, context }) {
+      // The name the client asked for; replaced by the document's own once it is parsed.
+      observedRequestOf(request)?.operations.set(context, { name: operationNameOf(params.operationName) });
+    },
+    onValidate({ params, context }) {
+      const yogaContext = context as { request?: Request; params?: { operationName?: string } };
+      const observed = observedRequestOf(yogaContext.request);
+      if (!observed) return;
+      const operation = getOperationAST(params.documentAST as DocumentNode, yogaContext.params?.operationName);
+      const known = observed.operations.get(context);
+      observed.operations.set(context, {
+        name: operationNameOf(operation?.name?.value) ?? known?.name,
+        type: operation?.operation ?? known?.type,
+      });
+    },
+    onResultProcess({ request, result }) {
+      const observed = observedRequestOf(request);
+      if (observed) observed.result = result;
+    },
+    onResponse({ request, response, setResponse }) {
+      const observed = observedRequestOf(request);
+      if (!observed) return;
+      try {
+        response.headers.set(REQUEST_ID_HEADER, observed.id);
+      } catch {
+        // Immutable headers (a response passed through from fetch): copy it.
+        const headers = new Headers(response.headers);
+        headers.set(REQUEST_ID_HEADER, observed.id);
+        setResponse(new Response(response.body, { status: response.status, statusText: response.statusText, headers }));
+      }
+      if (!observed.graphql) return;
+      const finished = finish(observed, response.status);
+      for (const observer of observers) {
+        try {
+          observer.requestFinished?.(finished, observed);
+        } catch {
+          // Observing must never break serving.
+        }
+      }
+    },
+  };
+}

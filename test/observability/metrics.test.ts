@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { CROSS_SOURCE, baseOf } from './helpers.ts';
+
+/** The value of one series in Prometheus text, e.g. `gateway_requests_total{operation="X",outcome="ok"}`; undefined when absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((each) => each.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('Prometheus metrics on GET /metrics', () => {
+  let stack: Stack;
+  const metricsOf = async (gatewayUrl: string) => {
+    const response = await fetch(`${baseOf(gatewayUrl)}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    return response.text();
+  };
+
+  beforeAll(async () => {
+    stack = await startStack({ settings: { problemsCacheTtlSeconds: 0 } });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('counts a cross-source request by operation and outcome, and its upstream calls by service and status', async () => {
+    const result = await stack.query(CROSS_SOURCE);
+    expect(result.errors).toBeUndefined();
+    const text = await metricsOf(stack.gatewayUrl);
+    expect(sample(text, 'gateway_requests_total{operation="ProblemsInSpanish",outcome="ok"}')).toBe(1);
+    expect(sample(text, 'gateway_request_duration_seconds_count{operation="ProblemsInSpanish",outcome="ok"}')).toBe(1);
+    expect(sample(text, 'gateway_upstream_requests_total{service="problems",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'gateway_upstream_requests_total{service="translation",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'gateway_upstream_request_duration_seconds_count{service="problems"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'gateway_upstream_request_duration_seconds_count{service="translation"}')).toBeGreaterThanOrEqual(1);
+    // One POST /translate carried every text of the page.
+    const calls = stack.translation.stats.byRoute['POST /translate'];
+    expect(sample(text, 'gateway_translation_batch_size_count')).toBe(calls);
+    expect(sample(text, 'gateway_translation_batch_size_sum')).toBe(stack.translation.stats.translatedTexts);
+    expect(sample(text, 'gateway_translation_cache_misses_total')).toBe(stack.translation.stats.translatedTexts);
+    expect(sample(text, 'gateway_translation_cache_hits_total')).toBe(0);
+  });
+
+  it('counts translation cache hits when a page is asked for again', async () => {
+    const calls = stack.translation.stats.byRoute['POST /translate'];
+    expect((await stack.query(CROSS_SOURCE)).errors).toBeUndefined();
+    expect(stack.translation.stats.byRoute['POST /translate']).toBe(calls);
+    const text = await metricsOf(stack.gatewayUrl);
+    expect(sample(text, 'gateway_translation_cache_hits_total')).toBe(stack.translation.stats.translatedTexts);
+    expect(sample(text, 'gateway_requests_total{operation="ProblemsInSpanish",outcome="ok"}')).toBe(2);
+  });
+
+  it('counts an upstream failure by its status and the request as an error', async () => {
+    const other = await stack.addGateway({ settings: { upstreamRetries: 0, translationCacheTtlSeconds: 0 } });
+    stack.translation.setFaults({ status: 503, routes: ['POST /translate'] });
+    try {
+      const result = await other.query(CROSS_SOURCE);
+      expect(result.errors?.[0].extensions?.code).toBe('UPSTREAM_ERROR');
+    } finally {
+      stack.translation.clearFaults();
+    }
+    const text = await metricsOf(other.gatewayUrl);
+    expect(sample(text, 'gateway_upstream_requests_total{service="translation",status="503"}')).toBe(1);
+    expect(sample(text, 'gateway_requests_total{operation="ProblemsInSpanish",outcome="error"}')).toBe(1);
+  });
+
+  it('counts a call that got no answer as "timeout" or "network"', async () => {
+    const other = await stack.addGateway({ settings: { upstreamRetries: 0, translationCacheTtlSeconds: 0, translationTimeoutMs: 300 } });
+    stack.translation.setFaults({ hang: true, routes: ['POST /translate'] });
+    const problemsUrl = process.env.PROBLEMS_URL;
+    try {
+      expect((await other.query(CROSS_SOURCE)).errors?.[0].extensions?.code).toBe('UPSTREAM_TIMEOUT');
+      process.env.PROBLEMS_URL = 'http://127.0.0.1:9';
+      expect((await other.query('{ problems(first: 1) { totalCount } }')).errors?.[0].extensions?.code).toBe('UPSTREAM_UNAVAILABLE');
+    } finally {
+      process.env.PROBLEMS_URL = problemsUrl;
+      stack.translation.clearFaults();
+    }
+    const text = await metricsOf(other.gatewayUrl);
+    expect(sample(text, 'gateway_upstream_requests_total{service="translation",status="timeout"}')).toBe(1);
+    expect(sample(text, 'gateway_upstream_requests_total{service="problems",status="network"}')).toBe(1);
+  });
+
+  it('counts rate-limit rejections by budget, and the requests as rejected', async () => {
+    const limited = await stack.addGateway({ settings: { rateLimitRequests: 1, translationRateLimitRequests: 1_000_000 } });
+    expect((await limited.query('query One { __typename }')).status).toBe(200);
+    expect((await limited.query('query Two { __typename }')).status).toBe(429);
+    const translationLimited = await stack.addGateway({ settings: { translationRateLimitRequests: 1 } });
+    expect((await translationLimited.query(CROSS_SOURCE)).errors).toBeUndefined();
+    expect((await translationLimited.query(CROSS_SOURCE)).errors?.[0].extensions?.code).toBe('RATE_LIMITED');
+
+    const text = await metricsOf(limited.gatewayUrl);
+    expect(sample(text, 'gateway_rate_limit_rejections_total{budget="requests"}')).toBe(1);
+    expect(sample(text, 'gateway_rate_limit_rejections_total{budget="translation"}')).toBe(0);
+    // Refused before it was parsed: its name is not known.
+    expect(sample(text, 'gateway_requests_total{operation="anonymous",outcome="rejected"}')).toBe(1);
+    const translationText = await metricsOf(translationLimited.gatewayUrl);
+    expect(sample(translationText, 'gateway_rate_limit_rejections_total{budget="translation"}')).toBe(1);
+    expect(sample(translationText, 'gateway_requests_total{operation="ProblemsInSpanish",outcome="rejected"}')).toBe(1);
+  });
+
+  it('keeps each gateway in its own registry', async () => {
+    const first = await stack.addGateway();
+    const second = await stack.addGateway();
+    await first.query('query OnlyOnFirst { __typename }');
+    expect(sample(await metricsOf(first.gatewayUrl), 'gateway_requests_total{operation="OnlyOnFirst",outcome="ok"}')).toBe(1);
+    expect(await metricsOf(second.gatewayUrl)).not.toContain('OnlyOnFirst');
+  });
+
+  it('bounds operation names: past 100 distinct names, the rest count as "other"', async () => {
+    const other = await stack.addGateway();
+    for (let index = 0; index < 105; index += 1) await other.query(`query Name${index} { __typename }`);
+    await other.query('{ __typename }');
+    const text = await metricsOf(other.gatewayUrl);
+    const operations = new Set([...text.matchAll(/^gateway_requests_total\{operation="([^"]+)"/gm)].map((match) => match[1]));
+    expect(operations.size).toBe(102);
+    expect(sample(text, 'gateway_requests_total{operation="Name99",outcome="ok"}')).toBe(1);
+    expect(sample(text, 'gateway_requests_total{operation="other",outcome="ok"}')).toBe(5);
+    expect(sample(text, 'gateway_requests_total{operation="anonymous",outcome="ok"}')).toBe(1);
+  });
+
+  it('counts a request refused by validation as rejected under its own name', async () => {
+    const other = await stack.addGateway();
+    expect((await other.query('query Broken { noSuchField }')).status).toBe(400);
+    expect(sample(await metricsOf(other.gatewayUrl), 'gateway_requests_total{operation="Broken",outcome="rejected"}')).toBe(1);
+  });
+
+  it('serves no /metrics when METRICS_ENABLED is false', async () => {
+    const other = await stack.addGateway({ settings: { metricsEnabled: false } });
+    expect((await fetch(`${baseOf(other.gatewayUrl)}/metrics`)).status).toBe(404);
+    expect(await other.gateway.metrics.metrics()).toContain('gateway_requests_total');
+  });
+});

@@ -1,0 +1,184 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RequestLogEntry } from '../../src/gateway/observability/index.ts';
+import { PROBLEMS_KEY, TRANSLATION_KEY, postGraphQL, startStack, type Stack } from '../helpers/start-stack.ts';
+import { CROSS_SOURCE, baseOf, recordUpstreamRequests } from './helpers.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('request log and request ids', () => {
+  let stack: Stack;
+  let logged: RequestLogEntry[];
+  let gatewayUrl: string;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    logged = [];
+    // Caches off, so every request reaches both upstreams.
+    ({ gatewayUrl } = await stack.addGateway({
+      requestLog: (entry) => logged.push(entry),
+      settings: { translationCacheTtlSeconds: 0, problemsCacheTtlSeconds: 0 },
+    }));
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+  afterEach(() => {
+    logged.length = 0;
+  });
+
+  it('writes exactly one line per GraphQL request, with its id, operation, duration, upstream calls, outcome and status', async () => {
+    const response = await fetch(gatewayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'client-id.42_A' },
+      body: JSON.stringify({ query: CROSS_SOURCE }),
+    });
+    expect(response.status).toBe(200);
+    expect(logged).toHaveLength(1);
+    const [entry] = logged;
+    expect(entry).toEqual({
+      level: 'info',
+      msg: 'request',
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      requestId: 'client-id.42_A',
+      operation: 'ProblemsInSpanish',
+      durationMs: expect.any(Number),
+      upstreamCalls: { problems: 1, translation: 1 },
+      outcome: 'ok',
+      status: 200,
+    });
+  });
+
+  it('counts only the upstreams a request needed, and names an unnamed operation "anonymous"', async () => {
+    await postGraphQL(gatewayUrl, '{ problems(first: 1) { totalCount } }');
+    await postGraphQL(gatewayUrl, '{ __typename }');
+    expect(logged.map(({ operation, upstreamCalls }) => ({ operation, upstreamCalls }))).toEqual([
+      { operation: 'anonymous', upstreamCalls: { problems: 1, translation: 0 } },
+      { operation: 'anonymous', upstreamCalls: { problems: 0, translation: 0 } },
+    ]);
+  });
+
+  it('never logs a header, a variable or a key', async () => {
+    const secret = 'sk-live-9f8e7d6c5b4a';
+    await postGraphQL(
+      gatewayUrl,
+      'query WithSecrets($token: String!, $to: String!) { translation { translate(text: $token, to: $to) { text } } }',
+      { token: `${secret}-variable`, to: 'es' },
+      { authorization: `Bearer ${secret}-header`, cookie: `session=${secret}-cookie` },
+    );
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ operation: 'WithSecrets', upstreamCalls: { problems: 0, translation: 1 } });
+    const line = JSON.stringify(logged);
+    for (const forbidden of [secret, PROBLEMS_KEY, TRANSLATION_KEY, 'authorization', 'cookie', 'token', '127.0.0.1']) expect(line).not.toContain(forbidden);
+  });
+
+  it('logs errors and refusals with their outcome and status, and nothing for other endpoints', async () => {
+    const guarded = await stack.addGateway({ requestLog: (entry) => logged.push(entry), settings: { gatewayApiKeys: ['client-key'] } });
+    expect((await guarded.query('query Refused { __typename }')).status).toBe(401);
+    expect((await guarded.query('query Broken { nope }', undefined, { authorization: 'Bearer client-key' })).status).toBe(400);
+    stack.translation.setFaults({ status: 500, routes: ['POST /translate'] });
+    try {
+      await postGraphQL(gatewayUrl, CROSS_SOURCE);
+    } finally {
+      stack.translation.clearFaults();
+    }
+    for (const path of ['/healthcheck', '/readiness', '/metrics']) await fetch(`${baseOf(gatewayUrl)}${path}`);
+    await fetch(gatewayUrl, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    expect(logged.map(({ level, operation, outcome, status }) => ({ level, operation, outcome, status }))).toEqual([
+      { level: 'info', operation: 'anonymous', outcome: 'rejected', status: 401 },
+      { level: 'info', operation: 'Broken', outcome: 'rejected', status: 400 },
+      { level: 'warn', operation: 'ProblemsInSpanish', outcome: 'error', status: 200 },
+    ]);
+  });
+
+  it('writes one line for a batched request', async () => {
+    const response = await fetch(gatewayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ query: 'query A { __typename }' }, { query: 'query B { __typename }' }]),
+    });
+    expect(response.status).toBe(200);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ operation: 'batch', outcome: 'ok' });
+  });
+
+  it('writes JSON lines to stdout by default', async () => {
+    const { gatewayUrl: defaultUrl } = await stack.addGateway({ requestLog: undefined });
+    const written: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: unknown) => written.push(String(chunk)) > 0) as typeof process.stdout.write;
+    try {
+      await postGraphQL(defaultUrl, 'query Plain { __typename }');
+    } finally {
+      process.stdout.write = write;
+    }
+    const lines = written.filter((chunk) => chunk.includes('"msg":"request"'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0].endsWith('\n')).toBe(true);
+    expect(JSON.parse(lines[0])).toMatchObject({ level: 'info', msg: 'request', operation: 'Plain', outcome: 'ok', status: 200 });
+  });
+
+  describe('x-request-id', () => {
+    const send = (headers: Record<string, string> = {}) =>
+      fetch(gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: CROSS_SOURCE }) });
+
+    it('MUST take a sane id from the client, return it, and send it to both upstreams on every call', async () => {
+      const upstream = recordUpstreamRequests(stack);
+      try {
+        const response = await send({ 'x-request-id': 'trace-me-123' });
+        expect(response.headers.get('x-request-id')).toBe('trace-me-123');
+      } finally {
+        upstream.stop();
+      }
+      for (const service of ['problems', 'translation'] as const) {
+        expect(upstream.seen[service].length).toBeGreaterThanOrEqual(1);
+        for (const { headers } of upstream.seen[service]) expect(headers['x-request-id']).toBe('trace-me-123');
+      }
+      expect(logged[0].requestId).toBe('trace-me-123');
+    });
+
+    it.each([
+      ['none', undefined],
+      ['one with spaces', 'not a token'],
+      ['one of 129 characters', 'a'.repeat(129)],
+      ['one with a newline-like escape', 'abc%0d%0aset-cookie'],
+    ])('MUST generate a UUID when the client sends %s', async (_, id) => {
+      const upstream = recordUpstreamRequests(stack);
+      let returned: string | null;
+      try {
+        returned = (await send(id === undefined ? {} : { 'x-request-id': id })).headers.get('x-request-id');
+      } finally {
+        upstream.stop();
+      }
+      expect(returned).toMatch(UUID);
+      expect(logged[0].requestId).toBe(returned);
+      for (const service of ['problems', 'translation'] as const) {
+        expect(upstream.seen[service].map(({ headers }) => headers['x-request-id'])).toEqual(upstream.seen[service].map(() => returned));
+      }
+    });
+
+    it('keeps an id of exactly 128 token characters', async () => {
+      const id = 'A-b_c.9'.repeat(18).slice(0, 128);
+      expect((await send({ 'x-request-id': id })).headers.get('x-request-id')).toBe(id);
+    });
+
+    it('sends the same id with every retry of a call', async () => {
+      const retrying = await stack.addGateway({ settings: { translationCacheTtlSeconds: 0, problemsCacheTtlSeconds: 0, upstreamRetries: 2 } });
+      stack.translation.setFaults({ status: 503, retryAfter: 0, failFirst: 2, routes: ['POST /translate'] });
+      const upstream = recordUpstreamRequests(stack);
+      try {
+        const response = await fetch(retrying.gatewayUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-request-id': 'retried-1' },
+          body: JSON.stringify({ query: CROSS_SOURCE }),
+        });
+        expect((await response.json()).errors).toBeUndefined();
+      } finally {
+        upstream.stop();
+        stack.translation.clearFaults();
+      }
+      const translateCalls = upstream.seen.translation.filter(({ path }) => path === '/translate');
+      expect(translateCalls).toHaveLength(3);
+      for (const { headers } of translateCalls) expect(headers['x-request-id']).toBe('retried-1');
+    });
+  });
+});
