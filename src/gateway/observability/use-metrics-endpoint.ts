@@ -1,5 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
+import { refuseUnlessRead } from './read-only-endpoint.ts';
 
 export interface MetricsEndpointOptions {
   registry: Registry;
@@ -16,10 +17,7 @@ export function useMetricsEndpoint({ registry, endpoint = '/metrics' }: MetricsE
   return {
     async onRequest({ request, url, endResponse }) {
       if (url.pathname !== endpoint) return;
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        endResponse(new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } }));
-        return;
-      }
+      if (refuseUnlessRead(request, endResponse)) return;
       const body = await registry.metrics();
       endResponse(new Response(request.method === 'HEAD' ? null : body, { headers: { 'content-type': registry.contentType, 'cache-control': 'no-store' } }));
     },

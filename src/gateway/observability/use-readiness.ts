@@ -1,5 +1,6 @@
 import type { Plugin } from 'graphql-yoga';
 import type { ServiceName } from '../errors.ts';
+import { refuseUnlessRead } from './read-only-endpoint.ts';
 
 export interface ReadinessOptions {
   /** @default '/readiness' */
@@ -82,10 +83,7 @@ export function useReadiness({ endpoint = '/readiness', timeoutMs = 2000, cacheM
   return {
     async onRequest({ request, url, endResponse }) {
       if (url.pathname !== endpoint) return;
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        endResponse(new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } }));
-        return;
-      }
+      if (refuseUnlessRead(request, endResponse)) return;
       const report = await check();
       endResponse(
         new Response(request.method === 'HEAD' ? null : JSON.stringify(report), {
