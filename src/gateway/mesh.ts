@@ -5,6 +5,7 @@ import { findConfig } from '@graphql-mesh/cli';
 import { processConfig } from '@graphql-mesh/config';
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
 import type { MeshPlugin, YamlConfig } from '@graphql-mesh/types';
+import { DefaultLogger, LogLevel } from '@graphql-mesh/utils';
 import { buildSchema } from 'graphql';
 import { LINKS, missingForLink } from './links/index.ts';
 import { gatewayPlugins } from './plugins/index.ts';
@@ -78,8 +79,29 @@ export async function buildMesh({
     log(`link ${link.name} left out: ${reason}`);
   }
 
+  // Mesh's debug level (DEBUG=1) prints every upstream request with its headers and body, keys
+  // included. Its loggers read DEBUG when they are made, during this build: hide it until the build
+  // is done, and keep the gateway's Mesh logger at info.
+  const debug = process.env.DEBUG;
+  if (debug) {
+    delete process.env.DEBUG;
+    log('DEBUG is ignored by the gateway: Mesh debug output would print upstream keys');
+  }
+  try {
+    return await buildFromConfig(config, { baseDir, settings, translationCache, upstreamPlugins, onTranslationServed }, linksLeftOut);
+  } finally {
+    if (debug) process.env.DEBUG = debug;
+  }
+}
+
+async function buildFromConfig(
+  config: YamlConfig.Config,
+  { baseDir, settings, translationCache, upstreamPlugins, onTranslationServed }: Omit<BuildMeshOptions, 'log' | 'problemsSchemaPath'> & { baseDir: string },
+  linksLeftOut: BuiltMesh['linksLeftOut'],
+): Promise<BuiltMesh> {
   const processed = await processConfig(config, {
     dir: baseDir,
+    logger: new DefaultLogger('', LogLevel.info),
     // Imported from here so relative paths resolve against the project and .ts files load under tsx/vitest.
     importFn: (id: string) => import(id.startsWith('.') || isAbsolute(id) ? pathToFileURL(resolve(baseDir, id)).href : id),
   });
@@ -95,7 +117,7 @@ export async function buildMesh({
   processed.additionalEnvelopPlugins = [
     ...(processed.additionalEnvelopPlugins ?? []),
     // Each onFetch wraps those before it: first here means innermost, next to the raw fetch.
-    ...upstreamPlugins,
+    ...(upstreamPlugins ?? []),
     ...gatewayPlugins(settings),
     useTranslationRuntime(translationRuntime),
   ];

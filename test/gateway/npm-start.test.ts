@@ -12,9 +12,11 @@ describe('npm start (src/gateway/main.ts)', () => {
   });
 
   it('starts both stand-ins and a gateway that answers a cross-source query, and stops on SIGINT', async () => {
-    const command = runEntry('src/gateway/main.ts', { PORT: '0' });
+    // DEBUG=1 would make Mesh print upstream requests with their keys: the gateway ignores it.
+    const command = runEntry('src/gateway/main.ts', { PORT: '0', DEBUG: '1' });
     running.push(command);
     const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
+    expect(command.output()).toContain('DEBUG is ignored by the gateway');
     expect(command.output()).toMatch(/problems: local stand-in at http:\/\/127\.0\.0\.1:\d+/);
     expect(command.output()).toMatch(/translation: local stand-in at http:\/\/127\.0\.0\.1:\d+/);
     expect(command.output().match(/warning: GATEWAY_API_KEYS is not set/g)).toHaveLength(1);
