@@ -59,8 +59,12 @@ async function main(settings: GatewaySettings): Promise<void> {
     console.warn('[gateway] warning: GATEWAY_API_KEYS is not set, so any client may call the gateway (fine for development only)');
   }
   step('building the schema from .meshrc.yaml…');
+  const building = Date.now();
   const gateway = await createGateway({ log: (line) => step(line) });
   started.push(gateway);
+  const types = Object.keys(gateway.schema.getTypeMap()).filter((name) => !name.startsWith('__')).length;
+  const links = gateway.linksLeftOut.length === 0 ? 'all links in place' : `${gateway.linksLeftOut.length} link(s) left out`;
+  step(`schema ready in ${((Date.now() - building) / 1000).toFixed(1)} s: ${types} types, ${links}`);
   const server = await listen(gateway.yoga, { port: settings.port, host: '0.0.0.0' });
   started.push(server);
   step(`listening: http://localhost:${server.port}/graphql (GraphiQL in a browser, GraphQL over HTTP for clients)`);

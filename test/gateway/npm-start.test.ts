@@ -17,6 +17,7 @@ describe('npm start (src/gateway/main.ts)', () => {
     running.push(command);
     const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
     expect(command.output()).toContain('DEBUG is ignored by the gateway');
+    expect(command.output()).toMatch(/schema ready in \d+\.\d s: \d+ types, all links in place/);
     expect(command.output()).toMatch(/problems: local stand-in at http:\/\/127\.0\.0\.1:\d+/);
     expect(command.output()).toMatch(/translation: local stand-in at http:\/\/127\.0\.0\.1:\d+/);
     expect(command.output().match(/warning: GATEWAY_API_KEYS is not set/g)).toHaveLength(1);
