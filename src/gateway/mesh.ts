@@ -5,6 +5,7 @@ import { findConfig } from '@graphql-mesh/cli';
 import { processConfig } from '@graphql-mesh/config';
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
 import type { MeshPlugin, YamlConfig } from '@graphql-mesh/types';
+import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
 import { DefaultLogger, LogLevel } from '@graphql-mesh/utils';
 import { buildSchema } from 'graphql';
 import { LINKS, missingForLink } from './links/index.ts';
@@ -102,6 +103,9 @@ async function buildFromConfig(
   const processed = await processConfig(config, {
     dir: baseDir,
     logger: new DefaultLogger('', LogLevel.info),
+    // The mesh is built from the sources at every start. Mesh's default store turns read-only under
+    // NODE_ENV=production and then expects `mesh build` artifacts, which this project does not use.
+    store: new MeshStore(resolve(baseDir, '.mesh'), new InMemoryStoreStorageAdapter(), { readonly: false, validate: false }),
     // Imported from here so relative paths resolve against the project and .ts files load under tsx/vitest.
     importFn: (id: string) => import(id.startsWith('.') || isAbsolute(id) ? pathToFileURL(resolve(baseDir, id)).href : id),
   });
