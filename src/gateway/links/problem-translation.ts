@@ -1,6 +1,4 @@
 import { decodeHtmlText, escapeHtmlText } from '../statement/html-placeholders.ts';
-import { renderStatementHtml } from '../statement/render-statement-html.ts';
-import { segmentStatement } from '../statement/segment-statement.ts';
 import { checkLanguageArgument, checkTextLength } from '../translation/resolvers.ts';
 import type { TranslationContext } from '../translation/translation-client.ts';
 import { translationRuntimeOf } from '../translation/translation-runtime.ts';
@@ -31,7 +29,7 @@ export const resolvers = {
         checkLanguageArgument(args.to, 'to');
         checkLanguageArgument(args.from, 'from');
         const runtime = translationRuntimeOf(context);
-        const statement = segmentStatement(problem.statement);
+        const statement = runtime.statements.segment(problem.statement);
         // The service refuses an empty text; an empty title has nothing to translate anyway.
         const titles = problem.title.trim() ? [escapeHtmlText(problem.title)] : [];
         const texts = [...titles, ...statement.segments];
@@ -41,12 +39,13 @@ export const resolvers = {
         if (!results) return null;
         const title = titles.length > 0 ? decodeHtmlText(results[0].text) : problem.title;
         const segments = results.slice(titles.length).map((result) => result.text);
-        return { language: args.to, title, statement: statement.reassemble(segments) };
+        return { language: args.to, title, statement: runtime.statements.reassemble(problem.statement, statement, segments) };
       },
     },
   },
   ProblemTranslation: {
     // Rendered only when asked for.
-    statementHtml: (translation: ProblemTranslation) => renderStatementHtml(translation.statement),
+    statementHtml: (translation: ProblemTranslation, _args: unknown, context: TranslationContext) =>
+      translationRuntimeOf(context).statements.renderHtml(translation.statement),
   },
 };

@@ -10,6 +10,7 @@ import {
 } from './translation-batcher.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation-cache.ts';
 import { listLanguages, translateTexts, type Language, type TranslatedText, type TranslationContext } from './translation-client.ts';
+import { createStatementMemo, type StatementMemo } from '../statement/statement-memo.ts';
 
 export interface TranslationRuntimeOptions {
   /** @default an in-process LRU cache (see createMemoryTranslationCache) */
@@ -29,6 +30,8 @@ export interface TranslationRuntimeOptions {
  */
 export interface TranslationRuntime {
   maxTextLength: number;
+  /** Memoized Markdown work of the Problem.translation link (segmenting, splicing back, HTML). */
+  statements: StatementMemo;
   /** Translates texts, batched with the rest of the request; one outcome per text. */
   translate(context: TranslationContext, texts: string[], options: BatchOptions): Promise<TranslationOutcome[]>;
   /**
@@ -72,6 +75,7 @@ export function createTranslationRuntime({
 
   return {
     maxTextLength,
+    statements: createStatementMemo(),
     translate: (context, texts, options) => batcher.translate(context, texts, options),
     settle(context, outcomes) {
       const failed = outcomes.find((outcome): outcome is { failure: BatchFailure } => 'failure' in outcome);
