@@ -54,6 +54,17 @@ describe('npm start (src/gateway/main.ts)', () => {
     }
   });
 
+  it('starts with NODE_ENV=production set beforehand, as deployments do', async () => {
+    const command = runEntry('src/gateway/main.ts', { PORT: '0', NODE_ENV: 'production' });
+    running.push(command);
+    const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
+    const result = await postGraphQL(`http://127.0.0.1:${port}/graphql`, /* GraphQL */ `{ problem(id: "p1001") { translation(to: "es") { title } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(result.data.problem.translation.title).toBeTruthy();
+    command.child.kill('SIGTERM');
+    expect(await command.exited).toBe(0);
+  });
+
   it('refuses a malformed setting with one line naming the variable', async () => {
     const command = runEntry('src/gateway/main.ts', { PORT: 'eighty' });
     running.push(command);
