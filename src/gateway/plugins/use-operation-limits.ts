@@ -6,19 +6,16 @@ import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError, type ValidationContext } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { estimateOperation } from '../operation-cost.ts';
+import type { GatewaySettings } from '../settings.ts';
 
-export interface OperationLimitsOptions {
-  maxDepth: number;
-  maxAliases: number;
-  maxTokens: number;
-  maxDirectives: number;
-  maxRootFields: number;
-  maxCost: number;
-  /** Longest string any argument may hold (variables included); translation texts have their own limit. */
-  maxArgumentLength: number;
+/** The limits, as documented on GatewaySettings (settings.ts). */
+export type OperationLimitsOptions = Pick<
+  GatewaySettings,
+  'maxDepth' | 'maxAliases' | 'maxTokens' | 'maxDirectives' | 'maxRootFields' | 'maxCost' | 'maxArgumentLength'
+> & {
   /** Hide "Did you mean …?" suggestions, which reveal the schema when introspection is off. */
   blockFieldSuggestions: boolean;
-}
+};
 
 export const OPERATION_LIMIT_CODE = 'OPERATION_LIMIT_EXCEEDED';
 
