@@ -1,6 +1,6 @@
 /**
  * The gateway mounted in an Express app next to the app's own routes.
- * Run: `npx tsx examples/express/server.ts` (upstreams as for `npm start`).
+ * Run: `node --conditions=source --import tsx examples/express/server.ts` (upstreams as for `npm start`).
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

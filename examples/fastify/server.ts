@@ -1,6 +1,6 @@
 /**
  * The gateway as a Fastify route. Fastify owns the request and reply; yoga answers through them.
- * Run: `npx tsx examples/fastify/server.ts` (upstreams as for `npm start`).
+ * Run: `node --conditions=source --import tsx examples/fastify/server.ts` (upstreams as for `npm start`).
  */
 import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * The gateway inside a plain node:http server. Run: `npx tsx examples/node-http/server.ts`
+ * The gateway inside a plain node:http server. Run: `node --conditions=source --import tsx examples/node-http/server.ts`
  * (with PROBLEMS_URL, TRANSLATION_URL and their keys set, or `npm start` for the stand-ins).
  */
 import { createServer } from 'node:http';

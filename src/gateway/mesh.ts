@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { findConfig } from '@graphql-mesh/cli';
 import { processConfig } from '@graphql-mesh/config';
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
@@ -10,13 +9,13 @@ import { DefaultLogger, LogLevel } from '@graphql-mesh/utils';
 import { buildSchema } from 'graphql';
 import { LINKS, missingForLink } from './links/index.ts';
 import { gatewayPlugins } from './plugins/index.ts';
+import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
 import type { GatewaySettings } from './settings.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation/translation-cache.ts';
 import { createTranslationRuntime, useTranslationRuntime, type TranslationRuntimeOptions } from './translation/translation-runtime.ts';
 import { createUpstreamFetch } from './upstream-fetch.ts';
 
-/** The project root: where .meshrc.yaml and the paths it names live. */
-export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export { PROJECT_ROOT } from './project-root.ts';
 
 export interface BuildMeshOptions {
   /** The gateway's settings (see settings.ts); upstream URLs and keys are read per request instead. */
@@ -107,7 +106,7 @@ async function buildFromConfig(
     // NODE_ENV=production and then expects `mesh build` artifacts, which this project does not use.
     store: new MeshStore(resolve(baseDir, '.mesh'), new InMemoryStoreStorageAdapter(), { readonly: false, validate: false }),
     // Imported from here so relative paths resolve against the project and .ts files load under tsx/vitest.
-    importFn: (id: string) => import(id.startsWith('.') || isAbsolute(id) ? pathToFileURL(resolve(baseDir, id)).href : id),
+    importFn: (id: string) => import(id.startsWith('.') || isAbsolute(id) ? projectModuleUrl(id, baseDir) : id),
   });
   const translationRuntime = createTranslationRuntime({
     cache:
