@@ -8,6 +8,7 @@ import { graphiqlYogaOptions, useGraphiQLAssets } from './graphiql.ts';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
 import { createObservability, type RequestLog } from './observability/index.ts';
 import { useClientKeys } from './plugins/use-client-keys.ts';
+import { useKnownRoutes } from './plugins/use-known-routes.ts';
 import { useErrorMasking } from './plugins/use-error-masking.ts';
 import { useOperationLimits } from './plugins/use-operation-limits.ts';
 import { useRateLimits } from './plugins/use-rate-limits.ts';
@@ -62,8 +63,10 @@ export async function createGateway({
   const resolvedSettings = settingsFromOptions(settings);
   // Mesh reads upstream URLs and keys from the environment on every call ({env.X} in .meshrc.yaml):
   // given in code, they are written there, so one process serves one set of upstreams.
+  // URLs are written back normalized (no trailing slash or `/graphql`), whatever their source, so
+  // Mesh calls exactly `<PROBLEMS_URL>/graphql`.
   for (const setting of PER_CALL_SETTINGS) {
-    const value = settings?.[setting];
+    const value = setting === 'problemsUrl' || setting === 'translationUrl' ? resolvedSettings[setting] : settings?.[setting];
     if (value !== undefined) process.env[VARIABLE_OF_SETTING[setting]] = String(value);
   }
   const observability = createObservability({ settings: resolvedSettings, graphqlEndpoint, requestLog });
@@ -76,6 +79,12 @@ export async function createGateway({
   const schema = toPublicSchema(mesh.schema);
   const yoga = createYoga({
     plugins: [
+      // First: a path the gateway does not serve never reaches GraphQL (or any plugin below).
+      useKnownRoutes({
+        graphqlEndpoint,
+        paths: ['/healthcheck', '/readiness', '/metrics'],
+        prefixes: [graphqlEndpoint.replace(/[^/]*$/, 'graphiql/')],
+      }),
       // GraphiQL's own files (scripts, styles, Monaco workers), so the page needs nothing from outside.
       ...(resolvedSettings.graphiql ? [useGraphiQLAssets()] : []),
       // First, so every request gets an id and is measured, those refused below included; serves /readiness and /metrics.

@@ -10,6 +10,14 @@ import { SettingsError, readSettings, type GatewaySettings } from './settings.ts
 
 const step = (line: string) => console.log(`[gateway] ${line}`);
 
+/** A URL as it may be printed: user and password removed. */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.toString().replace(/\/$/, '');
+}
+
 /** Points the gateway at a stand-in through the same variables a real deployment sets. */
 async function ensureUpstream(
   name: string,
@@ -18,7 +26,7 @@ async function ensureUpstream(
   env: { url: string; key: string },
 ): Promise<StandIn | undefined> {
   if (url) {
-    step(`${name}: ${url} (from ${env.url})`);
+    step(`${name}: ${withoutCredentials(url)} (from ${env.url})`);
     return undefined;
   }
   const standIn = await start();

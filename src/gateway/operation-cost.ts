@@ -1,5 +1,7 @@
 import {
   getNamedType,
+  isListType,
+  isNonNullType,
   isObjectType,
   isInterfaceType,
   Kind,
@@ -39,6 +41,19 @@ export interface OperationEstimate {
   longestArgument?: { name: string; length: number };
 }
 
+const estimates = new WeakMap<object, OperationEstimate | undefined>();
+
+/** The estimate of the operation an execution runs, computed once however many plugins ask. */
+export function estimateExecution(args: {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null;
+  variableValues?: Record<string, unknown> | null;
+}): OperationEstimate | undefined {
+  if (!estimates.has(args)) estimates.set(args, estimateOperation(args.schema, args.document, args.operationName, args.variableValues ?? {}));
+  return estimates.get(args);
+}
+
 /**
  * Estimates what an operation will cost before it runs. A field under a paginated list counts once
  * per item it may return (`first`, with its default when absent), so `problems(first: 100)` with a
@@ -73,48 +88,83 @@ export function estimateOperation(
     }
   };
 
-  const fieldsOf = (selectionSet: SelectionSetNode, type: GraphQLNamedType, visited: Set<string>): { node: FieldNode; type: GraphQLNamedType }[] =>
-    selectionSet.selections.flatMap((selection) => {
-      if (selection.kind === Kind.FIELD) return [{ node: selection, type }];
+  // Cost is linear in the multiplier, so each (selection set, type) is costed once per unit and
+  // scaled: a document that spreads fragments into fragments costs time linear in its size, however
+  // many times the same fragment is reached.
+  const unitCosts = new Map<SelectionSetNode, Map<string, number>>();
+  const unitCostOf = (selectionSet: SelectionSetNode, type: GraphQLNamedType): number => {
+    let byType = unitCosts.get(selectionSet);
+    if (!byType) unitCosts.set(selectionSet, (byType = new Map()));
+    const known = byType.get(type.name);
+    if (known !== undefined) return known;
+    byType.set(type.name, 0); // a cycle (impossible after validation) would count as free, not loop
+    let total = 0;
+    for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.INLINE_FRAGMENT) {
         const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type;
-        return condition ? fieldsOf(selection.selectionSet, condition, visited) : [];
+        if (condition) total += unitCostOf(selection.selectionSet, condition);
+        continue;
       }
-      const fragment = fragments.get(selection.name.value);
-      if (!fragment || visited.has(fragment.name.value)) return [];
-      const condition = schema.getType(fragment.typeCondition.name.value);
-      return condition ? fieldsOf(fragment.selectionSet, condition, new Set([...visited, fragment.name.value])) : [];
-    });
-
-  const costOf = (selectionSet: SelectionSetNode, type: GraphQLNamedType, multiplier: number): number => {
-    let total = 0;
-    for (const { node, type: parent } of fieldsOf(selectionSet, type, new Set())) {
-      if (!isObjectType(parent) && !isInterfaceType(parent)) continue;
-      const field = parent.getFields()[node.name.value];
+      if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const fragment = fragments.get(selection.name.value);
+        const condition = fragment && schema.getType(fragment.typeCondition.name.value);
+        if (fragment && condition) total += unitCostOf(fragment.selectionSet, condition);
+        continue;
+      }
+      if (!isObjectType(type) && !isInterfaceType(type)) continue;
+      const field = type.getFields()[selection.name.value];
       if (!field) continue; // __typename and the like
-      const coordinate = `${parent.name}.${field.name}`;
+      const coordinate = `${type.name}.${field.name}`;
       if (TRANSLATION_FIELDS.has(coordinate)) usesTranslation = true;
-      const args = argumentValues(field, node, variables);
+      const args = argumentValues(field, selection, variables);
       for (const [name, value] of Object.entries(args)) measure(name, value);
-      const weight = FIELD_WEIGHTS[coordinate]?.(args) ?? 1;
-      total += multiplier * weight;
-      if (node.selectionSet) total += costOf(node.selectionSet, getNamedType(field.type), multiplier * listSize(args));
+      total += FIELD_WEIGHTS[coordinate]?.(args) ?? 1;
+      if (selection.selectionSet) total += listSize(field, args) * unitCostOf(selection.selectionSet, getNamedType(field.type));
     }
+    byType.set(type.name, total);
     return total;
   };
 
-  const cost = costOf(operation.selectionSet, rootType, 1);
-  const rootFields = fieldsOf(operation.selectionSet, rootType, new Set()).filter(({ node }) => !node.name.value.startsWith('__')).length;
+  /** Root fields selected, fragments included; each fragment is counted once per type. */
+  const rootCounts = new Map<SelectionSetNode, number>();
+  const countRootFields = (selectionSet: SelectionSetNode): number => {
+    const known = rootCounts.get(selectionSet);
+    if (known !== undefined) return known;
+    rootCounts.set(selectionSet, 0);
+    let count = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) count += selection.name.value.startsWith('__') ? 0 : 1;
+      else if (selection.kind === Kind.INLINE_FRAGMENT) count += countRootFields(selection.selectionSet);
+      else {
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) count += countRootFields(fragment.selectionSet);
+      }
+    }
+    rootCounts.set(selectionSet, count);
+    return count;
+  };
+
+  const cost = unitCostOf(operation.selectionSet, rootType);
+  const rootFields = countRootFields(operation.selectionSet);
   return { cost, rootFields, usesTranslation, longestArgument };
 }
 
+const CONNECTION_LISTS = new Set(['nodes', 'edges']);
+
+/** Items assumed for a list of objects that has no `first` argument (a contest's problems, a user's history). */
+export const UNPAGED_LIST_SIZE = 10;
+
 /**
- * How many items a field may return: its `first` argument (paginated lists), else 1. Lists without
- * `first` (tags, examples, the judge's languages) are short and fixed, so they count as one.
+ * How many items a field may return: its `first` argument (paginated lists); for other lists
+ * UNPAGED_LIST_SIZE, so a nested list of problems is not counted as one; else 1.
  */
-function listSize(args: Record<string, unknown>): number {
+function listSize(field: GraphQLField<unknown, unknown>, args: Record<string, unknown>): number {
   const first = args.first;
-  return typeof first === 'number' && first > 0 ? first : 1;
+  if (typeof first === 'number' && first > 0) return first;
+  // A connection's `nodes`/`edges` hold the `first` items already counted at the connection.
+  if (CONNECTION_LISTS.has(field.name)) return 1;
+  const type = isNonNullType(field.type) ? field.type.ofType : field.type;
+  return isListType(type) ? UNPAGED_LIST_SIZE : 1;
 }
 
 function argumentValues(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): Record<string, unknown> {

@@ -95,6 +95,8 @@ export class SettingsError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+const MAX_TIMER_MS = 2_147_483_647;
+
 export function readSettings(env: Env = process.env): GatewaySettings {
   const production = present(env, 'NODE_ENV') === 'production';
   return {
@@ -106,8 +108,9 @@ export function readSettings(env: Env = process.env): GatewaySettings {
     translationKeyInBody: readBoolean(env, 'TRANSLATION_KEY_IN_BODY', true),
     gatewayApiKeys: readList(env, 'GATEWAY_API_KEYS'),
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    problemsTimeoutMs: readInteger(env, 'PROBLEMS_TIMEOUT_MS', 10_000, 1),
-    translationTimeoutMs: readInteger(env, 'TRANSLATION_TIMEOUT_MS', 15_000, 1),
+    // Node's timers hold at most 2^31 - 1 ms; a larger value would fire at once.
+    problemsTimeoutMs: readInteger(env, 'PROBLEMS_TIMEOUT_MS', 10_000, 1, MAX_TIMER_MS),
+    translationTimeoutMs: readInteger(env, 'TRANSLATION_TIMEOUT_MS', 15_000, 1, MAX_TIMER_MS),
     upstreamRetries: readInteger(env, 'UPSTREAM_RETRIES', 2, 0, 10),
     translationBatchSize: readInteger(env, 'TRANSLATION_BATCH_SIZE', 200, 1),
     translationConcurrency: readInteger(env, 'TRANSLATION_CONCURRENCY', 4, 1, 64),

@@ -65,6 +65,16 @@ describe('npm start (src/gateway/main.ts)', () => {
     expect(await command.exited).toBe(0);
   });
 
+  it('never prints credentials that an upstream URL carries', async () => {
+    const command = runEntry('src/gateway/main.ts', { PORT: '0', PROBLEMS_URL: 'http://reader:s3cret-pass@127.0.0.1:9' });
+    running.push(command);
+    await command.waitFor(/listening: http:\/\/localhost:\d+\/graphql/);
+    expect(command.output()).toContain('problems: http://127.0.0.1:9 (from PROBLEMS_URL)');
+    expect(command.output()).not.toContain('s3cret-pass');
+    command.child.kill('SIGTERM');
+    expect(await command.exited).toBe(0);
+  });
+
   it('refuses a malformed setting with one line naming the variable', async () => {
     const command = runEntry('src/gateway/main.ts', { PORT: 'eighty' });
     running.push(command);

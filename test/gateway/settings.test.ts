@@ -94,6 +94,7 @@ describe('readSettings', () => {
     [{ TRANSLATION_BATCH_SIZE: '0' }, 'TRANSLATION_BATCH_SIZE'],
     [{ UPSTREAM_RETRIES: '-1' }, 'UPSTREAM_RETRIES'],
     [{ PROBLEMS_TIMEOUT_MS: '1.5' }, 'PROBLEMS_TIMEOUT_MS'],
+    [{ TRANSLATION_TIMEOUT_MS: '2147483648' }, 'TRANSLATION_TIMEOUT_MS'],
     [{ CORS_ORIGINS: 'https://a.example/path' }, 'CORS_ORIGINS'],
     [{ MAX_DEPTH: '0' }, 'MAX_DEPTH'],
     [{ METRICS_ENABLED: 'sometimes' }, 'METRICS_ENABLED'],

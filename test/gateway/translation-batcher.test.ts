@@ -92,6 +92,39 @@ describe('createTranslationBatcher', () => {
     expect(retried).toEqual([{ result: { text: 'es:x', detectedLanguage: null } }]);
   });
 
+  it("does not hand one request another's failure: a joiner sends its text again, alone", async () => {
+    const upstream = fakeUpstream();
+    const release = upstream.hold();
+    const batcher = createTranslationBatcher({ cache: createMemoryTranslationCache(), batchSize: 50, concurrency: 4, send: upstream.send });
+    upstream.failNext(createGraphQLError('rejected because of a text only the first request sent'));
+    const first = batcher.translate({}, ['shared', 'bad'], ES);
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = batcher.translate({}, ['shared'], ES);
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    const [firstOutcomes, secondOutcomes] = await Promise.all([first, second]);
+    expect('failure' in firstOutcomes[0]).toBe(true);
+    expect(secondOutcomes).toEqual([{ result: { text: 'es:shared', detectedLanguage: null } }]);
+    expect(upstream.calls.map((call) => call.texts)).toEqual([['shared', 'bad'], ['shared']]);
+  });
+
+  it('survives a cache that throws synchronously or never answers', async () => {
+    const upstream = fakeUpstream();
+    const throwing: TranslationCache = {
+      getMany: () => {
+        throw new Error('sync throw');
+      },
+      setMany: () => {
+        throw new Error('sync throw');
+      },
+    };
+    const hanging: TranslationCache = { getMany: () => new Promise(() => undefined), setMany: () => new Promise(() => undefined) };
+    for (const cache of [throwing, hanging]) {
+      const batcher = createTranslationBatcher({ cache, batchSize: 50, concurrency: 4, send: upstream.send });
+      expect(await batcher.translate({}, ['x'], ES)).toEqual([{ result: { text: 'es:x', detectedLanguage: null } }]);
+    }
+  });
+
   it('treats a cache that fails as a miss', async () => {
     const upstream = fakeUpstream();
     const broken: TranslationCache = {

@@ -138,6 +138,26 @@ describe('upstream faults', () => {
     }
   });
 
+  it('a failing language list: the error sits on `translation.languages`, not on a hidden operation', async () => {
+    stack.translation.setFaults({ status: 500, routes: ['GET /languages'] });
+    const result = await stack.query(/* GraphQL */ `{ translation { languages { code } } }`);
+    expect(result.data.translation.languages).toBeNull();
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors![0]).toMatchObject({ path: ['translation', 'languages'], extensions: { code: 'UPSTREAM_ERROR', service: 'translation', status: 500 } });
+    expect(result.text).not.toContain('TranslationApi_');
+  });
+
+  it('a PROBLEMS_URL given with its /graphql endpoint is called as the base URL, never /graphql/graphql', async () => {
+    const base = process.env.PROBLEMS_URL!;
+    try {
+      const other = await stack.addGateway({ settings: { problemsUrl: `${base}/graphql/` } });
+      expect(process.env.PROBLEMS_URL).toBe(base);
+      expect((await other.query('{ problem(id: "p1001") { id } }')).data).toEqual({ problem: { id: 'p1001' } });
+    } finally {
+      process.env.PROBLEMS_URL = base;
+    }
+  });
+
   it('problems down: a clear error naming the problems service, and translation-only queries still answer', async () => {
     const saved = process.env.PROBLEMS_URL;
     process.env.PROBLEMS_URL = 'http://127.0.0.1:9';

@@ -120,10 +120,14 @@ describe('Prometheus metrics on GET /metrics', () => {
     expect(sample(text, 'gateway_requests_total{operation="anonymous",outcome="ok"}')).toBe(1);
   });
 
-  it('counts a request refused by validation as rejected under its own name', async () => {
+  it('counts a refused request as rejected, under a name it cannot mint (junk names must not use up the label budget)', async () => {
     const other = await stack.addGateway();
     expect((await other.query('query Broken { noSuchField }')).status).toBe(400);
-    expect(sample(await metricsOf(other.gatewayUrl), 'gateway_requests_total{operation="Broken",outcome="rejected"}')).toBe(1);
+    expect(sample(await metricsOf(other.gatewayUrl), 'gateway_requests_total{operation="other",outcome="rejected"}')).toBe(1);
+    // A name that ran once keeps its label when later refused.
+    expect((await other.query('query Known { __typename }')).status).toBe(200);
+    expect((await other.query('query Known { noSuchField }')).status).toBe(400);
+    expect(sample(await metricsOf(other.gatewayUrl), 'gateway_requests_total{operation="Known",outcome="rejected"}')).toBe(1);
   });
 
   it('serves no /metrics when METRICS_ENABLED is false', async () => {

@@ -93,6 +93,14 @@ describe('access: gateway keys, rate limits, CORS, production switches', () => {
       expect(counts.map((count) => count.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, index) => index + 1));
     });
 
+    it('lets requests through when the store never answers', async () => {
+      const hanging = await stack.addGateway({
+        settings: { gatewayApiKeys: KEYS, rateLimitRequests: 1 },
+        rateLimitStore: { hit: () => new Promise(() => undefined) },
+      });
+      for (let index = 0; index < 2; index += 1) expect((await hanging.query('{ __typename }', undefined, { authorization: 'Bearer key-one' })).status).toBe(200);
+    });
+
     it('lets requests through when the store fails', async () => {
       const failing = await stack.addGateway({
         settings: { gatewayApiKeys: KEYS, rateLimitRequests: 1 },

@@ -215,6 +215,33 @@ describe('hostile input', () => {
     expect(stack.problems.stats.requests).toBe(0);
   });
 
+  it.each([['/graphql/'], ['/x/graphql'], ['/?p=/graphql']])('a path merely ending in the endpoint (%s): 404 NOT_FOUND, never GraphQL without a key', async (path) => {
+    const response = await fetch(new URL(path, stack.gatewayUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query: '{ problem(id: "p1001") { id } }' }),
+    });
+    expect(response.status).toBe(404);
+    expect((await response.json()).errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+
+  it('fragments spreading fragments twice, 30 levels deep: 400 OPERATION_LIMIT_EXCEEDED, estimated in linear time', async () => {
+    const fragments = Array.from({ length: 30 }, (_, level) =>
+      level === 29 ? `fragment F29 on Query { problem(id: "p1001") { id } }` : `fragment F${level} on Query { ...F${level + 1} ...F${level + 1} }`,
+    ).join(' ');
+    const sent = await send({ query: `{ ...F0 } ${fragments}` });
+    expect([sent.status, codeOf(sent)]).toEqual([400, 'OPERATION_LIMIT_EXCEEDED']);
+    expect(sent.body.errors[0].message).toMatch(/^The operation (selects \d+ root fields; at most 20|'s estimated cost is \d+; at most 5000)/);
+  });
+
+  it('`detect` of a text over the limit: BAD_USER_INPUT naming `text`, no translation call', async () => {
+    stack.translation.resetStats();
+    const sent = await send({ query: 'query ($t: String!) { translation { detect(text: $t) { code } } }', variables: { t: 'a'.repeat(5001) } });
+    expect(codeOf(sent)).toBe('BAD_USER_INPUT');
+    expect(sent.body.errors[0].extensions.argument).toBe('text');
+    expect(stack.translation.stats.requests).toBe(0);
+  });
+
   it('concurrent requests that each time out upstream: all answered, no sockets or memory left behind', async () => {
     // Connections the translation stand-in still holds: a timed-out call must close its socket.
     const upstreamConnections = () =>

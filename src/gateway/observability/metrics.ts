@@ -79,9 +79,10 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
   for (const budget of ['requests', 'translation']) rateLimitRejections.inc({ budget }, 0);
 
   const operationNames = new Set<string>();
-  const operationLabel = (name: string) => {
+  const operationLabel = (name: string, outcome: string) => {
     if (name === 'anonymous' || name === 'batch' || operationNames.has(name)) return name;
-    if (operationNames.size >= maxOperationNames) return 'other';
+    // A refused request does not earn a label of its own: junk names cannot use up the budget.
+    if (outcome === 'rejected' || operationNames.size >= maxOperationNames) return 'other';
     operationNames.add(name);
     return name;
   };
@@ -90,7 +91,7 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
     registry,
     observer: {
       requestFinished({ operation, outcome, durationMs }) {
-        const labels = { operation: operationLabel(operation), outcome };
+        const labels = { operation: operationLabel(operation, outcome), outcome };
         requests.inc(labels);
         requestDuration.observe(labels, durationMs / 1000);
       },

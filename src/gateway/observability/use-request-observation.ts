@@ -40,8 +40,10 @@ export function useRequestObservation({ observers, graphqlEndpoint = '/graphql' 
       if (!observed) return;
       const operation = getOperationAST(params.documentAST as DocumentNode, yogaContext.params?.operationName);
       const known = observed.operations.get(context);
+      // Only a name the document really has: a client's operationName that matches nothing is not
+      // an operation, and must not become a metrics label or a log field.
       observed.operations.set(context, {
-        name: operationNameOf(operation?.name?.value) ?? known?.name,
+        name: operationNameOf(operation?.name?.value),
         type: operation?.operation ?? known?.type,
       });
     },

@@ -5,7 +5,7 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError, type ValidationContext } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { estimateOperation } from '../operation-cost.ts';
+import { estimateExecution } from '../operation-cost.ts';
 import type { GatewaySettings } from '../settings.ts';
 
 /** The limits, as documented on GatewaySettings (settings.ts). */
@@ -50,7 +50,7 @@ export function useOperationLimits(options: OperationLimitsOptions): Plugin[] {
       }
     },
     onExecute({ args, setResultAndStopExecution }) {
-      const estimate = estimateOperation(args.schema, args.document, args.operationName, args.variableValues ?? {});
+      const estimate = estimateExecution(args);
       if (!estimate) return;
       const refuse = (message: string, limit: number, actual: number) =>
         setResultAndStopExecution({

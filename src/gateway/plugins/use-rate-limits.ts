@@ -1,5 +1,5 @@
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { estimateOperation } from '../operation-cost.ts';
+import { estimateExecution } from '../operation-cost.ts';
 import { clientIdentityOf } from './client-identity.ts';
 import { gatewayErrorResponse } from './gateway-error-response.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
@@ -19,6 +19,9 @@ export interface RateLimitsOptions {
 
 export const RATE_LIMITED_CODE = 'RATE_LIMITED';
 
+/** How long the counter store may take before the request goes through uncounted. */
+const STORE_TIMEOUT_MS = 200;
+
 /**
  * Per-client budgets (the client is its gateway key, or its address when the gateway is open; see
  * use-client-keys.ts): every GraphQL request counts against `requests`, refused with 429 before it is
@@ -27,7 +30,15 @@ export const RATE_LIMITED_CODE = 'RATE_LIMITED';
  * become a gateway outage.
  */
 export function useRateLimits({ store, requests, translationRequests, windowMs, graphqlEndpoint = '/graphql', onRejected }: RateLimitsOptions): Plugin {
-  const hit = (key: string) => store.hit(key, windowMs).catch(() => undefined);
+  // A store that fails, throws or is slow lets the request through (README "Security").
+  const hit = (key: string) =>
+    new Promise<Awaited<ReturnType<RateLimitStore['hit']>> | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), STORE_TIMEOUT_MS);
+      Promise.resolve()
+        .then(() => store.hit(key, windowMs))
+        .then(resolve, () => resolve(undefined))
+        .finally(() => clearTimeout(timer));
+    });
   const retryAfterOf = (resetInMs: number) => Math.max(1, Math.ceil(resetInMs / 1000));
   return {
     async onRequest({ request, url, endResponse }) {
@@ -48,7 +59,7 @@ export function useRateLimits({ store, requests, translationRequests, windowMs, 
       );
     },
     async onExecute({ args, setResultAndStopExecution }) {
-      const estimate = estimateOperation(args.schema, args.document, args.operationName, args.variableValues ?? {});
+      const estimate = estimateExecution(args);
       if (!estimate?.usesTranslation) return;
       const request = (args.contextValue as { request?: Request }).request;
       const window = await hit(`translation:${clientIdentityOf(request)}`);

@@ -58,6 +58,9 @@ export const resolvers = {
       (await translateBatched(context, [args.text], args, 'text'))?.[0] ?? null,
     translateMany: (_: unknown, args: TranslateArgs & { texts: string[] }, context: TranslationContext) =>
       translateBatched(context, args.texts, args, 'texts'),
-    detect: (_: unknown, args: { text: string }, context: TranslationContext) => detectLanguage(context, args.text),
+    detect: (_: unknown, args: { text: string }, context: TranslationContext) => {
+      checkTextLength([args.text], translationRuntimeOf(context).maxTextLength, '`text`', 'text');
+      return detectLanguage(context, args.text);
+    },
   },
 };

@@ -1,4 +1,5 @@
 import type { GraphQLError } from 'graphql';
+import { createGraphQLError } from 'graphql-yoga';
 import { translationCacheKey, type TranslationCache, type TranslationKey } from './translation-cache.ts';
 import type { TextFormat, TranslatedText } from './translation-client.ts';
 
@@ -63,8 +64,8 @@ export function createTranslationBatcher<TContext extends object>({
   async function runGroup(context: TContext, { options, waiters }: Group, limit: Limiter): Promise<void> {
     const texts = [...waiters.keys()];
     const keys: TranslationKey[] = texts.map((text) => ({ ...options, text }));
-    // A cache that cannot answer is a cache miss, never a failed translation.
-    const cached = await cache.getMany(keys).catch(() => keys.map(() => undefined));
+    // A cache that cannot answer (fails, throws, or is slow) is a cache miss, never a failed translation.
+    const cached = await bounded(() => cache.getMany(keys), CACHE_TIMEOUT_MS).catch(() => keys.map(() => undefined));
     const deliver = (text: string, outcome: TranslationOutcome) => {
       for (const resolve of waiters.get(text) ?? []) resolve(outcome);
     };
@@ -76,12 +77,23 @@ export function createTranslationBatcher<TContext extends object>({
       const pending = inFlight.get(translationCacheKey(keys[index]));
       if (pending) {
         joined += 1;
-        return void pending.then((outcome) => deliver(text, outcome));
+        // Only a success is shared: another request's call may fail because of its own texts, so on
+        // failure this text is sent again, alone, for this request.
+        return void pending.then((outcome) => ('result' in outcome ? deliver(text, outcome) : sendAlone(index)));
       }
       misses.push(index);
     });
+    const sendAlone = (index: number) =>
+      limit(() => send(context, [texts[index]], options)).then(
+        ([result]) => deliver(texts[index], { result }),
+        (error: GraphQLError) => deliver(texts[index], { failure: { error } }),
+      );
     const chunks = chunk(misses, batchSize);
-    onServed?.({ cached: texts.length - misses.length - joined, joined, sent: misses.length, calls: chunks.length });
+    try {
+      onServed?.({ cached: texts.length - misses.length - joined, joined, sent: misses.length, calls: chunks.length });
+    } catch {
+      // Metrics must never cost a translation.
+    }
     await Promise.all(
       chunks.map(async (indexes) => {
         const call = limit(() => send(context, indexes.map((index) => texts[index]), options));
@@ -99,7 +111,7 @@ export function createTranslationBatcher<TContext extends object>({
         const fresh = settled.flatMap((outcome, position): [TranslationKey, TranslatedText][] =>
           'result' in outcome ? [[keys[indexes[position]], outcome.result]] : [],
         );
-        if (fresh.length > 0) await cache.setMany(fresh).catch(() => undefined);
+        if (fresh.length > 0) await bounded(() => cache.setMany(fresh), CACHE_TIMEOUT_MS).catch(() => undefined);
         settled.forEach((outcome, position) => deliver(texts[indexes[position]], outcome));
       }),
     );
@@ -114,7 +126,10 @@ export function createTranslationBatcher<TContext extends object>({
         queued.set(context, created);
         // setImmediate runs after every pending promise job, so all resolvers of this execution step
         // have queued their texts by then.
-        setImmediate(() => void flush(context, created));
+        setImmediate(() => {
+          // Whatever goes wrong in the batcher itself, every waiting resolver gets an answer.
+          flush(context, created).catch((error: unknown) => failEveryone(created, error));
+        });
       }
       const groupKey = `${options.from ?? 'auto'}:${options.to}:${options.format}`;
       let group = groups.get(groupKey);
@@ -135,6 +150,25 @@ export function createTranslationBatcher<TContext extends object>({
       );
     },
   };
+}
+
+/** How long the cache may take to answer before the batcher goes on without it. */
+const CACHE_TIMEOUT_MS = 250;
+
+/** Runs `task` (even one that throws synchronously) and rejects if it takes longer than `ms`. */
+function bounded<T>(task: () => Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    Promise.resolve()
+      .then(task)
+      .then(resolve, reject)
+      .finally(() => clearTimeout(timer));
+  });
+}
+
+function failEveryone(groups: Map<string, Group>, error: unknown): void {
+  const failure = { failure: { error: createGraphQLError('The gateway could not translate these texts.', { originalError: error as Error }) } };
+  for (const { waiters } of groups.values()) for (const resolvers of waiters.values()) for (const resolve of resolvers) resolve(failure);
 }
 
 function chunk<T>(items: T[], size: number): T[][] {

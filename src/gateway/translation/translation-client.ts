@@ -1,3 +1,4 @@
+import { createGraphQLError } from 'graphql-yoga';
 import { ErrorCode, createUpstreamError } from '../errors.ts';
 
 /**
@@ -61,7 +62,10 @@ async function callRaw(context: TranslationContext, field: string, args: Record<
  * Mesh's message, which may quote the upstream body.
  */
 function asTranslationError(error: unknown): Error {
-  if ((error as { extensions?: { service?: string } })?.extensions?.service) return error as Error;
+  const shaped = error as { message?: string; extensions?: { service?: string } };
+  // A fresh error: the original carries the path of the hidden raw operation (TranslationApi_…),
+  // and graphql-js would show that path instead of the field the client asked for.
+  if (shaped?.extensions?.service) return createGraphQLError(String(shaped.message), { extensions: shaped.extensions });
   return wrongShape('an answer the gateway could not read');
 }
 
