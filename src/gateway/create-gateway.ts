@@ -77,6 +77,7 @@ export async function createGateway({
     onTranslationServed: observability.onTranslationServed,
   });
   const schema = toPublicSchema(mesh.schema);
+  const clientKeys = useClientKeys({ keys: resolvedSettings.gatewayApiKeys, graphqlEndpoint });
   const yoga = createYoga({
     plugins: [
       // First: a path the gateway does not serve never reaches GraphQL (or any plugin below).
@@ -87,10 +88,10 @@ export async function createGateway({
       }),
       // GraphiQL's own files (scripts, styles, Monaco workers), so the page needs nothing from outside.
       ...(resolvedSettings.graphiql ? [useGraphiQLAssets()] : []),
-      // First, so every request gets an id and is measured, those refused below included; serves /readiness and /metrics.
+      // Early, so every request gets an id and is measured, those refused below included; serves /readiness and /metrics.
       ...observability.yogaPlugins,
       // Before anything is parsed: who is calling, and may they call now.
-      useClientKeys({ keys: resolvedSettings.gatewayApiKeys, graphqlEndpoint }),
+      clientKeys.identify,
       useRateLimits({
         store: rateLimitStore ?? createMemoryRateLimitStore(),
         requests: resolvedSettings.rateLimitRequests,
@@ -99,6 +100,8 @@ export async function createGateway({
         graphqlEndpoint,
         onRejected: observability.onRateLimited,
       }),
+      // After the rate limits, so that wrong keys are counted like any request before the 401.
+      clientKeys.enforce,
       // Browsers may only send requests that a cross-site form could not forge.
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'graphql-require-preflight'] }),
       useUtf8Body(),

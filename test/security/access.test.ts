@@ -72,6 +72,13 @@ describe('access: gateway keys, rate limits, CORS, production switches', () => {
       expect((await limited.query('{ __typename }', undefined, { authorization: 'Bearer key-two' })).status).toBe(200);
     });
 
+    it('counts wrong keys against the caller\'s budget, so guessing keys is rate-limited too', async () => {
+      const limited = await stack.addGateway({ settings: { gatewayApiKeys: KEYS, rateLimitRequests: 3 } });
+      const statuses: number[] = [];
+      for (let index = 0; index < 4; index += 1) statuses.push((await limited.query('{ __typename }', undefined, { authorization: `Bearer guess-${index}` })).status);
+      expect(statuses).toEqual([401, 401, 401, 429]);
+    });
+
     it('gives the translation link its own, stricter budget', async () => {
       const limited = await stack.addGateway({ settings: { gatewayApiKeys: KEYS, rateLimitRequests: 100, translationRateLimitRequests: 2 } });
       const auth = { authorization: 'Bearer key-two' };

@@ -13,28 +13,43 @@ export interface ClientKeysOptions {
  * With keys configured, every GraphQL request must carry `Authorization: Bearer <one of them>`;
  * anything else gets 401 before it is parsed. Health and readiness stay open, and so do the GraphiQL
  * page itself (static HTML; its queries carry the key like any client's) and CORS preflights.
- * Keys are compared in constant time and never logged or echoed. The caller's identity (its key,
- * hashed, or its address when open) is recorded for the rate limits.
+ * Keys are compared in constant time and never logged or echoed.
+ *
+ * Two plugins, placed around the rate limits: `identify` names the caller (its key, hashed, or its
+ * address when open or when the key is wrong), `enforce` answers 401 after the rate limits have
+ * counted the attempt, so guessing keys is as rate-limited as any other request.
  */
-export function useClientKeys({ keys, graphqlEndpoint = '/graphql' }: ClientKeysOptions): Plugin {
+export function useClientKeys({ keys, graphqlEndpoint = '/graphql' }: ClientKeysOptions): { identify: Plugin; enforce: Plugin } {
+  const refused = new WeakSet<Request>();
+  const guarded = (request: Request, url: URL) =>
+    keys.length > 0 && url.pathname === graphqlEndpoint && request.method !== 'OPTIONS' && !isGraphiQLPage(request, url);
   return {
-    onRequest({ request, url, serverContext, endResponse }) {
-      if (keys.length === 0) {
-        setClientIdentity(request, `address:${remoteAddressOf(serverContext) ?? 'unknown'}`);
-        return;
-      }
-      if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS' || isGraphiQLPage(request, url)) return;
-      const token = bearerToken(request.headers.get('authorization'));
-      const key = token === undefined ? undefined : matchingKey(token, keys);
-      if (key === undefined) {
+    identify: {
+      onRequest({ request, url, serverContext }) {
+        const address = `address:${remoteAddressOf(serverContext) ?? 'unknown'}`;
+        if (!guarded(request, url)) {
+          setClientIdentity(request, address);
+          return;
+        }
+        const token = bearerToken(request.headers.get('authorization'));
+        const key = token === undefined ? undefined : matchingKey(token, keys);
+        if (key === undefined) {
+          refused.add(request);
+          setClientIdentity(request, address);
+          return;
+        }
+        setClientIdentity(request, `key:${digest(key).toString('base64url').slice(0, 16)}`);
+      },
+    },
+    enforce: {
+      onRequest({ request, endResponse }) {
+        if (!refused.has(request)) return;
         endResponse(
           gatewayErrorResponse(401, 'A valid gateway key is required: send `Authorization: Bearer <key>`.', 'UNAUTHENTICATED', {
             'www-authenticate': 'Bearer realm="gateway"',
           }),
         );
-        return;
-      }
-      setClientIdentity(request, `key:${digest(key).toString('base64url').slice(0, 16)}`);
+      },
     },
   };
 }
