@@ -77,7 +77,7 @@ export async function createGateway({
     onTranslationServed: observability.onTranslationServed,
   });
   const schema = toPublicSchema(mesh.schema);
-  const clientKeys = useClientKeys({ keys: resolvedSettings.gatewayApiKeys, graphqlEndpoint });
+  const clientKeys = useClientKeys({ keys: resolvedSettings.gatewayApiKeys, graphqlEndpoint, trustProxy: resolvedSettings.trustProxy });
   const yoga = createYoga({
     plugins: [
       // First: a path the gateway does not serve never reaches GraphQL (or any plugin below).

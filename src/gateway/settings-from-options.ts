@@ -26,6 +26,7 @@ export const VARIABLE_OF_SETTING: Record<keyof GatewaySettings, string> = {
   rateLimitRequests: 'RATE_LIMIT_REQUESTS',
   translationRateLimitRequests: 'TRANSLATION_RATE_LIMIT_REQUESTS',
   rateLimitWindowSeconds: 'RATE_LIMIT_WINDOW_SECONDS',
+  trustProxy: 'TRUST_PROXY',
   maxDepth: 'MAX_DEPTH',
   maxAliases: 'MAX_ALIASES',
   maxTokens: 'MAX_TOKENS',

@@ -28,6 +28,7 @@ describe('readSettings', () => {
       rateLimitRequests: 300,
       translationRateLimitRequests: 60,
       rateLimitWindowSeconds: 60,
+      trustProxy: false,
       maxDepth: 10,
       maxAliases: 15,
       maxTokens: 2000,

@@ -79,6 +79,18 @@ describe('access: gateway keys, rate limits, CORS, production switches', () => {
       expect(statuses).toEqual([401, 401, 401, 429]);
     });
 
+    it('behind a trusted proxy (TRUST_PROXY), tells open-mode clients apart by X-Forwarded-For', async () => {
+      const proxied = await stack.addGateway({ settings: { rateLimitRequests: 1, trustProxy: true } });
+      const from = (address: string) => proxied.query('{ __typename }', undefined, { 'x-forwarded-for': `${address}, 10.0.0.1` });
+      expect((await from('203.0.113.7')).status).toBe(200);
+      expect((await from('203.0.113.7')).status).toBe(429);
+      expect((await from('198.51.100.9')).status).toBe(200);
+      // Without TRUST_PROXY the header is ignored: every caller here is 127.0.0.1.
+      const direct = await stack.addGateway({ settings: { rateLimitRequests: 1 } });
+      expect((await direct.query('{ __typename }', undefined, { 'x-forwarded-for': '203.0.113.7' })).status).toBe(200);
+      expect((await direct.query('{ __typename }', undefined, { 'x-forwarded-for': '198.51.100.9' })).status).toBe(429);
+    });
+
     it('gives the translation link its own, stricter budget', async () => {
       const limited = await stack.addGateway({ settings: { gatewayApiKeys: KEYS, rateLimitRequests: 100, translationRateLimitRequests: 2 } });
       const auth = { authorization: 'Bearer key-two' };

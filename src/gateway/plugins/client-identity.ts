@@ -32,7 +32,14 @@ export function bearerToken(header: string | null): string | undefined {
   return match?.[1];
 }
 
-/** The peer address of a Node request, when the gateway runs on node:http. */
-export function remoteAddressOf(serverContext: unknown): string | undefined {
+/**
+ * The caller's address: the peer of the connection (when the gateway runs on node:http), or, behind
+ * a trusted reverse proxy, the client address it put first in `X-Forwarded-For`.
+ */
+export function remoteAddressOf(serverContext: unknown, request?: Request, trustProxy = false): string | undefined {
+  if (trustProxy) {
+    const forwarded = request?.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded && forwarded.length <= 64) return forwarded;
+  }
   return (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req?.socket?.remoteAddress;
 }

@@ -7,6 +7,8 @@ export interface ClientKeysOptions {
   keys: string[];
   /** @default '/graphql' */
   graphqlEndpoint?: string;
+  /** Tell clients apart by `X-Forwarded-For` (TRUST_PROXY). @default false */
+  trustProxy?: boolean;
 }
 
 /**
@@ -19,14 +21,14 @@ export interface ClientKeysOptions {
  * address when open or when the key is wrong), `enforce` answers 401 after the rate limits have
  * counted the attempt, so guessing keys is as rate-limited as any other request.
  */
-export function useClientKeys({ keys, graphqlEndpoint = '/graphql' }: ClientKeysOptions): { identify: Plugin; enforce: Plugin } {
+export function useClientKeys({ keys, graphqlEndpoint = '/graphql', trustProxy = false }: ClientKeysOptions): { identify: Plugin; enforce: Plugin } {
   const refused = new WeakSet<Request>();
   const guarded = (request: Request, url: URL) =>
     keys.length > 0 && url.pathname === graphqlEndpoint && request.method !== 'OPTIONS' && !isGraphiQLPage(request, url);
   return {
     identify: {
       onRequest({ request, url, serverContext }) {
-        const address = `address:${remoteAddressOf(serverContext) ?? 'unknown'}`;
+        const address = `address:${remoteAddressOf(serverContext, request, trustProxy) ?? 'unknown'}`;
         if (!guarded(request, url)) {
           setClientIdentity(request, address);
           return;
