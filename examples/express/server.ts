@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { createGateway, type GatewayOptions } from 'problems-translation-gateway';
 
-export async function startExpressExample({ port = 4101, ...options }: GatewayOptions & { port?: number } = {}) {
+export async function startExpressExample({ port = 0, ...options }: GatewayOptions & { port?: number } = {}) {
   const gateway = await createGateway(options);
   const app = express();
   app.get('/', (_request, response) => {

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { createGateway, type GatewayOptions } from 'problems-translation-gateway';
 
-export async function startFastifyExample({ port = 4102, ...options }: GatewayOptions & { port?: number } = {}) {
+export async function startFastifyExample({ port = 0, ...options }: GatewayOptions & { port?: number } = {}) {
   const gateway = await createGateway(options);
   const app = Fastify();
   // Let the gateway see every body as sent (it checks content type, size and encoding itself).

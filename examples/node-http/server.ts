@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { createGateway, type GatewayOptions } from 'problems-translation-gateway';
 
-export async function startNodeHttpExample({ port = 4100, ...options }: GatewayOptions & { port?: number } = {}) {
+export async function startNodeHttpExample({ port = 0, ...options }: GatewayOptions & { port?: number } = {}) {
   const gateway = await createGateway(options);
   const server = createServer(gateway.listener);
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

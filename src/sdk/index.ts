@@ -2,7 +2,7 @@
  * A typed SDK for server-side callers: one function per operation in src/sdk/operations, with
  * TypeScript types for variables and results generated from the gateway's schema.
  *
- *   const sdk = createGatewaySdk({ url: 'http://localhost:4000/graphql', apiKey: process.env.GATEWAY_KEY });
+ *   const sdk = createGatewaySdk({ url: process.env.GATEWAY_URL!, apiKey: process.env.GATEWAY_KEY });
  *   const { problems } = await sdk.ProblemsInLanguage({ to: 'es' });
  */
 import { print, type DocumentNode } from 'graphql';

@@ -2,6 +2,7 @@ import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, prin
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeHtmlText, escapeHtmlText } from '../../src/gateway/statement/html-placeholders.ts';
 import { segmentStatement } from '../../src/gateway/statement/segment-statement.ts';
+import { recordUpstreamRequests } from '../helpers/record-upstream-requests.ts';
 import { PROBLEMS_KEY, TRANSLATION_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
 import { protectedSpans } from './statement-spans.ts';
 
@@ -167,10 +168,19 @@ describe('the gateway over both stand-ins, over real HTTP', () => {
     }
   });
 
-  it('never forwards the client Authorization header upstream', async () => {
-    // The stand-in requires its own key: had the client's header replaced the gateway's, this would fail.
-    const result = await stack.query(/* GraphQL */ `{ problem(id: "p1001") { id } }`, undefined, { authorization: 'Bearer client-key' });
-    expect(result.errors).toBeUndefined();
+  it('never forwards the client Authorization header upstream: each service gets the gateway\'s own key', async () => {
+    const recorder = recordUpstreamRequests(stack);
+    try {
+      const result = await stack.query(/* GraphQL */ `{ problem(id: "p1001") { id translation(to: "pt") { title } } }`, undefined, {
+        authorization: 'Bearer client-key',
+      });
+      expect(result.errors).toBeUndefined();
+      expect(recorder.seen.problems.map((request) => request.headers.authorization)).toEqual([`Bearer ${PROBLEMS_KEY}`]);
+      expect(recorder.seen.translation.length).toBeGreaterThan(0);
+      for (const request of recorder.seen.translation) expect(request.headers.authorization).toBe(`Bearer ${TRANSLATION_KEY}`);
+    } finally {
+      recorder.stop();
+    }
   });
 
   it('serves over HTTP the unified schema recorded in the snapshot (sorted SDL)', async () => {

@@ -1,5 +1,5 @@
 import { decodeHtmlText, escapeHtmlText } from '../statement/html-placeholders.ts';
-import { checkLanguageArgument, checkTextLength } from '../translation/resolvers.ts';
+import { checkTextLength, languageOptions } from '../translation/resolvers.ts';
 import type { TranslationContext } from '../translation/translation-client.ts';
 import { translationRuntimeOf } from '../translation/translation-runtime.ts';
 
@@ -26,15 +26,14 @@ export const resolvers = {
         args: { to: string; from?: string | null },
         context: TranslationContext,
       ): Promise<ProblemTranslation | null> => {
-        checkLanguageArgument(args.to, 'to');
-        checkLanguageArgument(args.from, 'from');
+        const languages = languageOptions(args);
         const runtime = translationRuntimeOf(context);
         const statement = runtime.statements.segment(problem.statement);
         // The service refuses an empty text; an empty title has nothing to translate anyway.
         const titles = problem.title.trim() ? [escapeHtmlText(problem.title)] : [];
         const texts = [...titles, ...statement.segments];
         checkTextLength(texts, runtime.maxTextLength, "This problem's text");
-        const outcomes = await runtime.translate(context, texts, { to: args.to, from: args.from ?? null, format: 'html' });
+        const outcomes = await runtime.translate(context, texts, { ...languages, format: 'html' });
         const results = runtime.settle(context, outcomes);
         if (!results) return null;
         const title = titles.length > 0 ? decodeHtmlText(results[0].text) : problem.title;

@@ -35,7 +35,7 @@ const CHECKS: Record<ServiceName, UpstreamCheck> = {
     urlVariable: 'PROBLEMS_URL',
     keyVariable: 'PROBLEMS_API_KEY',
     async probe(base, headers, signal, fetchFn) {
-      const response = await fetchFn(`${base.replace(/\/graphql$/, '')}/graphql`, {
+      const response = await fetchFn(`${base}/graphql`, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ query: '{ __typename }' }),
@@ -104,7 +104,9 @@ export async function checkUpstreams(timeoutMs: number, fetchFn: typeof fetch = 
 }
 
 async function checkOne({ urlVariable, keyVariable, probe }: UpstreamCheck, timeoutMs: number, fetchFn: typeof fetch): Promise<string> {
-  const base = process.env[urlVariable]?.trim().replace(/\/+$/, '');
+  // Exactly the base Mesh uses for `{env.X}` (createGateway writes it normalized), so readiness
+  // probes the URL the gateway really calls.
+  const base = process.env[urlVariable];
   if (!base) return `not configured (${urlVariable} is not set)`;
   if (!URL.canParse(base)) return `not configured (${urlVariable} is not a valid URL)`;
   const key = process.env[keyVariable]?.trim();

@@ -1,5 +1,6 @@
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { isGraphQLRequest } from '../plugins/graphql-request.ts';
 import {
   REQUEST_ID_HEADER,
   finish,
@@ -25,8 +26,7 @@ export interface RequestObservationOptions {
 export function useRequestObservation({ observers, graphqlEndpoint = '/graphql' }: RequestObservationOptions): Plugin {
   return {
     onRequest({ request, url }) {
-      const graphql =
-        url.pathname === graphqlEndpoint && request.method !== 'OPTIONS' && !(request.method === 'GET' && !url.searchParams.has('query'));
+      const graphql = isGraphQLRequest(request, url, graphqlEndpoint);
       const observed = startObservedRequest(request, graphql);
       if (graphql) for (const observer of observers) observer.requestStarted?.(observed, request);
     },

@@ -1,4 +1,5 @@
 import type { ServiceName } from '../errors.ts';
+import { VARIABLE_OF_SETTING } from '../settings-from-options.ts';
 
 /** Source names as declared in .meshrc.yaml, mapped to the service names clients see in errors. */
 const SERVICE_BY_SOURCE: Record<string, ServiceName> = {
@@ -8,8 +9,8 @@ const SERVICE_BY_SOURCE: Record<string, ServiceName> = {
 
 /** The variable holding each service's base URL (read per call, like Mesh's `{env.X}`). */
 const URL_VARIABLE: Record<ServiceName, string> = {
-  problems: 'PROBLEMS_URL',
-  translation: 'TRANSLATION_URL',
+  problems: VARIABLE_OF_SETTING.problemsUrl,
+  translation: VARIABLE_OF_SETTING.translationUrl,
 };
 
 /**

@@ -1,6 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { bearerToken, digest, matchingKey, remoteAddressOf, setClientIdentity } from './client-identity.ts';
 import { gatewayErrorResponse } from './gateway-error-response.ts';
+import { isGraphQLRequest } from './graphql-request.ts';
 
 export interface ClientKeysOptions {
   /** Keys clients may present (`GATEWAY_API_KEYS`); empty = open. */
@@ -23,8 +24,7 @@ export interface ClientKeysOptions {
  */
 export function useClientKeys({ keys, graphqlEndpoint = '/graphql', trustProxy = false }: ClientKeysOptions): { identify: Plugin; enforce: Plugin } {
   const refused = new WeakSet<Request>();
-  const guarded = (request: Request, url: URL) =>
-    keys.length > 0 && url.pathname === graphqlEndpoint && request.method !== 'OPTIONS' && !isGraphiQLPage(request, url);
+  const guarded = (request: Request, url: URL) => keys.length > 0 && isGraphQLRequest(request, url, graphqlEndpoint);
   return {
     identify: {
       onRequest({ request, url, serverContext }) {
@@ -54,9 +54,4 @@ export function useClientKeys({ keys, graphqlEndpoint = '/graphql', trustProxy =
       },
     },
   };
-}
-
-/** A browser asking for the GraphiQL page: a GET for HTML with no operation in it. */
-function isGraphiQLPage(request: Request, url: URL): boolean {
-  return request.method === 'GET' && !url.searchParams.has('query') && (request.headers.get('accept') ?? '').includes('text/html');
 }

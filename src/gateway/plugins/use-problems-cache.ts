@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Of } from '../../shared/hash.ts';
 import type { MeshPlugin } from '@graphql-mesh/types';
 import { createLruCache } from '../cache/lru-cache.ts';
 import { isWriteOperationBody, serviceOfFetch } from './upstream-service.ts';
@@ -33,7 +33,7 @@ export function useProblemsCache({ ttlMs, maxBytes = 32 * 1024 * 1024 }: Problem
   return {
     onFetch({ url, options, info, context, fetchFn, setFetchFn }) {
       if (serviceOfFetch(info, url) !== 'problems' || typeof options.body !== 'string' || isWriteOperationBody(options.body)) return;
-      const key = cacheKey(clientCredential(context), url, options.body as string);
+      const key = sha256Of(clientCredential(context), url, options.body as string);
       setFetchFn(async (callUrl, callOptions, callContext, callInfo) => {
         const cached = answers.get(key);
         if (cached) return toResponse(cached);
@@ -66,9 +66,6 @@ function clientCredential(context: unknown): string {
   return request?.headers?.get('authorization') ?? '';
 }
 
-function cacheKey(credential: string, url: string, body: string): string {
-  return createHash('sha256').update(credential).update('\n').update(url).update('\n').update(body).digest('base64url');
-}
 
 function hasErrors(text: string): boolean {
   try {

@@ -1,6 +1,8 @@
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { estimateExecution } from '../operation-cost.ts';
+import { withTimeout } from '../../shared/with-timeout.ts';
 import { clientIdentityOf } from './client-identity.ts';
+import { isGraphQLRequest } from './graphql-request.ts';
 import { gatewayErrorResponse } from './gateway-error-response.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 
@@ -31,19 +33,11 @@ const STORE_TIMEOUT_MS = 200;
  */
 export function useRateLimits({ store, requests, translationRequests, windowMs, graphqlEndpoint = '/graphql', onRejected }: RateLimitsOptions): Plugin {
   // A store that fails, throws or is slow lets the request through (README "Security").
-  const hit = (key: string) =>
-    new Promise<Awaited<ReturnType<RateLimitStore['hit']>> | undefined>((resolve) => {
-      const timer = setTimeout(() => resolve(undefined), STORE_TIMEOUT_MS);
-      Promise.resolve()
-        .then(() => store.hit(key, windowMs))
-        .then(resolve, () => resolve(undefined))
-        .finally(() => clearTimeout(timer));
-    });
+  const hit = (key: string) => withTimeout(() => store.hit(key, windowMs), STORE_TIMEOUT_MS).catch(() => undefined);
   const retryAfterOf = (resetInMs: number) => Math.max(1, Math.ceil(resetInMs / 1000));
   return {
     async onRequest({ request, url, endResponse }) {
-      if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS') return;
-      if (request.method === 'GET' && !url.searchParams.has('query')) return; // the GraphiQL page
+      if (!isGraphQLRequest(request, url, graphqlEndpoint)) return;
       const window = await hit(`requests:${clientIdentityOf(request)}`);
       if (!window || window.count <= requests) return;
       onRejected?.('requests');

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Of } from '../../shared/hash.ts';
 import { createLruCache } from '../cache/lru-cache.ts';
 import { renderStatementHtml } from './render-statement-html.ts';
 import { segmentStatement, type SegmentedStatement } from './segment-statement.ts';
@@ -22,11 +22,6 @@ export interface StatementMemo {
   renderHtml(markdown: string): string;
 }
 
-const hashOf = (...parts: string[]) => {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part).update('\u0000');
-  return hash.digest('base64url');
-};
 
 export function createStatementMemo({ maxBytes = 32 * 1024 * 1024, ttlMs = 6 * 60 * 60 * 1000 }: StatementMemoOptions = {}): StatementMemo {
   // A segmented statement holds its parse tree: count it as a few times its text.
@@ -38,7 +33,7 @@ export function createStatementMemo({ maxBytes = 32 * 1024 * 1024, ttlMs = 6 * 6
   const strings = createLruCache<string>({ maxBytes: maxBytes / 2, ttlMs, sizeOf: (key, value) => 2 * (key.length + value.length) + 64 });
   return {
     segment(markdown) {
-      const key = hashOf(markdown);
+      const key = sha256Of(markdown);
       const hit = segmented.get(key);
       if (hit) return hit.statement;
       const statement = segmentStatement(markdown);
@@ -46,7 +41,7 @@ export function createStatementMemo({ maxBytes = 32 * 1024 * 1024, ttlMs = 6 * 6
       return statement;
     },
     reassemble(markdown, statement, translated) {
-      const key = `r:${hashOf(markdown, ...translated)}`;
+      const key = `r:${sha256Of(markdown, ...translated)}`;
       const hit = strings.get(key);
       if (hit !== undefined) return hit;
       const result = statement.reassemble(translated);
@@ -54,7 +49,7 @@ export function createStatementMemo({ maxBytes = 32 * 1024 * 1024, ttlMs = 6 * 6
       return result;
     },
     renderHtml(markdown) {
-      const key = `h:${hashOf(markdown)}`;
+      const key = `h:${sha256Of(markdown)}`;
       const hit = strings.get(key);
       if (hit !== undefined) return hit;
       const html = renderStatementHtml(markdown);

@@ -33,10 +33,15 @@ export function checkTextLength(texts: string[], maxLength: number, what: string
   throw createGraphQLErrorWithCode(message, ErrorCode.TextTooLong, { service: 'translation', limit: maxLength });
 }
 
-function batchOptions(args: TranslateArgs) {
+/** The `to` and `from` arguments, checked; `from` omitted means automatic detection. */
+export function languageOptions(args: { to: string; from?: string | null }) {
   checkLanguageArgument(args.to, 'to');
   checkLanguageArgument(args.from, 'from');
-  return { to: args.to, from: args.from ?? null, format: FORMATS[args.format ?? 'TEXT'] ?? 'text' };
+  return { to: args.to, from: args.from ?? null };
+}
+
+function batchOptions(args: TranslateArgs) {
+  return { ...languageOptions(args), format: FORMATS[args.format ?? 'TEXT'] ?? 'text' };
 }
 
 /** Translates through the request's batch; null (with the batch's error reported once) when it failed. */

@@ -1,5 +1,6 @@
 import type { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
+import { withTimeout } from '../../shared/with-timeout.ts';
 import { translationCacheKey, type TranslationCache, type TranslationKey } from './translation-cache.ts';
 import type { TextFormat, TranslatedText } from './translation-client.ts';
 
@@ -65,7 +66,7 @@ export function createTranslationBatcher<TContext extends object>({
     const texts = [...waiters.keys()];
     const keys: TranslationKey[] = texts.map((text) => ({ ...options, text }));
     // A cache that cannot answer (fails, throws, or is slow) is a cache miss, never a failed translation.
-    const cached = await bounded(() => cache.getMany(keys), CACHE_TIMEOUT_MS).catch(() => keys.map(() => undefined));
+    const cached = await withTimeout(() => cache.getMany(keys), CACHE_TIMEOUT_MS).catch(() => keys.map(() => undefined));
     const deliver = (text: string, outcome: TranslationOutcome) => {
       for (const resolve of waiters.get(text) ?? []) resolve(outcome);
     };
@@ -111,7 +112,7 @@ export function createTranslationBatcher<TContext extends object>({
         const fresh = settled.flatMap((outcome, position): [TranslationKey, TranslatedText][] =>
           'result' in outcome ? [[keys[indexes[position]], outcome.result]] : [],
         );
-        if (fresh.length > 0) await bounded(() => cache.setMany(fresh), CACHE_TIMEOUT_MS).catch(() => undefined);
+        if (fresh.length > 0) await withTimeout(() => cache.setMany(fresh), CACHE_TIMEOUT_MS).catch(() => undefined);
         settled.forEach((outcome, position) => deliver(texts[indexes[position]], outcome));
       }),
     );
@@ -154,17 +155,6 @@ export function createTranslationBatcher<TContext extends object>({
 
 /** How long the cache may take to answer before the batcher goes on without it. */
 const CACHE_TIMEOUT_MS = 250;
-
-/** Runs `task` (even one that throws synchronously) and rejects if it takes longer than `ms`. */
-function bounded<T>(task: () => Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    Promise.resolve()
-      .then(task)
-      .then(resolve, reject)
-      .finally(() => clearTimeout(timer));
-  });
-}
 
 function failEveryone(groups: Map<string, Group>, error: unknown): void {
   const failure = { failure: { error: createGraphQLError('The gateway could not translate these texts.', { originalError: error as Error }) } };

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Of } from '../../shared/hash.ts';
 import { createLruCache } from '../cache/lru-cache.ts';
 import type { TextFormat, TranslatedText } from './translation-client.ts';
 
@@ -20,8 +20,7 @@ export interface TranslationCache {
 }
 
 export function translationCacheKey({ from, to, format, text }: TranslationKey): string {
-  const hash = createHash('sha256').update(text).digest('base64url');
-  return `${from ?? 'auto'}:${to}:${format}:${hash}`;
+  return `${from ?? 'auto'}:${to}:${format}:${sha256Of(text)}`;
 }
 
 export interface MemoryTranslationCacheOptions {

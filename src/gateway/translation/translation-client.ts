@@ -83,15 +83,6 @@ function wrongShape(what: string) {
   });
 }
 
-function rejectErrorBody(result: unknown): void {
-  if (result && typeof result === 'object' && (result as { __typename?: string }).__typename === `${RAW_PREFIX}Error`) {
-    throw createUpstreamError('The translation service answered with an error.', {
-      code: ErrorCode.UpstreamError,
-      service: 'translation',
-    });
-  }
-}
-
 function toDetection(value: unknown): Detection | null {
   if (!value || typeof value !== 'object') return null;
   const { language, confidence } = value as { language?: unknown; confidence?: unknown };
@@ -117,9 +108,8 @@ export async function translateTexts(context: TranslationContext, texts: string[
         ...bodyKey(),
       },
     },
-    `{ __typename ... on ${RAW_PREFIX}TranslateResponse { translatedText detectedLanguage { language confidence } } ... on ${RAW_PREFIX}Error { error } }`,
+    `{ __typename ... on ${RAW_PREFIX}TranslateResponse { translatedText detectedLanguage { language confidence } } }`,
   );
-  rejectErrorBody(result);
   const { translatedText, detectedLanguage } = (result ?? {}) as { translatedText?: unknown; detectedLanguage?: unknown };
   if (!Array.isArray(translatedText) || translatedText.some((item) => typeof item !== 'string')) {
     throw wrongShape('a translation that is not a list of texts');
@@ -136,11 +126,10 @@ export async function listLanguages(context: TranslationContext): Promise<Langua
     context,
     'languages',
     {},
-    `{ __typename ... on ${RAW_PREFIX}Language { code name targets } ... on ${RAW_PREFIX}Error { error } }`,
+    `{ __typename ... on ${RAW_PREFIX}Language { code name targets } }`,
   );
   if (!Array.isArray(result)) throw wrongShape('a language list that is not a list');
   return result.map((item) => {
-    rejectErrorBody(item);
     const { code, name, targets } = (item ?? {}) as Partial<Language>;
     if (typeof code !== 'string' || typeof name !== 'string' || !Array.isArray(targets)) {
       throw wrongShape('a language entry without code, name or targets');
@@ -154,11 +143,10 @@ export async function detectLanguage(context: TranslationContext, text: string):
     context,
     'detect',
     { input: { q: text, ...bodyKey() } },
-    `{ __typename ... on ${RAW_PREFIX}Detection { language confidence } ... on ${RAW_PREFIX}Error { error } }`,
+    `{ __typename ... on ${RAW_PREFIX}Detection { language confidence } }`,
   );
   if (!Array.isArray(result)) throw wrongShape('a detection that is not a list');
   return result.map((item) => {
-    rejectErrorBody(item);
     const detection = toDetection(item);
     if (!detection) throw wrongShape('a detection without language or confidence');
     return detection;
