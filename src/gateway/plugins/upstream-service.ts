@@ -30,14 +30,22 @@ export function serviceOfFetch(info: unknown, url: string): ServiceName | undefi
 
 /**
  * Whether a GraphQL request body sent upstream is a mutation or subscription (never safe to repeat or
- * to reuse). Mesh sends one operation per request, so its leading keyword tells.
+ * to reuse). Mesh sends one operation per request, so its leading keyword tells. The retry and cache
+ * hooks both ask about the same fetch in turn: the last answer is kept so the body is parsed once.
  */
+let lastBody: string | undefined;
+let lastAnswer = false;
 export function isWriteOperationBody(body: unknown): boolean {
   if (typeof body !== 'string') return false;
+  if (body === lastBody) return lastAnswer;
+  let answer = false;
   try {
     const query = (JSON.parse(body) as { query?: unknown }).query;
-    return typeof query === 'string' && /^\s*(mutation|subscription)\b/.test(query);
+    answer = typeof query === 'string' && /^\s*(mutation|subscription)\b/.test(query);
   } catch {
-    return false;
+    answer = false;
   }
+  lastBody = body;
+  lastAnswer = answer;
+  return answer;
 }
