@@ -1,11 +1,12 @@
 import {
+  getArgumentValues,
   getNamedType,
+  getNullableType,
+  getVariableValues,
   isListType,
-  isNonNullType,
   isObjectType,
   isInterfaceType,
   Kind,
-  valueFromAST,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLField,
@@ -13,7 +14,6 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
-  type FieldNode,
 } from 'graphql';
 
 /**
@@ -56,9 +56,10 @@ export function estimateExecution(args: {
 
 /**
  * Estimates what an operation will cost before it runs. A field under a paginated list counts once
- * per item it may return (`first`, with its default when absent), so `problems(first: 100)` with a
- * translation per problem costs what 100 translations cost. Runs after validation: fragments are
- * known to exist and not to cycle.
+ * per item it may return, so `problems(first: 100)` with a translation per problem costs what 100
+ * translations cost. Arguments are read as the executor will coerce them (variable defaults, argument
+ * defaults, null), since those are the values the upstream receives. Runs after validation:
+ * fragments are known to exist and not to cycle. `variables` are the client's, uncoerced.
  */
 export function estimateOperation(
   schema: GraphQLSchema,
@@ -71,6 +72,10 @@ export function estimateOperation(
   if (!operation) return undefined;
   const rootType = schema.getRootType(operation.operation);
   if (!rootType) return undefined;
+  // Variables that do not coerce make the executor refuse the operation before any field runs, so
+  // estimating those from the raw values (for the argument-length check) lets nothing through.
+  const coercion = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 });
+  const variableValues = coercion.coerced ?? variables;
   const fragments = new Map(
     document.definitions
       .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
@@ -116,7 +121,15 @@ export function estimateOperation(
       if (!field) continue; // __typename and the like
       const coordinate = `${type.name}.${field.name}`;
       if (TRANSLATION_FIELDS.has(coordinate)) usesTranslation = true;
-      const args = argumentValues(field, selection, variables);
+      let args: Record<string, unknown>;
+      try {
+        args = getArgumentValues(field, selection, variableValues);
+      } catch {
+        // The executor fails this field on the same error (e.g. null for a non-null argument) and
+        // never resolves what is under it.
+        total += 1;
+        continue;
+      }
       for (const [name, value] of Object.entries(args)) measure(name, value);
       total += FIELD_WEIGHTS[coordinate]?.(args) ?? 1;
       if (selection.selectionSet) total += listSize(field, args) * unitCostOf(selection.selectionSet, getNamedType(field.type));
@@ -151,28 +164,34 @@ export function estimateOperation(
 
 const CONNECTION_LISTS = new Set(['nodes', 'edges']);
 
-/** Items assumed for a list of objects that has no `first` argument (a contest's problems, a user's history). */
-export const UNPAGED_LIST_SIZE = 10;
+/**
+ * The most items the problems service returns in one page: its connections accept `first` from 0 up
+ * to 100, which the schema says only in prose. Assumed where the schema gives no default page size.
+ */
+export const UPSTREAM_MAX_PAGE_SIZE = 100;
 
 /**
- * How many items a field may return: its `first` argument (paginated lists); for other lists
+ * Items assumed for a list of objects without paging arguments (a contest's problems, a user's rating
+ * history): the schema bounds none of them, so each counts as one default page of the service (its
+ * `first` defaults to 20), which holds every such list the service has today.
+ */
+export const UNPAGED_LIST_SIZE = 20;
+
+/**
+ * How many items a field may return: the page its `first` asks for; for other lists
  * UNPAGED_LIST_SIZE, so a nested list of problems is not counted as one; else 1.
  */
 function listSize(field: GraphQLField<unknown, unknown>, args: Record<string, unknown>): number {
-  const first = args.first;
-  if (typeof first === 'number' && first > 0) return first;
+  const first = field.args.find((argument) => argument.name === 'first');
+  if (first) {
+    // Counted as asked even above the upstream's maximum: refusing here is cheaper than relying on
+    // the upstream to refuse. (Only an uncoercible `first`, which the executor refuses, is not a number.)
+    if (typeof args.first === 'number') return Math.max(0, args.first);
+    // Absent or null: the service answers with its default page, which the schema gives as the
+    // argument's default; with none, the most it ever returns.
+    return typeof first.defaultValue === 'number' ? first.defaultValue : UPSTREAM_MAX_PAGE_SIZE;
+  }
   // A connection's `nodes`/`edges` hold the `first` items already counted at the connection.
   if (CONNECTION_LISTS.has(field.name)) return 1;
-  const type = isNonNullType(field.type) ? field.type.ofType : field.type;
-  return isListType(type) ? UNPAGED_LIST_SIZE : 1;
-}
-
-function argumentValues(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const definition of field.args) {
-    const argument = node.arguments?.find((candidate) => candidate.name.value === definition.name);
-    if (argument) values[definition.name] = valueFromAST(argument.value, definition.type, variables);
-    else if (definition.defaultValue !== undefined) values[definition.name] = definition.defaultValue;
-  }
-  return values;
+  return isListType(getNullableType(field.type)) ? UNPAGED_LIST_SIZE : 1;
 }
