@@ -32,7 +32,7 @@ export const FIELD_WEIGHTS: Record<string, (args: Record<string, unknown>) => nu
 const TRANSLATION_FIELDS = new Set(['Problem.translation', 'Query.translation']);
 
 export interface OperationEstimate {
-  /** Weighted field count, multiplied through list sizes (`first`, or the length of a list argument). */
+  /** Weighted field count, multiplied through the number of items each list may return (listSize). */
   cost: number;
   rootFields: number;
   /** Whether any field reaches the translation service. */
