@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
-import { createGateway, type GatewayOptions } from 'problems-translation-gateway';
+import { createGateway, readSettings, type GatewayOptions } from 'problems-translation-gateway';
 
 export async function startExpressExample({ port = 0, ...options }: GatewayOptions & { port?: number } = {}) {
   const gateway = await createGateway(options);
@@ -31,6 +31,6 @@ export async function startExpressExample({ port = 0, ...options }: GatewayOptio
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { url } = await startExpressExample({ port: Number(process.env.PORT ?? 4101) });
+  const { url } = await startExpressExample({ port: Number(process.env.PORT ?? 4101), settings: readSettings(process.env) });
   console.log(`Express example serving ${url}`);
 }

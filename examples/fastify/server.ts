@@ -4,7 +4,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { createGateway, type GatewayOptions } from 'problems-translation-gateway';
+import { createGateway, readSettings, type GatewayOptions } from 'problems-translation-gateway';
 
 export async function startFastifyExample({ port = 0, ...options }: GatewayOptions & { port?: number } = {}) {
   const gateway = await createGateway(options);
@@ -37,6 +37,6 @@ export async function startFastifyExample({ port = 0, ...options }: GatewayOptio
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { url } = await startFastifyExample({ port: Number(process.env.PORT ?? 4102) });
+  const { url } = await startFastifyExample({ port: Number(process.env.PORT ?? 4102), settings: readSettings(process.env) });
   console.log(`Fastify example serving ${url}`);
 }

@@ -1,11 +1,11 @@
 /**
  * The gateway inside a plain node:http server. Run: `node --conditions=source --import tsx examples/node-http/server.ts`
- * (with PROBLEMS_URL, TRANSLATION_URL and their keys set, or `npm start` for the stand-ins).
+ * (with PROBLEMS_URL, TRANSLATION_URL and their keys set: the app reads its environment, the gateway does not).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { createGateway, type GatewayOptions } from 'problems-translation-gateway';
+import { createGateway, readSettings, type GatewayOptions } from 'problems-translation-gateway';
 
 export async function startNodeHttpExample({ port = 0, ...options }: GatewayOptions & { port?: number } = {}) {
   const gateway = await createGateway(options);
@@ -23,6 +23,6 @@ export async function startNodeHttpExample({ port = 0, ...options }: GatewayOpti
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { url } = await startNodeHttpExample({ port: Number(process.env.PORT ?? 4100) });
+  const { url } = await startNodeHttpExample({ port: Number(process.env.PORT ?? 4100), settings: readSettings(process.env) });
   console.log(`node:http example serving ${url}`);
 }

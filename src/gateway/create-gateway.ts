@@ -1,27 +1,23 @@
 import type { RequestListener } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
-import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createYoga, useSchema, type YogaServerInstance } from 'graphql-yoga';
-import { graphiqlYogaOptions, useGraphiQLAssets } from './graphiql.ts';
+import { createMemoryRateLimitStore, type RateLimitStore } from './client/rate-limit-store.ts';
+import { createRouteTable } from './client/routes.ts';
+import { useClientGuards } from './client/use-client-guards.ts';
+import { graphiqlYogaOptions } from './graphiql.ts';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
 import { createObservability, type RequestLog } from './observability/index.ts';
-import { useClientKeys } from './plugins/use-client-keys.ts';
-import { useKnownRoutes } from './plugins/use-known-routes.ts';
-import { useErrorMasking } from './plugins/use-error-masking.ts';
-import { useOperationLimits } from './plugins/use-operation-limits.ts';
-import { useRateLimits } from './plugins/use-rate-limits.ts';
-import { useUtf8Body } from './plugins/use-utf8-body.ts';
-import { createMemoryRateLimitStore, type RateLimitStore } from './plugins/rate-limit-store.ts';
 import { toPublicSchema } from './public-schema.ts';
-import { PER_CALL_SETTINGS, VARIABLE_OF_SETTING, settingsFromOptions } from './settings-from-options.ts';
-import type { GatewaySettings } from './settings.ts';
+import { settingsFromOptions } from './settings-from-options.ts';
+import { SettingsError, type GatewaySettings } from './settings.ts';
+import { createUpstreamSteps } from './upstream/upstream-calls.ts';
 
-export interface GatewayOptions extends Omit<BuildMeshOptions, 'settings' | 'upstreamPlugins' | 'onTranslationServed'> {
+export interface GatewayOptions extends Omit<BuildMeshOptions, 'settings' | 'upstreamSteps' | 'onTranslationServed'> {
   /**
    * Settings over those read from the environment, validated the same way (see README
    * "Environment" for each; e.g. `{ problemsUrl, problemsApiKey, gatewayApiKeys: ['k'] }`).
+   * `problemsUrl` and `translationUrl` are required, here or in the environment.
    */
   settings?: Partial<GatewaySettings>;
   /** Where per-client rate-limit counters live. @default in-process */
@@ -52,7 +48,10 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** Builds the gateway: the mesh from .meshrc.yaml, served by graphql-yoga. Nothing listens yet. */
+/**
+ * Builds the gateway: the mesh from .meshrc.yaml, served by graphql-yoga. Nothing listens yet, and
+ * nothing outside the gateway changes: the environment is read (for settings not given), never written.
+ */
 export async function createGateway({
   graphqlEndpoint = '/graphql',
   settings,
@@ -61,74 +60,44 @@ export async function createGateway({
   ...meshOptions
 }: GatewayOptions = {}): Promise<Gateway> {
   const resolvedSettings = settingsFromOptions(settings);
-  // Mesh reads upstream URLs and keys from the environment on every call ({env.X} in .meshrc.yaml):
-  // given in code, they are written there, so one process serves one set of upstreams.
-  // URLs are written back normalized (no trailing slash or `/graphql`), whatever their source, so
-  // Mesh calls exactly `<PROBLEMS_URL>/graphql`.
-  for (const setting of PER_CALL_SETTINGS) {
-    const value = setting === 'problemsUrl' || setting === 'translationUrl' ? resolvedSettings[setting] : settings?.[setting];
-    if (value !== undefined) process.env[VARIABLE_OF_SETTING[setting]] = String(value);
+  for (const [setting, variable] of [['problemsUrl', 'PROBLEMS_URL'], ['translationUrl', 'TRANSLATION_URL']] as const) {
+    if (!resolvedSettings[setting]) throw new SettingsError(setting, `the gateway needs the service's base URL (option ${setting}, variable ${variable})`);
   }
-  const observability = createObservability({ settings: resolvedSettings, graphqlEndpoint, requestLog });
+  const observability = createObservability({ settings: resolvedSettings, requestLog });
   const { mesh, linksLeftOut, destroy } = await buildMesh({
     ...meshOptions,
     settings: resolvedSettings,
-    upstreamPlugins: observability.meshPlugins,
+    upstreamSteps: createUpstreamSteps({ settings: resolvedSettings, observers: observability.observers }),
     onTranslationServed: observability.onTranslationServed,
   });
   const schema = toPublicSchema(mesh.schema);
-  const clientKeys = useClientKeys({ keys: resolvedSettings.gatewayApiKeys, graphqlEndpoint, trustProxy: resolvedSettings.trustProxy });
+  const routes = createRouteTable({ graphqlEndpoint, graphiql: resolvedSettings.graphiql, metrics: resolvedSettings.metricsEnabled });
   const yoga = createYoga({
     plugins: [
-      // First: a path the gateway does not serve never reaches GraphQL (or any plugin below).
-      useKnownRoutes({
-        graphqlEndpoint,
-        paths: ['/healthcheck', '/readiness', '/metrics'],
-        prefixes: [graphqlEndpoint.replace(/[^/]*$/, 'graphiql/')],
-      }),
-      // GraphiQL's own files (scripts, styles, Monaco workers), so the page needs nothing from outside.
-      ...(resolvedSettings.graphiql ? [useGraphiQLAssets()] : []),
-      // Early, so every request gets an id and is measured, those refused below included; serves /readiness and /metrics.
-      ...observability.yogaPlugins,
-      // Before anything is parsed: who is calling, and may they call now.
-      clientKeys.identify,
-      useRateLimits({
-        store: rateLimitStore ?? createMemoryRateLimitStore(),
-        requests: resolvedSettings.rateLimitRequests,
-        translationRequests: resolvedSettings.translationRateLimitRequests,
-        windowMs: resolvedSettings.rateLimitWindowSeconds * 1000,
-        graphqlEndpoint,
-        onRejected: observability.onRateLimited,
-      }),
-      // After the rate limits, so that wrong keys are counted like any request before the 401.
-      clientKeys.enforce,
-      // Browsers may only send requests that a cross-site form could not forge.
-      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'graphql-require-preflight'] }),
-      useUtf8Body(),
-      // mesh.plugins carries Mesh's execution engine and the per-request in-context SDK.
+      // Mesh's execution engine and the per-request in-context SDK.
       ...mesh.plugins,
       useSchema(schema),
-      useDisableIntrospection({ isDisabled: () => !resolvedSettings.introspection }),
-      ...useOperationLimits({
-        maxDepth: resolvedSettings.maxDepth,
-        maxAliases: resolvedSettings.maxAliases,
-        maxTokens: resolvedSettings.maxTokens,
-        maxDirectives: resolvedSettings.maxDirectives,
-        maxRootFields: resolvedSettings.maxRootFields,
-        maxCost: resolvedSettings.maxCost,
-        maxArgumentLength: resolvedSettings.maxArgumentLength,
-        blockFieldSuggestions: resolvedSettings.production,
+      // After Mesh's plugins: the operation limits' parser must wrap whichever parser Mesh sets.
+      useClientGuards({
+        settings: resolvedSettings,
+        routes,
+        rateLimitStore: rateLimitStore ?? createMemoryRateLimitStore(),
+        observe: observability.yogaPlugins,
+        onRateLimited: observability.onRateLimited,
       }),
-      useErrorMasking({ production: resolvedSettings.production }),
     ],
     graphqlEndpoint,
-    healthCheckEndpoint: '/healthcheck',
+    // /healthcheck is answered by the routes (useClientGuards): yoga's own check answers any URL that
+    // merely ends in its path, and no serialized URL ends in a space.
+    healthCheckEndpoint: ' ',
     landingPage: false,
     logging: false,
     cors: { origin: resolvedSettings.corsOrigins === '*' ? '*' : resolvedSettings.corsOrigins },
     batching: { limit: resolvedSettings.maxBatchOperations },
     maxRequestBodySize: resolvedSettings.maxBodyBytes,
-    ...(resolvedSettings.graphiql ? graphiqlYogaOptions({ keysRequired: resolvedSettings.gatewayApiKeys.length > 0 }) : { graphiql: false }),
+    ...(resolvedSettings.graphiql
+      ? graphiqlYogaOptions({ keysRequired: resolvedSettings.gatewayApiKeys.length > 0, onPath: (request) => routes.routeFor(new URL(request.url).pathname) === 'graphql' })
+      : { graphiql: false }),
   }) as unknown as YogaServerInstance<object, object>;
   return {
     yoga,

@@ -1,3 +1,4 @@
+import { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 
 /** Error codes the gateway puts in `errors[].extensions.code`; clients may switch on them. */
@@ -20,8 +21,32 @@ export const ErrorCode = {
   UnsupportedLanguage: 'UNSUPPORTED_LANGUAGE',
   /** A text longer than the translation service accepts (`extensions.limit` says how long). */
   TextTooLong: 'TEXT_TOO_LONG',
+  /** No valid gateway key (401). */
+  Unauthenticated: 'UNAUTHENTICATED',
+  /** A path the gateway does not serve (404). */
+  NotFound: 'NOT_FOUND',
+  /** A request body that is not valid UTF-8 (400). */
+  RequestNotUtf8: 'REQUEST_NOT_UTF8',
+  /** A per-client rate limit was reached (429, `retryAfter` in seconds). */
+  RateLimited: 'RATE_LIMITED',
+  /** The operation is over a size, shape or cost limit (`limit`, `actual`). */
+  OperationLimitExceeded: 'OPERATION_LIMIT_EXCEEDED',
+  /** A browser request without the headers that prove it is not a cross-site forgery (403). */
+  CsrfCheckFailed: 'CSRF_CHECK_FAILED',
+  /** Anything the gateway did not expect; in production its message is hidden. */
+  InternalServerError: 'INTERNAL_SERVER_ERROR',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Codes yoga and graphql-js put on request errors; their messages are written for clients too. */
+export const REQUEST_ERROR_CODES = [
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_REQUEST',
+  'REQUEST_ENTITY_TOO_LARGE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'OPERATION_RESOLUTION_FAILURE',
+] as const;
 
 /** The upstream services, by the name clients see in `extensions.service`. */
 export type ServiceName = 'problems' | 'translation';
@@ -33,14 +58,44 @@ export interface UpstreamErrorDetails {
   status?: number;
   /** Seconds the upstream asked to wait (from `Retry-After`). */
   retryAfter?: number;
+  /** A limit the failure is about (e.g. characters per text). */
+  limit?: number;
+  /** The client argument the failure is about (`to`, `from`). */
+  argument?: string;
 }
 
 /**
- * An error about one upstream call. The message is written by the gateway, never copied from the
- * upstream: upstream bodies may hold internal detail, and keys must never reach a client.
+ * The one error type of a failed upstream call, from the fetch where it happens to the field that
+ * needed it. A GraphQLError, so Mesh's HTTP executor passes it through unchanged; `originalError`
+ * keeps the cause (the network error, the timeout). It never gets a path of its own: thrown by a
+ * resolver, graphql-js places a copy at that field, so one error can be shared by every request that
+ * joined the failed call. The message is written by the gateway, never
+ * copied from the upstream: upstream bodies may hold internal detail, and keys must never reach a
+ * client.
  */
-export function createUpstreamError(message: string, details: UpstreamErrorDetails) {
-  return createGraphQLError(message, { extensions: { ...details } });
+export class UpstreamError extends GraphQLError {
+  declare readonly extensions: UpstreamErrorDetails & Record<string, unknown>;
+
+  constructor(message: string, details: UpstreamErrorDetails, cause?: unknown) {
+    super(message, { extensions: { ...details }, originalError: cause instanceof Error ? cause : undefined });
+  }
+
+  get service(): ServiceName {
+    return this.extensions.service;
+  }
+
+  get code(): ErrorCode {
+    return this.extensions.code;
+  }
+}
+
+/** The UpstreamError behind `error` (which Mesh may have wrapped on its way back), if any. */
+export function upstreamErrorIn(error: unknown): UpstreamError | undefined {
+  for (let current = error, depth = 0; current && depth < 8; depth += 1) {
+    if (current instanceof UpstreamError) return current;
+    current = (current as { originalError?: unknown }).originalError;
+  }
+  return undefined;
 }
 
 export function createGraphQLErrorWithCode(message: string, code: ErrorCode, extensions: Record<string, unknown> = {}) {

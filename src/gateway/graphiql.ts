@@ -9,6 +9,11 @@ export interface GraphiQLPageOptions {
   keysRequired: boolean;
 }
 
+export interface GraphiQLServingOptions extends GraphiQLPageOptions {
+  /** Whether a request is for the GraphQL endpoint itself; yoga would serve the page on any path ending in it. */
+  onPath: (request: Request) => boolean;
+}
+
 /** What the headers editor holds when a gateway key is required. */
 export const GATEWAY_KEY_HEADERS_HINT = JSON.stringify({ Authorization: 'Bearer <your gateway key>' }, null, 2);
 
@@ -29,9 +34,10 @@ export function graphiqlOptions({ keysRequired }: GraphiQLPageOptions): GraphiQL
  * nothing from outside the gateway: its files are served by `useGraphiQLAssets()`, which must be in
  * the yoga plugins.
  */
-export function graphiqlYogaOptions(options: GraphiQLPageOptions): Pick<YogaServerOptions<object, object>, 'graphiql' | 'renderGraphiQL'> {
+export function graphiqlYogaOptions({ onPath, ...options }: GraphiQLServingOptions): Pick<YogaServerOptions<object, object>, 'graphiql' | 'renderGraphiQL'> {
+  const page = graphiqlOptions(options);
   return {
-    graphiql: graphiqlOptions(options),
+    graphiql: (request) => (onPath(request) ? page : false),
     renderGraphiQL: renderGraphiQLPage,
   };
 }

@@ -3,22 +3,23 @@ import { isAbsolute, resolve } from 'node:path';
 import { findConfig } from '@graphql-mesh/cli';
 import { processConfig } from '@graphql-mesh/config';
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
-import type { MeshPlugin, YamlConfig } from '@graphql-mesh/types';
+import type { YamlConfig } from '@graphql-mesh/types';
 import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
 import { DefaultLogger, LogLevel } from '@graphql-mesh/utils';
 import { buildSchema } from 'graphql';
 import { LINKS, missingForLink } from './links/index.ts';
-import { gatewayPlugins } from './plugins/index.ts';
 import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
 import type { GatewaySettings } from './settings.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation/translation-cache.ts';
 import { createTranslationRuntime, useTranslationRuntime, type TranslationRuntimeOptions } from './translation/translation-runtime.ts';
-import { createUpstreamFetch } from './upstream-fetch.ts';
+import type { UpstreamStep } from './upstream/upstream-call.ts';
+import { useUpstreamCalls } from './upstream/upstream-calls.ts';
+import { createUpstreamFetch } from './upstream/upstream-fetch.ts';
 
 export { PROJECT_ROOT } from './project-root.ts';
 
 export interface BuildMeshOptions {
-  /** The gateway's settings (see settings.ts); upstream URLs and keys are read per request instead. */
+  /** The gateway's settings (see settings.ts); the upstream URLs are required. */
   settings: GatewaySettings;
   /** Where translations are kept. @default in-process LRU bounded by TRANSLATION_CACHE_MAX_BYTES */
   translationCache?: TranslationCache;
@@ -31,11 +32,8 @@ export interface BuildMeshOptions {
   problemsSchemaPath?: string;
   /** Where start-up notes go (one line each). @default console.warn */
   log?: (line: string) => void;
-  /**
-   * Mesh plugins placed innermost, right around the raw upstream fetch, so their `onFetch` sees every
-   * HTTP attempt (each retry) and no cache hit: the gateway's observability. @default []
-   */
-  upstreamPlugins?: MeshPlugin<object>[];
+  /** What happens around every upstream HTTP call (cache, errors, retries, observation), outermost first. @default [] */
+  upstreamSteps?: UpstreamStep[];
   /** The translation batcher's `onServed` hook (cache hits, texts per call), for metrics. */
   onTranslationServed?: TranslationRuntimeOptions['onServed'];
 }
@@ -58,15 +56,23 @@ export async function buildMesh({
   baseDir = PROJECT_ROOT,
   problemsSchemaPath,
   log = console.warn,
-  upstreamPlugins = [],
+  upstreamSteps = [],
   onTranslationServed,
 }: BuildMeshOptions): Promise<BuiltMesh> {
   const { config } = (await findConfig({ dir: baseDir })) as { config: YamlConfig.Config };
   const problemsHandler = config.sources.find((source) => source.name === 'Problems')?.handler.graphql as
-    | { source?: string }
+    | (YamlConfig.GraphQLHandlerHTTPConfiguration & { source?: string })
     | undefined;
+  const translationHandler = config.sources.find((source) => source.name === 'Translation')?.handler.openapi;
   if (!problemsHandler?.source) throw new Error('.meshrc.yaml must declare the Problems source with a schema snapshot (`source:`)');
+  if (!translationHandler) throw new Error('.meshrc.yaml must declare the Translation source (openapi)');
   if (problemsSchemaPath) problemsHandler.source = problemsSchemaPath;
+  // The upstreams are known now, and the mesh is built at every start: they go into the config itself
+  // instead of `{env.X}` placeholders that Mesh would read from the environment at every call.
+  problemsHandler.endpoint = `${settings.problemsUrl}/graphql`;
+  problemsHandler.operationHeaders = bearer(settings.problemsApiKey);
+  translationHandler.endpoint = settings.translationUrl;
+  translationHandler.operationHeaders = bearer(settings.translationApiKey);
 
   const problemsSchema = buildSchema(await readFile(resolve(baseDir, problemsHandler.source), 'utf8'));
   const linksLeftOut: BuiltMesh['linksLeftOut'] = [];
@@ -79,29 +85,20 @@ export async function buildMesh({
     log(`link ${link.name} left out: ${reason}`);
   }
 
-  // Mesh's debug level (DEBUG=1) prints every upstream request with its headers and body, keys
-  // included. Its loggers read DEBUG when they are made, during this build: hide it until the build
-  // is done, and keep the gateway's Mesh logger at info.
-  const debug = process.env.DEBUG;
-  if (debug) {
-    delete process.env.DEBUG;
-    log('DEBUG is ignored by the gateway: Mesh debug output would print upstream keys');
-  }
-  try {
-    return await buildFromConfig(config, { baseDir, settings, translationCache, upstreamPlugins, onTranslationServed }, linksLeftOut);
-  } finally {
-    if (debug) process.env.DEBUG = debug;
-  }
+  return buildFromConfig(config, { baseDir, settings, translationCache, upstreamSteps, onTranslationServed }, linksLeftOut);
 }
 
 async function buildFromConfig(
   config: YamlConfig.Config,
-  { baseDir, settings, translationCache, upstreamPlugins, onTranslationServed }: Omit<BuildMeshOptions, 'log' | 'problemsSchemaPath'> & { baseDir: string },
+  { baseDir, settings, translationCache, upstreamSteps, onTranslationServed }: Omit<BuildMeshOptions, 'log' | 'problemsSchemaPath'> & { baseDir: string },
   linksLeftOut: BuiltMesh['linksLeftOut'],
 ): Promise<BuiltMesh> {
+  // Every Mesh logger descends from this one and takes its level; left to itself, Mesh would read
+  // DEBUG and print upstream requests with their keys.
+  const logger = new DefaultLogger('', LogLevel.info);
   const processed = await processConfig(config, {
     dir: baseDir,
-    logger: new DefaultLogger('', LogLevel.info),
+    logger,
     // The mesh is built from the sources at every start. Mesh's default store turns read-only under
     // NODE_ENV=production and then expects `mesh build` artifacts, which this project does not use.
     store: new MeshStore(resolve(baseDir, '.mesh'), new InMemoryStoreStorageAdapter(), { readonly: false, validate: false }),
@@ -115,23 +112,28 @@ async function buildFromConfig(
     batchSize: settings.translationBatchSize,
     concurrency: settings.translationConcurrency,
     maxTextLength: settings.translationMaxTextLength,
+    bodyApiKey: settings.translationKeyInBody ? settings.translationApiKey : undefined,
     onServed: onTranslationServed,
   });
   processed.additionalEnvelopPlugins = [
     ...(processed.additionalEnvelopPlugins ?? []),
-    // Each onFetch wraps those before it: first here means innermost, next to the raw fetch.
-    ...(upstreamPlugins ?? []),
-    ...gatewayPlugins(settings),
+    // Last, so its onFetch wraps the fetch of any plugin declared in .meshrc.yaml.
+    useUpstreamCalls(processed.sources, upstreamSteps ?? []),
     useTranslationRuntime(translationRuntime),
   ];
   const upstreamFetch = createUpstreamFetch();
   processed.fetchFn = upstreamFetch.fetch;
-  const mesh = await getMesh(processed);
+  const mesh = await getMesh({ ...processed, logger });
   const destroy = async () => {
     mesh.destroy();
     await upstreamFetch.close();
   };
   return { mesh, linksLeftOut, destroy };
+}
+
+/** `Authorization: Bearer <key>`, or no header at all when there is no key. */
+function bearer(key: string | undefined): Record<string, string> {
+  return key ? { Authorization: `Bearer ${key}` } : {};
 }
 
 function toList<T>(value: T | T[] | undefined): T[] {

@@ -40,9 +40,6 @@ export const VARIABLE_OF_SETTING: Record<keyof GatewaySettings, string> = {
   otlpEndpoint: 'OTEL_EXPORTER_OTLP_ENDPOINT',
 };
 
-/** Settings the gateway reads from process.env on every upstream call (Mesh `{env.X}`), not at start-up. */
-export const PER_CALL_SETTINGS = ['problemsUrl', 'problemsApiKey', 'translationUrl', 'translationApiKey', 'translationKeyInBody'] as const;
-
 /** A setting given in code, written as the environment would hold it. */
 function asEnvironmentValue(setting: keyof GatewaySettings, value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
@@ -54,10 +51,12 @@ function asEnvironmentValue(setting: keyof GatewaySettings, value: unknown): str
 
 /**
  * Settings given as an options object (embedding), validated exactly like the environment: each is
- * written as its variable would be and read by `readSettings`, so a bad value fails with the same
- * one-line error, naming the option and its variable. Options win over the environment.
+ * turned into the text its variable would hold and read by `readSettings`, so a bad value fails with
+ * the same one-line error, naming the option and its variable. Options win over `env`, which holds
+ * variables to start from (`process.env` in an entry; nothing by default: library code never reads
+ * the process's environment).
  */
-export function settingsFromOptions(options: Partial<GatewaySettings> = {}, env: Record<string, string | undefined> = process.env): GatewaySettings {
+export function settingsFromOptions(options: Partial<GatewaySettings> = {}, env: Record<string, string | undefined> = {}): GatewaySettings {
   const merged: Record<string, string | undefined> = { ...env };
   for (const [setting, value] of Object.entries(options) as [keyof GatewaySettings, unknown][]) {
     const variable = VARIABLE_OF_SETTING[setting];

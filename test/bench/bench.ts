@@ -107,7 +107,7 @@ export async function runBench({ seconds = 5, connections = 16, reportPath = `${
     const translation = await startProcess('src/upstreams/translation/main.ts', { PORT: '0', TRANSLATION_API_KEY: 'bench-translation' }, /(http:\/\/127\.0\.0\.1:\d+)/);
     children.push(translation.child);
     const gateway = await startProcess(
-      'src/gateway/main.ts',
+      'src/cli/start.ts',
       {
         PORT: '0',
         // Set before start, as a deployment would: graphql-js then loads in production mode.

@@ -27,8 +27,8 @@ describe('the compiled package (npm run build)', () => {
         log: () => {},
         requestLog: false,
         settings: {
-          problemsUrl: ${JSON.stringify(process.env.PROBLEMS_URL)}, problemsApiKey: ${JSON.stringify(PROBLEMS_KEY)},
-          translationUrl: ${JSON.stringify(process.env.TRANSLATION_URL)}, translationApiKey: ${JSON.stringify(TRANSLATION_KEY)},
+          problemsUrl: ${JSON.stringify(stack.upstreamSettings.problemsUrl)}, problemsApiKey: ${JSON.stringify(PROBLEMS_KEY)},
+          translationUrl: ${JSON.stringify(stack.upstreamSettings.translationUrl)}, translationApiKey: ${JSON.stringify(TRANSLATION_KEY)},
         },
       });
       const response = await gateway.fetch(new Request('http://host/graphql', {

@@ -23,7 +23,7 @@ describe('embedding the gateway', () => {
   ] as const;
 
   it.each(examples)('%s: serves the cross-source query and refuses a client without a key', async (_name, start) => {
-    const running = await start({ port: 0, settings: { gatewayApiKeys: ['example-key'] }, log: () => undefined });
+    const running = await start({ port: 0, settings: { ...stack.upstreamSettings, gatewayApiKeys: ['example-key'] }, log: () => undefined });
     try {
       const answered = await postGraphQL(running.url, LINK, undefined, { authorization: 'Bearer example-key' });
       expect(answered.errors).toBeUndefined();

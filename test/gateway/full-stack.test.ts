@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeHtmlText, escapeHtmlText } from '../../src/gateway/statement/html-placeholders.ts';
 import { segmentStatement } from '../../src/gateway/statement/segment-statement.ts';
 import { recordUpstreamRequests } from '../helpers/record-upstream-requests.ts';
+import type { GatewaySettings } from '../../src/gateway/settings.ts';
 import { PROBLEMS_KEY, TRANSLATION_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
 import { protectedSpans } from './statement-spans.ts';
 
 /** Asks the translation stand-in directly, to compare with what the gateway returns. */
 async function translateDirectly(stack: Stack, q: string[], target: string, format: 'text' | 'html' = 'text'): Promise<string[]> {
-  const response = await fetch(`${process.env.TRANSLATION_URL}/translate`, {
+  const response = await fetch(`${stack.upstreamSettings.translationUrl}/translate`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${TRANSLATION_KEY}` },
     body: JSON.stringify({ q, source: 'auto', target, format }),
@@ -104,21 +105,16 @@ describe('the gateway over both stand-ins, over real HTTP', () => {
   });
 
   describe('when an upstream refuses the gateway key', () => {
-    const withEnv = async (name: string, value: string | undefined, run: () => Promise<void>) => {
-      const saved = process.env[name];
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-      try {
-        await run();
-      } finally {
-        process.env[name] = saved;
-      }
+    /** Runs `run` against another gateway over the same stand-ins, with `settings` changed. */
+    const withSettings = async (settings: Partial<GatewaySettings>, run: (query: Stack['query']) => Promise<void>) => {
+      const other = await stack.addGateway({ settings: { translationCacheTtlSeconds: 0, problemsCacheTtlSeconds: 0, ...settings } });
+      await run(other.query);
     };
     const crossSource = /* GraphQL */ `{ problem(id: "p1002") { title translation(to: "es") { title } } translation { translate(text: "Print the sum.", to: "es") { text } } }`;
 
     it('a wrong translation key costs the translation fields only, with an error naming the service', async () => {
-      await withEnv('TRANSLATION_API_KEY', 'wrong-key', async () => {
-        const result = await stack.query(crossSource);
+      await withSettings({ translationApiKey: 'wrong-key' }, async (query) => {
+        const result = await query(crossSource);
         expect(result.data.problem.title).toBeTruthy();
         expect(result.data.problem.translation).toBeNull();
         expect(result.errors?.length).toBeGreaterThanOrEqual(1);
@@ -131,8 +127,8 @@ describe('the gateway over both stand-ins, over real HTTP', () => {
     });
 
     it('a missing problems key yields an error naming the problems service, and translation-only fields still answer', async () => {
-      await withEnv('PROBLEMS_API_KEY', undefined, async () => {
-        const result = await stack.query(crossSource);
+      await withSettings({ problemsApiKey: undefined }, async (query) => {
+        const result = await query(crossSource);
         expect(result.data?.problem ?? null).toBeNull();
         expect(result.data.translation.translate.text).toBeTruthy();
         expect(result.errors?.[0]).toMatchObject({
@@ -144,8 +140,8 @@ describe('the gateway over both stand-ins, over real HTTP', () => {
     });
 
     it('an unreachable translation service is reported as unavailable, without its address', async () => {
-      await withEnv('TRANSLATION_URL', 'http://127.0.0.1:9', async () => {
-        const result = await stack.query(crossSource);
+      await withSettings({ translationUrl: 'http://127.0.0.1:9' }, async (query) => {
+        const result = await query(crossSource);
         expect(result.data.problem.title).toBeTruthy();
         expect(result.errors?.[0].extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', service: 'translation' });
         expect(result.text).not.toContain('127.0.0.1:9');
@@ -158,14 +154,10 @@ describe('the gateway over both stand-ins, over real HTTP', () => {
     const lastBody = () => stack.translation.stats.lastRequests.at(-1)?.body as Record<string, unknown>;
     expect((await ask()).errors).toBeUndefined();
     expect(lastBody()).toHaveProperty('api_key');
-    process.env.TRANSLATION_KEY_IN_BODY = 'false';
-    try {
-      // Still accepted: the Bearer header alone carries the key.
-      expect((await ask()).errors).toBeUndefined();
-      expect(lastBody()).not.toHaveProperty('api_key');
-    } finally {
-      delete process.env.TRANSLATION_KEY_IN_BODY;
-    }
+    const headerOnly = await stack.addGateway({ settings: { translationKeyInBody: false, translationCacheTtlSeconds: 0 } });
+    // Still accepted: the Bearer header alone carries the key.
+    expect((await headerOnly.query(/* GraphQL */ `{ translation { translate(text: "Print the sum.", to: "es") { text } } }`)).errors).toBeUndefined();
+    expect(lastBody()).not.toHaveProperty('api_key');
   });
 
   it('never forwards the client Authorization header upstream: each service gets the gateway\'s own key', async () => {

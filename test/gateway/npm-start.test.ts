@@ -5,7 +5,7 @@ import { postGraphQL } from '../helpers/start-stack.ts';
 import { runEntry, type RunningCommand } from '../helpers/run-command.ts';
 
 /** The README's `npm start`, run as a user would: a separate process, stopped with Ctrl-C (SIGINT). */
-describe('npm start (src/gateway/main.ts)', () => {
+describe('npm start (src/cli/start.ts)', () => {
   const running: RunningCommand[] = [];
   afterAll(() => {
     for (const command of running) command.child.kill('SIGKILL');
@@ -13,7 +13,7 @@ describe('npm start (src/gateway/main.ts)', () => {
 
   it('starts both stand-ins and a gateway that answers a cross-source query, and stops on SIGINT', async () => {
     // DEBUG=1 would make Mesh print upstream requests with their keys: the gateway ignores it.
-    const command = runEntry('src/gateway/main.ts', { PORT: '0', DEBUG: '1' });
+    const command = runEntry('src/cli/start.ts', { PORT: '0', DEBUG: '1' });
     running.push(command);
     const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
     expect(command.output()).toContain('DEBUG is ignored by the gateway');
@@ -38,7 +38,7 @@ describe('npm start (src/gateway/main.ts)', () => {
   it('uses a real problems service when PROBLEMS_URL is set, and starts no stand-in for it', async () => {
     const upstream = await listen(createProblemsService({ apiKey: 'real-key' }).listener);
     try {
-      const command = runEntry('src/gateway/main.ts', { PORT: '0', PROBLEMS_URL: upstream.url, PROBLEMS_API_KEY: 'real-key' });
+      const command = runEntry('src/cli/start.ts', { PORT: '0', PROBLEMS_URL: upstream.url, PROBLEMS_API_KEY: 'real-key' });
       running.push(command);
       const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
       expect(command.output()).toContain(`problems: ${upstream.url} (from PROBLEMS_URL)`);
@@ -55,7 +55,7 @@ describe('npm start (src/gateway/main.ts)', () => {
   });
 
   it('starts with NODE_ENV=production set beforehand, as deployments do', async () => {
-    const command = runEntry('src/gateway/main.ts', { PORT: '0', NODE_ENV: 'production' });
+    const command = runEntry('src/cli/start.ts', { PORT: '0', NODE_ENV: 'production' });
     running.push(command);
     const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
     const result = await postGraphQL(`http://127.0.0.1:${port}/graphql`, /* GraphQL */ `{ problem(id: "p1001") { translation(to: "es") { title } } }`);
@@ -66,7 +66,7 @@ describe('npm start (src/gateway/main.ts)', () => {
   });
 
   it('never prints credentials that an upstream URL carries', async () => {
-    const command = runEntry('src/gateway/main.ts', { PORT: '0', PROBLEMS_URL: 'http://reader:s3cret-pass@127.0.0.1:9' });
+    const command = runEntry('src/cli/start.ts', { PORT: '0', PROBLEMS_URL: 'http://reader:s3cret-pass@127.0.0.1:9' });
     running.push(command);
     await command.waitFor(/listening: http:\/\/localhost:\d+\/graphql/);
     expect(command.output()).toContain('problems: http://127.0.0.1:9 (from PROBLEMS_URL)');
@@ -76,7 +76,7 @@ describe('npm start (src/gateway/main.ts)', () => {
   });
 
   it('refuses a malformed setting with one line naming the variable', async () => {
-    const command = runEntry('src/gateway/main.ts', { PORT: 'eighty' });
+    const command = runEntry('src/cli/start.ts', { PORT: 'eighty' });
     running.push(command);
     expect(await command.exited).toBe(1);
     expect(command.output().trim()).toBe('[gateway] cannot start: PORT: expected a port number from 0 to 65535, got "eighty"');

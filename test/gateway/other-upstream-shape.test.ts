@@ -35,9 +35,9 @@ describe('a problems upstream shaped differently from the stand-in', () => {
   beforeAll(async () => {
     servers.push(await listen(createExercisesService()));
     servers.push(await listen(createTranslationService({ apiKey: 'tk' }).listener));
-    Object.assign(process.env, { PROBLEMS_URL: servers[0].url, TRANSLATION_URL: servers[1].url, TRANSLATION_API_KEY: 'tk' });
-    delete process.env.PROBLEMS_API_KEY;
-    gateway = await createGateway({ problemsSchemaPath: fixture('problems-without-problem-type.graphql'), log: (line) => log.push(line) });
+    gateway = await createGateway({
+      settings: { problemsUrl: servers[0].url, translationUrl: servers[1].url, translationApiKey: 'tk' },
+      problemsSchemaPath: fixture('problems-without-problem-type.graphql'), log: (line) => log.push(line) });
     const server = await listen(gateway.yoga);
     servers.push(server);
     url = `${server.url}/graphql`;
@@ -73,7 +73,9 @@ describe('a problems upstream shaped differently from the stand-in', () => {
 
   it('leaves the link out when Problem lacks a statement, and still starts', async () => {
     const lines: string[] = [];
-    const other = await createGateway({ problemsSchemaPath: fixture('problems-without-statement.graphql'), log: (line) => lines.push(line) });
+    const other = await createGateway({
+      settings: { problemsUrl: servers[0].url, translationUrl: servers[1].url, translationApiKey: 'tk' },
+      problemsSchemaPath: fixture('problems-without-statement.graphql'), log: (line) => lines.push(line) });
     try {
       expect(lines).toEqual(['link Problem.translation left out: Problem in the problems schema has no statement field']);
       expect(other.schema.getType('Problem')).toBeDefined();

@@ -62,7 +62,7 @@ describe('npm run sources:refresh', () => {
   });
 
   it('runs as a command against PROBLEMS_URL and prints the summary', async () => {
-    const command = runEntry('src/gateway/refresh-sources.ts', { PROBLEMS_URL: standIn.url, PROBLEMS_API_KEY: 'refresh-key' });
+    const command = runEntry('src/cli/refresh-sources.ts', { PROBLEMS_URL: standIn.url, PROBLEMS_API_KEY: 'refresh-key' });
     expect(await command.exited).toBe(0);
     const output = command.output();
     expect(output).toContain(`Introspecting PROBLEMS_URL (${standIn.url}/graphql)`);

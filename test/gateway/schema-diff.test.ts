@@ -1,7 +1,7 @@
 import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { diffSchemas, formatSchemaDiff } from '../../src/gateway/schema-diff.ts';
-import { parseRetryAfter } from '../../src/gateway/plugins/use-upstream-errors.ts';
+import { parseRetryAfter } from '../../src/gateway/upstream/upstream-errors.ts';
 
 describe('diffSchemas', () => {
   const before = buildSchema(/* GraphQL */ `

@@ -25,8 +25,8 @@ describe('upstream faults', () => {
   });
 
   /** Problems data intact, every translation null, exactly one error for the one failed batch. */
-  async function expectTranslationFieldsFailed(expected: Record<string, unknown>) {
-    const result = await stack.query(PAGE);
+  async function expectTranslationFieldsFailed(expected: Record<string, unknown>, query: Stack['query'] = stack.query) {
+    const result = await query(PAGE);
     const nodes = result.data.problems.nodes;
     expect(nodes).toHaveLength(5);
     for (const node of nodes) {
@@ -42,14 +42,9 @@ describe('upstream faults', () => {
   }
 
   it('translation down: translation fields null, one UPSTREAM_UNAVAILABLE error', async () => {
-    const saved = process.env.TRANSLATION_URL;
-    process.env.TRANSLATION_URL = 'http://127.0.0.1:9';
-    try {
-      const error = await expectTranslationFieldsFailed({ code: 'UPSTREAM_UNAVAILABLE' });
-      expect(error.message).toBe('The translation service could not be reached.');
-    } finally {
-      process.env.TRANSLATION_URL = saved;
-    }
+    const down = await stack.addGateway({ settings: { translationUrl: 'http://127.0.0.1:9', translationCacheTtlSeconds: 0, problemsCacheTtlSeconds: 0 } });
+    const error = await expectTranslationFieldsFailed({ code: 'UPSTREAM_UNAVAILABLE' }, down.query);
+    expect(error.message).toBe('The translation service could not be reached.');
   });
 
   it('translation slower than TRANSLATION_TIMEOUT_MS: one UPSTREAM_TIMEOUT error', async () => {
@@ -140,7 +135,9 @@ describe('upstream faults', () => {
 
   it('a failing language list: the error sits on `translation.languages`, not on a hidden operation', async () => {
     stack.translation.setFaults({ status: 500, routes: ['GET /languages'] });
-    const result = await stack.query(/* GraphQL */ `{ translation { languages { code } } }`);
+    // A fresh gateway: the language list, once fetched, is reused for an hour.
+    const fresh = await stack.addGateway({ settings: { translationCacheTtlSeconds: 0, problemsCacheTtlSeconds: 0 } });
+    const result = await fresh.query(/* GraphQL */ `{ translation { languages { code } } }`);
     expect(result.data.translation.languages).toBeNull();
     expect(result.errors).toHaveLength(1);
     expect(result.errors![0]).toMatchObject({ path: ['translation', 'languages'], extensions: { code: 'UPSTREAM_ERROR', service: 'translation', status: 500 } });
@@ -148,21 +145,14 @@ describe('upstream faults', () => {
   });
 
   it('a PROBLEMS_URL given with its /graphql endpoint is called as the base URL, never /graphql/graphql', async () => {
-    const base = process.env.PROBLEMS_URL!;
-    try {
-      const other = await stack.addGateway({ settings: { problemsUrl: `${base}/graphql/` } });
-      expect(process.env.PROBLEMS_URL).toBe(base);
-      expect((await other.query('{ problem(id: "p1001") { id } }')).data).toEqual({ problem: { id: 'p1001' } });
-    } finally {
-      process.env.PROBLEMS_URL = base;
-    }
+    const other = await stack.addGateway({ settings: { problemsUrl: `${stack.upstreamSettings.problemsUrl}/graphql/` } });
+    expect((await other.query('{ problem(id: "p1001") { id } }')).data).toEqual({ problem: { id: 'p1001' } });
   });
 
   it('problems down: a clear error naming the problems service, and translation-only queries still answer', async () => {
-    const saved = process.env.PROBLEMS_URL;
-    process.env.PROBLEMS_URL = 'http://127.0.0.1:9';
-    try {
-      const result = await stack.query(/* GraphQL */ `{ problems(first: 2) { nodes { id } } translation { translate(text: "Print the sum.", to: "es") { text } } }`);
+    const down = await stack.addGateway({ settings: { problemsUrl: 'http://127.0.0.1:9' } });
+    {
+      const result = await down.query(/* GraphQL */ `{ problems(first: 2) { nodes { id } } translation { translate(text: "Print the sum.", to: "es") { text } } }`);
       expect(result.data.problems).toBeNull();
       expect(result.data.translation.translate.text).toBeTruthy();
       expect(result.errors).toHaveLength(1);
@@ -171,10 +161,8 @@ describe('upstream faults', () => {
         path: ['problems'],
         extensions: { code: 'UPSTREAM_UNAVAILABLE', service: 'problems' },
       });
-      const alone = await stack.query(/* GraphQL */ `{ translation { languages { code } } }`);
+      const alone = await down.query(/* GraphQL */ `{ translation { languages { code } } }`);
       expect(alone.errors).toBeUndefined();
-    } finally {
-      process.env.PROBLEMS_URL = saved;
     }
   });
 });

@@ -1,4 +1,5 @@
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/create-gateway.ts';
+import type { GatewaySettings } from '../../src/gateway/settings.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { createProblemsService } from '../../src/upstreams/problems/service.ts';
 import { createTranslationService } from '../../src/upstreams/translation/service.ts';
@@ -21,30 +22,32 @@ export interface Stack {
   translation: ReturnType<typeof createTranslationService>;
   /** The stand-ins' HTTP servers, e.g. to count their open connections. */
   upstreamServers: { problems: RunningServer; translation: RunningServer };
+  /** The settings that point a gateway at the stand-ins (URLs and keys). */
+  upstreamSettings: Pick<GatewaySettings, 'problemsUrl' | 'problemsApiKey' | 'translationUrl' | 'translationApiKey'>;
   query<TData = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<TData>>;
-  /** Another gateway, with other settings, over the same upstreams (closed with the stack). */
+  /** Another gateway, with other settings (over the stand-ins unless they say otherwise), closed with the stack. */
   addGateway(options?: GatewayOptions): Promise<Pick<Stack, 'gateway' | 'gatewayUrl' | 'query'>>;
   close(): Promise<void>;
 }
 
 /**
  * Starts both stand-in upstreams (each requiring its key) and the gateway in front of them, all on
- * free ports, wired through the same environment variables a deployment uses.
+ * free ports, wired through the gateway's settings (the environment is left alone).
  */
 export async function startStack(gatewayOptions: GatewayOptions = {}): Promise<Stack> {
   const problems = createProblemsService({ apiKey: PROBLEMS_KEY });
   const translation = createTranslationService({ apiKey: TRANSLATION_KEY });
   const servers: RunningServer[] = [await listen(problems.listener), await listen(translation.listener)];
-  Object.assign(process.env, {
-    PROBLEMS_URL: servers[0].url,
-    PROBLEMS_API_KEY: PROBLEMS_KEY,
-    TRANSLATION_URL: servers[1].url,
-    TRANSLATION_API_KEY: TRANSLATION_KEY,
-  });
+  const upstreamSettings = {
+    problemsUrl: servers[0].url,
+    problemsApiKey: PROBLEMS_KEY,
+    translationUrl: servers[1].url,
+    translationApiKey: TRANSLATION_KEY,
+  };
   const gateways: { gateway: Gateway; server: RunningServer }[] = [];
   const addGateway = async (options: GatewayOptions = {}) => {
     // Every test request comes from 127.0.0.1: lift the per-client limits unless a test sets them.
-    const settings = { rateLimitRequests: 1_000_000, translationRateLimitRequests: 1_000_000, ...options.settings };
+    const settings = { ...upstreamSettings, rateLimitRequests: 1_000_000, translationRateLimitRequests: 1_000_000, ...options.settings };
     // Request log lines stay out of test output unless a test asks for them (options.requestLog).
     const gateway = await createGateway({ log: () => undefined, requestLog: false, ...options, settings });
     const server = await listen(gateway.yoga);
@@ -63,6 +66,7 @@ export async function startStack(gatewayOptions: GatewayOptions = {}): Promise<S
     problems,
     translation,
     upstreamServers: { problems: servers[0], translation: servers[1] },
+    upstreamSettings,
     addGateway,
     close: async () => {
       for (const { gateway, server } of gateways) {

@@ -67,19 +67,16 @@ describe('Prometheus metrics on GET /metrics', () => {
 
   it('counts a call that got no answer as "timeout" or "network"', async () => {
     const other = await stack.addGateway({ settings: { upstreamRetries: 0, translationCacheTtlSeconds: 0, translationTimeoutMs: 300 } });
+    const problemsDown = await stack.addGateway({ settings: { upstreamRetries: 0, problemsUrl: 'http://127.0.0.1:9' } });
     stack.translation.setFaults({ hang: true, routes: ['POST /translate'] });
-    const problemsUrl = process.env.PROBLEMS_URL;
     try {
       expect((await other.query(CROSS_SOURCE)).errors?.[0].extensions?.code).toBe('UPSTREAM_TIMEOUT');
-      process.env.PROBLEMS_URL = 'http://127.0.0.1:9';
-      expect((await other.query('{ problems(first: 1) { totalCount } }')).errors?.[0].extensions?.code).toBe('UPSTREAM_UNAVAILABLE');
+      expect((await problemsDown.query('{ problems(first: 1) { totalCount } }')).errors?.[0].extensions?.code).toBe('UPSTREAM_UNAVAILABLE');
     } finally {
-      process.env.PROBLEMS_URL = problemsUrl;
       stack.translation.clearFaults();
     }
-    const text = await metricsOf(other.gatewayUrl);
-    expect(sample(text, 'gateway_upstream_requests_total{service="translation",status="timeout"}')).toBe(1);
-    expect(sample(text, 'gateway_upstream_requests_total{service="problems",status="network"}')).toBe(1);
+    expect(sample(await metricsOf(other.gatewayUrl), 'gateway_upstream_requests_total{service="translation",status="timeout"}')).toBe(1);
+    expect(sample(await metricsOf(problemsDown.gatewayUrl), 'gateway_upstream_requests_total{service="problems",status="network"}')).toBe(1);
   });
 
   it('counts rate-limit rejections by budget, and the requests as rejected', async () => {

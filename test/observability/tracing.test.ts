@@ -142,7 +142,7 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
 
   it('exports the last spans when the gateway closes', async () => {
     // Not through the stack, which closes its own gateways.
-    const closing = await createGateway({ log: () => undefined, requestLog: false, settings: { otlpEndpoint: collector.url } });
+    const closing = await createGateway({ log: () => undefined, requestLog: false, settings: { ...stack.upstreamSettings, otlpEndpoint: collector.url } });
     const response = await closing.fetch(
       new Request('http://gateway.test/graphql', {
         method: 'POST',

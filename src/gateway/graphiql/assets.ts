@@ -40,6 +40,9 @@ const ASSETS: Record<string, AssetDefinition> = {
   'graphql.worker.js': { contentType: 'text/javascript; charset=utf-8', source: 'graphqlWorker' },
 };
 
+/** The names of the files under `graphiql/`; routes.ts serves exactly these paths. */
+export const GRAPHIQL_ASSET_NAMES = Object.keys(ASSETS);
+
 /**
  * Runs before the bundle: tells Monaco where its workers are (same origin, so no blob: URLs and no
  * CDN), then renders YogaGraphiQL with the options the page carries as JSON once the bundle has run.

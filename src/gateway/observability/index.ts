@@ -1,4 +1,3 @@
-import type { MeshPlugin } from '@graphql-mesh/types';
 import type { Plugin } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
 import type { GatewaySettings } from '../settings.ts';
@@ -9,23 +8,23 @@ import { createTracing } from './tracing.ts';
 import { useMetricsEndpoint } from './use-metrics-endpoint.ts';
 import { useReadiness } from './use-readiness.ts';
 import { useRequestObservation } from './use-request-observation.ts';
-import { useUpstreamObservation } from './use-upstream-observation.ts';
 
 export type { RequestLog, RequestLogEntry } from './request-log.ts';
 
 export interface ObservabilityOptions {
-  settings: Pick<GatewaySettings, 'metricsEnabled' | 'otlpEndpoint' | 'translationBatchSize'>;
-  /** @default '/graphql' */
-  graphqlEndpoint?: string;
+  settings: Pick<
+    GatewaySettings,
+    'metricsEnabled' | 'otlpEndpoint' | 'translationBatchSize' | 'problemsUrl' | 'problemsApiKey' | 'translationUrl' | 'translationApiKey'
+  >;
   /** Where each request's log line goes; `false` for none. @default one JSON line on stdout */
   requestLog?: RequestLog | false;
 }
 
 export interface Observability {
-  /** Yoga plugins, to go first in the list: request ids, outcomes, /readiness and /metrics. */
+  /** Yoga plugins, right after the routes: request ids, outcomes, /readiness and /metrics. */
   yogaPlugins: Plugin[];
-  /** Mesh plugins, to go innermost around the raw upstream fetch. */
-  meshPlugins: MeshPlugin<object>[];
+  /** Told about every request and upstream call: the metrics, the tracer and the request log. */
+  observers: RequestObserver[];
   /** For the translation batcher's `onServed`. */
   onTranslationServed: GatewayMetrics['translationServed'];
   /** For the rate limiter's `onRejected`. */
@@ -39,7 +38,7 @@ export interface Observability {
 }
 
 /** Request log, metrics, tracing and readiness of one gateway, wired to the same per-request record. */
-export function createObservability({ settings, graphqlEndpoint = '/graphql', requestLog = writeRequestLogLine }: ObservabilityOptions): Observability {
+export function createObservability({ settings, requestLog = writeRequestLogLine }: ObservabilityOptions): Observability {
   const metrics = createGatewayMetrics({ translationBatchSize: settings.translationBatchSize });
   const tracing = settings.otlpEndpoint ? createTracing({ endpoint: settings.otlpEndpoint }) : undefined;
   const observers: RequestObserver[] = [metrics.observer];
@@ -47,11 +46,16 @@ export function createObservability({ settings, graphqlEndpoint = '/graphql', re
   if (requestLog) observers.push(requestLogObserver(requestLog));
   return {
     yogaPlugins: [
-      useRequestObservation({ observers, graphqlEndpoint }),
-      useReadiness(),
+      useRequestObservation({ observers }),
+      useReadiness({
+        upstreams: {
+          problems: { url: settings.problemsUrl, apiKey: settings.problemsApiKey },
+          translation: { url: settings.translationUrl, apiKey: settings.translationApiKey },
+        },
+      }),
       ...(settings.metricsEnabled ? [useMetricsEndpoint({ registry: metrics.registry })] : []),
     ],
-    meshPlugins: [useUpstreamObservation({ observers })],
+    observers,
     onTranslationServed: metrics.translationServed,
     onRateLimited: metrics.rateLimited,
     metrics: metrics.registry,

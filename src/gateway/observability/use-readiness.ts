@@ -2,7 +2,11 @@ import type { Plugin } from 'graphql-yoga';
 import type { ServiceName } from '../errors.ts';
 import { refuseUnlessRead } from './read-only-endpoint.ts';
 
+/** Where each upstream is and the key the gateway sends it, as the mesh was built with. */
+export type UpstreamTargets = Record<ServiceName, { url?: string; apiKey?: string }>;
+
 export interface ReadinessOptions {
+  upstreams: UpstreamTargets;
   /** @default '/readiness' */
   endpoint?: string;
   /** Longest wait for each upstream's answer. @default 2000 */
@@ -20,20 +24,19 @@ export interface ReadinessReport {
 }
 
 interface UpstreamCheck {
+  /** The variable to name when the URL is missing. */
   urlVariable: string;
-  keyVariable: string;
   /** Calls the service with its key; resolves with `ok` or what is wrong. */
   probe(base: string, headers: Record<string, string>, signal: AbortSignal, fetchFn: typeof fetch): Promise<string>;
 }
 
 /**
  * What "answering with its key" means for each service: the cheapest request that needs the key
- * and proves the service works. URLs and keys are read when the check runs, like every upstream call.
+ * and proves the service works.
  */
 const CHECKS: Record<ServiceName, UpstreamCheck> = {
   problems: {
     urlVariable: 'PROBLEMS_URL',
-    keyVariable: 'PROBLEMS_API_KEY',
     async probe(base, headers, signal, fetchFn) {
       const response = await fetchFn(`${base}/graphql`, {
         method: 'POST',
@@ -49,7 +52,6 @@ const CHECKS: Record<ServiceName, UpstreamCheck> = {
   },
   translation: {
     urlVariable: 'TRANSLATION_URL',
-    keyVariable: 'TRANSLATION_API_KEY',
     async probe(base, headers, signal, fetchFn) {
       const response = await fetchFn(`${base}/languages`, { headers: { ...headers, accept: 'application/json' }, signal });
       const problem = statusProblem(response);
@@ -65,15 +67,13 @@ const CHECKS: Record<ServiceName, UpstreamCheck> = {
  * gateway's keys, else 503 with what is wrong with each. /healthcheck (yoga's) only says the process
  * is alive; this says it can serve. Open, like /healthcheck: load balancers carry no gateway key.
  */
-export function useReadiness({ endpoint = '/readiness', timeoutMs = 2000, cacheMs = 2000, fetch: fetchFn = globalThis.fetch }: ReadinessOptions = {}): Plugin {
-  let last: { configuration: string; at: number; report: Promise<ReadinessReport> } | undefined;
+export function useReadiness({ upstreams, endpoint = '/readiness', timeoutMs = 2000, cacheMs = 2000, fetch: fetchFn = globalThis.fetch }: ReadinessOptions): Plugin {
+  let last: { at: number; report: Promise<ReadinessReport> } | undefined;
   const check = (): Promise<ReadinessReport> => {
-    // A change of URL or key (embedding apps, tests) makes the cached answer stale at once.
-    const configuration = JSON.stringify(Object.values(CHECKS).map(({ urlVariable, keyVariable }) => [process.env[urlVariable], process.env[keyVariable]]));
     const now = performance.now();
-    if (last && last.configuration === configuration && now - last.at < cacheMs) return last.report;
-    const report = checkUpstreams(timeoutMs, fetchFn);
-    last = { configuration, at: now, report };
+    if (last && now - last.at < cacheMs) return last.report;
+    const report = checkUpstreams(upstreams, timeoutMs, fetchFn);
+    last = { at: now, report };
     // Probes arriving while a check runs share it; the result is kept `cacheMs` from when it is known.
     void report.then(() => {
       if (last?.report === report) last.at = performance.now();
@@ -95,21 +95,24 @@ export function useReadiness({ endpoint = '/readiness', timeoutMs = 2000, cacheM
   };
 }
 
-export async function checkUpstreams(timeoutMs: number, fetchFn: typeof fetch = globalThis.fetch): Promise<ReadinessReport> {
+export async function checkUpstreams(upstreams: UpstreamTargets, timeoutMs: number, fetchFn: typeof fetch = globalThis.fetch): Promise<ReadinessReport> {
   const entries = await Promise.all(
-    (Object.entries(CHECKS) as [ServiceName, UpstreamCheck][]).map(async ([service, check]) => [service, await checkOne(check, timeoutMs, fetchFn)] as const),
+    (Object.entries(CHECKS) as [ServiceName, UpstreamCheck][]).map(
+      async ([service, check]) => [service, await checkOne(check, upstreams[service], timeoutMs, fetchFn)] as const,
+    ),
   );
   const services = Object.fromEntries(entries) as Record<ServiceName, string>;
   return { status: entries.every(([, state]) => state === 'ok') ? 'ready' : 'not ready', services };
 }
 
-async function checkOne({ urlVariable, keyVariable, probe }: UpstreamCheck, timeoutMs: number, fetchFn: typeof fetch): Promise<string> {
-  // Exactly the base Mesh uses for `{env.X}` (createGateway writes it normalized), so readiness
-  // probes the URL the gateway really calls.
-  const base = process.env[urlVariable];
+async function checkOne(
+  { urlVariable, probe }: UpstreamCheck,
+  { url: base, apiKey: key }: UpstreamTargets[ServiceName],
+  timeoutMs: number,
+  fetchFn: typeof fetch,
+): Promise<string> {
+  // The same base and key the mesh was built with, so readiness probes what the gateway really calls.
   if (!base) return `not configured (${urlVariable} is not set)`;
-  if (!URL.canParse(base)) return `not configured (${urlVariable} is not a valid URL)`;
-  const key = process.env[keyVariable]?.trim();
   const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
   const signal = AbortSignal.timeout(timeoutMs);
   try {

@@ -1,6 +1,6 @@
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { isGraphQLRequest } from '../plugins/graphql-request.ts';
+import { isGraphQLRequest } from '../client/routes.ts';
 import {
   REQUEST_ID_HEADER,
   finish,
@@ -13,20 +13,18 @@ import {
 export interface RequestObservationOptions {
   /** Told about every GraphQL request: the request log, the metrics, the tracer. */
   observers: RequestObserver[];
-  /** @default '/graphql' */
-  graphqlEndpoint?: string;
 }
 
 /**
  * Gives every request an id (the client's `x-request-id` if sane, else a UUID) and returns it in the
  * `x-request-id` response header; for GraphQL requests, follows the operation name and outcome and
- * tells the observers when the request starts and when it is answered. Must be the first plugin, so
- * it also sees the requests that later plugins refuse (401, 429) before they are parsed.
+ * tells the observers when the request starts and when it is answered. Must come right after the
+ * routes (useClientGuards), so it also sees the requests that later plugins refuse (401, 429).
  */
-export function useRequestObservation({ observers, graphqlEndpoint = '/graphql' }: RequestObservationOptions): Plugin {
+export function useRequestObservation({ observers }: RequestObservationOptions): Plugin {
   return {
-    onRequest({ request, url }) {
-      const graphql = isGraphQLRequest(request, url, graphqlEndpoint);
+    onRequest({ request }) {
+      const graphql = isGraphQLRequest(request);
       const observed = startObservedRequest(request, graphql);
       if (graphql) for (const observer of observers) observer.requestStarted?.(observed, request);
     },

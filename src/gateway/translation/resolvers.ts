@@ -1,5 +1,5 @@
 import { ErrorCode, createBadUserInputError, createGraphQLErrorWithCode } from '../errors.ts';
-import { detectLanguage, listLanguages, type TextFormat, type TranslationContext } from './translation-client.ts';
+import type { TextFormat, TranslationContext } from './translation-client.ts';
 import { translationRuntimeOf } from './translation-runtime.ts';
 
 /** Resolvers of the public `translation` namespace (translation/namespace.graphql). */
@@ -58,14 +58,15 @@ export const resolvers = {
     translation: () => ({}),
   },
   TranslationQuery: {
-    languages: (_: unknown, __: unknown, context: TranslationContext) => listLanguages(context),
+    languages: (_: unknown, __: unknown, context: TranslationContext) => translationRuntimeOf(context).languages(context),
     translate: async (_: unknown, args: TranslateArgs & { text: string }, context: TranslationContext) =>
       (await translateBatched(context, [args.text], args, 'text'))?.[0] ?? null,
     translateMany: (_: unknown, args: TranslateArgs & { texts: string[] }, context: TranslationContext) =>
       translateBatched(context, args.texts, args, 'texts'),
     detect: (_: unknown, args: { text: string }, context: TranslationContext) => {
-      checkTextLength([args.text], translationRuntimeOf(context).maxTextLength, '`text`', 'text');
-      return detectLanguage(context, args.text);
+      const runtime = translationRuntimeOf(context);
+      checkTextLength([args.text], runtime.maxTextLength, '`text`', 'text');
+      return runtime.detect(context, args.text);
     },
   },
 };

@@ -1,12 +1,12 @@
-import type { GraphQLError } from 'graphql';
-import { createGraphQLError } from 'graphql-yoga';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { ErrorCode, UpstreamError } from '../errors.ts';
 import { withTimeout } from '../../shared/with-timeout.ts';
 import { translationCacheKey, type TranslationCache, type TranslationKey } from './translation-cache.ts';
 import type { TextFormat, TranslatedText } from './translation-client.ts';
 
 /** One failed upstream call, shared by every text it carried. */
 export interface BatchFailure {
-  error: GraphQLError;
+  error: UpstreamError;
 }
 
 export type TranslationOutcome = { result: TranslatedText } | { failure: BatchFailure };
@@ -58,11 +58,11 @@ export function createTranslationBatcher<TContext extends object>({
 
   async function flush(context: TContext, groups: Map<string, Group>): Promise<void> {
     queued.delete(context);
-    const limit = createLimiter(concurrency);
+    const limit = pLimit(concurrency);
     await Promise.all([...groups.values()].map((group) => runGroup(context, group, limit)));
   }
 
-  async function runGroup(context: TContext, { options, waiters }: Group, limit: Limiter): Promise<void> {
+  async function runGroup(context: TContext, { options, waiters }: Group, limit: LimitFunction): Promise<void> {
     const texts = [...waiters.keys()];
     const keys: TranslationKey[] = texts.map((text) => ({ ...options, text }));
     // A cache that cannot answer (fails, throws, or is slow) is a cache miss, never a failed translation.
@@ -87,7 +87,7 @@ export function createTranslationBatcher<TContext extends object>({
     const sendAlone = (index: number) =>
       limit(() => send(context, [texts[index]], options)).then(
         ([result]) => deliver(texts[index], { result }),
-        (error: GraphQLError) => deliver(texts[index], { failure: { error } }),
+        (error: UpstreamError) => deliver(texts[index], { failure: { error } }),
       );
     const chunks = chunk(misses, batchSize);
     try {
@@ -100,7 +100,7 @@ export function createTranslationBatcher<TContext extends object>({
         const call = limit(() => send(context, indexes.map((index) => texts[index]), options));
         const outcomes = call.then(
           (results): TranslationOutcome[] => results.map((result) => ({ result })),
-          (error: GraphQLError): TranslationOutcome[] => {
+          (error: UpstreamError): TranslationOutcome[] => {
             const failure = { failure: { error } };
             return indexes.map(() => failure);
           },
@@ -157,7 +157,9 @@ export function createTranslationBatcher<TContext extends object>({
 const CACHE_TIMEOUT_MS = 250;
 
 function failEveryone(groups: Map<string, Group>, error: unknown): void {
-  const failure = { failure: { error: createGraphQLError('The gateway could not translate these texts.', { originalError: error as Error }) } };
+  const failure = {
+    failure: { error: new UpstreamError('The gateway could not translate these texts.', { code: ErrorCode.UpstreamError, service: 'translation' }, error) },
+  };
   for (const { waiters } of groups.values()) for (const resolvers of waiters.values()) for (const resolve of resolvers) resolve(failure);
 }
 
@@ -165,22 +167,4 @@ function chunk<T>(items: T[], size: number): T[][] {
   const chunks: T[][] = [];
   for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
   return chunks;
-}
-
-type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
-
-/** Runs at most `concurrency` tasks at once, the rest in order as places free up. */
-function createLimiter(concurrency: number): Limiter {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async (task) => {
-    if (running >= concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
-    running += 1;
-    try {
-      return await task();
-    } finally {
-      running -= 1;
-      waiting.shift()?.();
-    }
-  };
 }

@@ -1,6 +1,6 @@
 import type { MeshPlugin } from '@graphql-mesh/types';
-import { createGraphQLError, useExtendContext } from 'graphql-yoga';
-import { ErrorCode, createGraphQLErrorWithCode } from '../errors.ts';
+import { useExtendContext } from 'graphql-yoga';
+import { ErrorCode, UpstreamError, upstreamErrorIn } from '../errors.ts';
 import {
   createTranslationBatcher,
   type BatchFailure,
@@ -9,7 +9,7 @@ import {
   type TranslationOutcome,
 } from './translation-batcher.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation-cache.ts';
-import { listLanguages, translateTexts, type Language, type TranslatedText, type TranslationContext } from './translation-client.ts';
+import { detectLanguage, listLanguages, translateTexts, type Detection, type Language, type TranslatedText, type TranslationContext } from './translation-client.ts';
 import { createStatementMemo, type StatementMemo } from '../statement/statement-memo.ts';
 
 export interface TranslationRuntimeOptions {
@@ -18,6 +18,8 @@ export interface TranslationRuntimeOptions {
   batchSize: number;
   concurrency: number;
   maxTextLength: number;
+  /** The translation key, to send as the `api_key` body field too (TRANSLATION_KEY_IN_BODY); undefined = not in the body. */
+  bodyApiKey?: string;
   /** How long the language list is reused to explain a refused language. @default 1 hour */
   languagesTtlMs?: number;
   /** Told how each batch's texts were served (cache hits, joined, sent, calls), for metrics. */
@@ -32,6 +34,10 @@ export interface TranslationRuntime {
   maxTextLength: number;
   /** Memoized Markdown work of the Problem.translation link (segmenting, splicing back, HTML). */
   statements: StatementMemo;
+  /** The languages the service offers, fetched once per `languagesTtlMs`. */
+  languages(context: TranslationContext): Promise<Language[]>;
+  /** The service's guesses at a text's language, best first. */
+  detect(context: TranslationContext, text: string): Promise<Detection[]>;
   /** Translates texts, batched with the rest of the request; one outcome per text. */
   translate(context: TranslationContext, texts: string[], options: BatchOptions): Promise<TranslationOutcome[]>;
   /**
@@ -48,6 +54,7 @@ export function createTranslationRuntime({
   batchSize,
   concurrency,
   maxTextLength,
+  bodyApiKey,
   languagesTtlMs = 60 * 60 * 1000,
   onServed,
 }: TranslationRuntimeOptions): TranslationRuntime {
@@ -67,7 +74,7 @@ export function createTranslationRuntime({
     concurrency,
     onServed,
     send: (context, texts, options) =>
-      translateTexts(context, texts, options).catch(async (error) => {
+      translateTexts(context, texts, { ...options, bodyApiKey }).catch(async (error) => {
         throw await explainRefusal(error, options, () => supportedLanguages(context), maxTextLength);
       }),
   });
@@ -76,6 +83,8 @@ export function createTranslationRuntime({
   return {
     maxTextLength,
     statements: createStatementMemo(),
+    languages: supportedLanguages,
+    detect: (context, text) => detectLanguage(context, text, bodyApiKey),
     translate: (context, texts, options) => batcher.translate(context, texts, options),
     settle(context, outcomes) {
       const failed = outcomes.find((outcome): outcome is { failure: BatchFailure } => 'failure' in outcome);
@@ -84,10 +93,7 @@ export function createTranslationRuntime({
       if (!seen) reported.set(context, (seen = new Set()));
       if (seen.has(failed.failure)) return null;
       seen.add(failed.failure);
-      // A fresh error, so graphql-js places it at this field: the original still carries the path of
-      // the raw operation it came from, and is shared with other requests.
-      const { message, extensions } = failed.failure.error;
-      throw createGraphQLError(message, { extensions });
+      throw failed.failure.error;
     },
   };
 }
@@ -101,27 +107,27 @@ async function explainRefusal(
   options: BatchOptions,
   languages: () => Promise<Language[]>,
   maxTextLength: number,
-): Promise<unknown> {
-  const code = (error as { extensions?: { code?: string } })?.extensions?.code;
-  if (code !== ErrorCode.UpstreamBadRequest) return error;
+): Promise<UpstreamError> {
+  const upstream = upstreamErrorIn(error) ?? new UpstreamError('The gateway could not translate these texts.', { code: ErrorCode.UpstreamError, service: 'translation' }, error);
+  if (upstream.code !== ErrorCode.UpstreamBadRequest) return upstream;
   const known = await languages().catch(() => undefined);
-  if (!known) return error;
+  if (!known) return upstream;
   const source = options.from ? known.find((language) => language.code === options.from) : undefined;
-  if (options.from && !source) return unsupported('from', options.from, known.map((language) => language.code));
+  if (options.from && !source) return unsupported('from', options.from, known.map((language) => language.code), upstream);
   const targets = source ? source.targets : known.map((language) => language.code);
-  if (!targets.includes(options.to)) return unsupported('to', options.to, targets);
-  return createGraphQLErrorWithCode(
+  if (!targets.includes(options.to)) return unsupported('to', options.to, targets, upstream);
+  return new UpstreamError(
     `The translation service refused the texts (HTTP 400) although it offers these languages; the likely cause is a text over its character limit. The gateway sends texts of up to ${maxTextLength} characters (TRANSLATION_MAX_TEXT_LENGTH): set it to the service's limit.`,
-    ErrorCode.UpstreamBadRequest,
-    { service: 'translation', status: 400, limit: maxTextLength },
+    { code: ErrorCode.UpstreamBadRequest, service: 'translation', status: 400, limit: maxTextLength },
+    upstream,
   );
 }
 
-function unsupported(argument: string, code: string, offered: string[]) {
-  return createGraphQLErrorWithCode(
+function unsupported(argument: string, code: string, offered: string[], cause: UpstreamError): UpstreamError {
+  return new UpstreamError(
     `The translation service does not offer "${code}" for \`${argument}\`; it offers: ${[...offered].sort().join(', ')}.`,
-    ErrorCode.UnsupportedLanguage,
-    { service: 'translation', argument },
+    { code: ErrorCode.UnsupportedLanguage, service: 'translation', argument },
+    cause,
   );
 }
 

@@ -2,7 +2,8 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { estimateExecution } from '../operation-cost.ts';
 import { withTimeout } from '../../shared/with-timeout.ts';
 import { clientIdentityOf } from './client-identity.ts';
-import { isGraphQLRequest } from './graphql-request.ts';
+import { isGraphQLRequest } from './routes.ts';
+import { ErrorCode } from '../errors.ts';
 import { gatewayErrorResponse } from './gateway-error-response.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 
@@ -13,13 +14,9 @@ export interface RateLimitsOptions {
   /** Requests reaching the translation service one client may make per window (the costly call). */
   translationRequests: number;
   windowMs: number;
-  /** @default '/graphql' */
-  graphqlEndpoint?: string;
   /** Called for every request refused, for metrics. */
   onRejected?: (budget: 'requests' | 'translation') => void;
 }
-
-export const RATE_LIMITED_CODE = 'RATE_LIMITED';
 
 /** How long the counter store may take before the request goes through uncounted. */
 const STORE_TIMEOUT_MS = 200;
@@ -31,13 +28,13 @@ const STORE_TIMEOUT_MS = 200;
  * refused with 429 before it runs. A store that fails lets requests through: a limiter outage must not
  * become a gateway outage.
  */
-export function useRateLimits({ store, requests, translationRequests, windowMs, graphqlEndpoint = '/graphql', onRejected }: RateLimitsOptions): Plugin {
+export function useRateLimits({ store, requests, translationRequests, windowMs, onRejected }: RateLimitsOptions): Plugin {
   // A store that fails, throws or is slow lets the request through (README "Security").
   const hit = (key: string) => withTimeout(() => store.hit(key, windowMs), STORE_TIMEOUT_MS).catch(() => undefined);
   const retryAfterOf = (resetInMs: number) => Math.max(1, Math.ceil(resetInMs / 1000));
   return {
-    async onRequest({ request, url, endResponse }) {
-      if (!isGraphQLRequest(request, url, graphqlEndpoint)) return;
+    async onRequest({ request, endResponse }) {
+      if (!isGraphQLRequest(request)) return;
       const window = await hit(`requests:${clientIdentityOf(request)}`);
       if (!window || window.count <= requests) return;
       onRejected?.('requests');
@@ -46,7 +43,7 @@ export function useRateLimits({ store, requests, translationRequests, windowMs, 
         gatewayErrorResponse(
           429,
           `Too many requests: at most ${requests} per ${windowMs / 1000} s; retry in ${retryAfter} s.`,
-          RATE_LIMITED_CODE,
+          ErrorCode.RateLimited,
           { 'retry-after': String(retryAfter) },
           { retryAfter, limit: requests },
         ),
@@ -66,7 +63,7 @@ export function useRateLimits({ store, requests, translationRequests, windowMs, 
             `Too many translation requests: at most ${translationRequests} per ${windowMs / 1000} s; retry in ${retryAfter} s.`,
             {
               extensions: {
-                code: RATE_LIMITED_CODE,
+                code: ErrorCode.RateLimited,
                 retryAfter,
                 limit: translationRequests,
                 http: { status: 429, headers: { 'retry-after': String(retryAfter) } },

@@ -3,10 +3,10 @@
  * stand-in (with a key generated for the run), then builds the mesh and listens on PORT.
  * Ctrl-C (SIGINT) or SIGTERM stops everything it started.
  */
+import { createGateway } from '../gateway/create-gateway.ts';
+import { SettingsError, readSettings, type GatewaySettings } from '../gateway/settings.ts';
 import { listen } from '../shared/listen.ts';
 import { startProblemsStandIn, startTranslationStandIn, type StandIn } from '../upstreams/stand-ins.ts';
-import { createGateway } from './create-gateway.ts';
-import { SettingsError, readSettings, type GatewaySettings } from './settings.ts';
 
 const step = (line: string) => console.log(`[gateway] ${line}`);
 
@@ -18,21 +18,19 @@ function withoutCredentials(url: string): string {
   return parsed.toString().replace(/\/$/, '');
 }
 
-/** Points the gateway at a stand-in through the same variables a real deployment sets. */
+/** The service at `url`, or, without one, a local stand-in started now. */
 async function ensureUpstream(
   name: string,
   url: string | undefined,
   start: () => Promise<StandIn>,
-  env: { url: string; key: string },
+  urlVariable: string,
 ): Promise<StandIn | undefined> {
   if (url) {
-    step(`${name}: ${withoutCredentials(url)} (from ${env.url})`);
+    step(`${name}: ${withoutCredentials(url)} (from ${urlVariable})`);
     return undefined;
   }
   const standIn = await start();
-  process.env[env.url] = standIn.url;
-  process.env[env.key] = standIn.apiKey;
-  step(`${name}: local stand-in at ${standIn.url} (set ${env.url} to use a real service)`);
+  step(`${name}: local stand-in at ${standIn.url} (set ${urlVariable} to use a real service)`);
   return standIn;
 }
 
@@ -50,25 +48,28 @@ async function main(settings: GatewaySettings): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  const problems = await ensureUpstream('problems', settings.problemsUrl, () => startProblemsStandIn({ apiKey: settings.problemsApiKey }), {
-    url: 'PROBLEMS_URL',
-    key: 'PROBLEMS_API_KEY',
-  });
+  const problems = await ensureUpstream('problems', settings.problemsUrl, () => startProblemsStandIn({ apiKey: settings.problemsApiKey }), 'PROBLEMS_URL');
   if (problems) started.push(problems);
   const translation = await ensureUpstream(
     'translation',
     settings.translationUrl,
     () => startTranslationStandIn({ apiKey: settings.translationApiKey }),
-    { url: 'TRANSLATION_URL', key: 'TRANSLATION_API_KEY' },
+    'TRANSLATION_URL',
   );
   if (translation) started.push(translation);
+  // A stand-in's URL and key replace the unset ones; everything else is as read.
+  const upstreams: Partial<GatewaySettings> = {
+    ...(problems ? { problemsUrl: problems.url, problemsApiKey: problems.apiKey } : {}),
+    ...(translation ? { translationUrl: translation.url, translationApiKey: translation.apiKey } : {}),
+  };
 
+  if (process.env.DEBUG) step('DEBUG is ignored by the gateway: Mesh debug output would print upstream keys');
   if (settings.gatewayApiKeys.length === 0) {
     console.warn('[gateway] warning: GATEWAY_API_KEYS is not set, so any client may call the gateway (fine for development only)');
   }
   step('building the schema from .meshrc.yaml…');
   const building = Date.now();
-  const gateway = await createGateway({ log: (line) => step(line) });
+  const gateway = await createGateway({ settings: { ...settings, ...upstreams }, log: (line) => step(line) });
   started.push(gateway);
   const types = Object.keys(gateway.schema.getTypeMap()).filter((name) => !name.startsWith('__')).length;
   const links = gateway.linksLeftOut.length === 0 ? 'all links in place' : `${gateway.linksLeftOut.length} link(s) left out`;

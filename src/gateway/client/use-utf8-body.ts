@@ -1,4 +1,5 @@
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { ErrorCode } from '../errors.ts';
 
 /**
  * Refuses a request body that is not valid UTF-8 (400), instead of letting invalid bytes decode to
@@ -16,7 +17,7 @@ export function useUtf8Body(): Plugin {
           decoder.decode(bytes);
         } catch {
           throw createGraphQLError('The request body is not valid UTF-8.', {
-            extensions: { code: 'REQUEST_NOT_UTF8', http: { status: 400 } },
+            extensions: { code: ErrorCode.RequestNotUtf8, http: { status: 400 } },
           });
         }
         return parse(new Request(incoming.url, { method: incoming.method, headers: incoming.headers, body: bytes }));

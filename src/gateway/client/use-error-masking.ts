@@ -1,8 +1,6 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ErrorCode } from '../errors.ts';
-import { OPERATION_LIMIT_CODE } from './use-operation-limits.ts';
-import { RATE_LIMITED_CODE } from './use-rate-limits.ts';
+import { ErrorCode, REQUEST_ERROR_CODES } from '../errors.ts';
 
 export interface ErrorMaskingOptions {
   /** Production: an error the gateway does not know is reduced to "Unexpected error.". */
@@ -13,29 +11,17 @@ export interface ErrorMaskingOptions {
 const PUBLIC_EXTENSIONS = new Set(['code', 'service', 'status', 'retryAfter', 'argument', 'limit', 'actual', 'http']);
 
 /** Codes whose messages the gateway or GraphQL itself wrote for clients. */
-const KNOWN_CODES = new Set<string>([
-  ...Object.values(ErrorCode),
-  OPERATION_LIMIT_CODE,
-  RATE_LIMITED_CODE,
-  'UNAUTHENTICATED',
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'BAD_USER_INPUT',
-  'BAD_REQUEST',
-  'REQUEST_ENTITY_TOO_LARGE',
-  'PERSISTED_QUERY_NOT_FOUND',
-  'OPERATION_RESOLUTION_FAILURE',
-  'CSRF_CHECK_FAILED',
-  'REQUEST_NOT_UTF8',
-]);
+const KNOWN_CODES = new Set<string>([...Object.values(ErrorCode), ...REQUEST_ERROR_CODES]);
+// Its message is exactly what production hides.
+KNOWN_CODES.delete(ErrorCode.InternalServerError);
 
 /**
  * Codes for the request errors yoga and graphql-js raise without one, so every error a client gets
  * carries a code to switch on.
  */
 const CODES_FOR_UNCODED: [RegExp, string][] = [
-  [/^Variable "\$/, 'BAD_USER_INPUT'],
-  [/CSRF/, 'CSRF_CHECK_FAILED'],
+  [/^Variable "\$/, ErrorCode.BadUserInput],
+  [/CSRF/, ErrorCode.CsrfCheckFailed],
 ];
 
 /**
@@ -57,7 +43,8 @@ export function useErrorMasking({ production }: ErrorMaskingOptions): Plugin {
       source: error.source,
       positions: error.positions,
       path: error.path,
-      extensions: masked ? { code: 'INTERNAL_SERVER_ERROR' } : extensions,
+      extensions: masked ? { code: ErrorCode.InternalServerError } : extensions,
+      originalError: error.originalError ?? undefined,
     });
   };
   const shapeResult = (result: ExecutionResult): ExecutionResult => {

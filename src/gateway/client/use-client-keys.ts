@@ -1,13 +1,12 @@
 import type { Plugin } from 'graphql-yoga';
 import { bearerToken, digest, matchingKey, remoteAddressOf, setClientIdentity } from './client-identity.ts';
 import { gatewayErrorResponse } from './gateway-error-response.ts';
-import { isGraphQLRequest } from './graphql-request.ts';
+import { isGraphQLRequest } from './routes.ts';
+import { ErrorCode } from '../errors.ts';
 
 export interface ClientKeysOptions {
   /** Keys clients may present (`GATEWAY_API_KEYS`); empty = open. */
   keys: string[];
-  /** @default '/graphql' */
-  graphqlEndpoint?: string;
   /** Tell clients apart by `X-Forwarded-For` (TRUST_PROXY). @default false */
   trustProxy?: boolean;
 }
@@ -22,14 +21,14 @@ export interface ClientKeysOptions {
  * address when open or when the key is wrong), `enforce` answers 401 after the rate limits have
  * counted the attempt, so guessing keys is as rate-limited as any other request.
  */
-export function useClientKeys({ keys, graphqlEndpoint = '/graphql', trustProxy = false }: ClientKeysOptions): { identify: Plugin; enforce: Plugin } {
+export function useClientKeys({ keys, trustProxy = false }: ClientKeysOptions): { identify: Plugin; enforce: Plugin } {
   const refused = new WeakSet<Request>();
-  const guarded = (request: Request, url: URL) => keys.length > 0 && isGraphQLRequest(request, url, graphqlEndpoint);
+  const guarded = (request: Request) => keys.length > 0 && isGraphQLRequest(request);
   return {
     identify: {
-      onRequest({ request, url, serverContext }) {
+      onRequest({ request, serverContext }) {
         const address = `address:${remoteAddressOf(serverContext, request, trustProxy) ?? 'unknown'}`;
-        if (!guarded(request, url)) {
+        if (!guarded(request)) {
           setClientIdentity(request, address);
           return;
         }
@@ -47,7 +46,7 @@ export function useClientKeys({ keys, graphqlEndpoint = '/graphql', trustProxy =
       onRequest({ request, endResponse }) {
         if (!refused.has(request)) return;
         endResponse(
-          gatewayErrorResponse(401, 'A valid gateway key is required: send `Authorization: Bearer <key>`.', 'UNAUTHENTICATED', {
+          gatewayErrorResponse(401, 'A valid gateway key is required: send `Authorization: Bearer <key>`.', ErrorCode.Unauthenticated, {
             'www-authenticate': 'Bearer realm="gateway"',
           }),
         );

@@ -4,11 +4,11 @@
  * PROBLEMS_URL it reads the local stand-in, which is how the committed snapshot is made.
  */
 import { resolve } from 'node:path';
+import { PROJECT_ROOT } from '../gateway/project-root.ts';
+import { refreshProblemsSnapshot } from '../gateway/problems-snapshot.ts';
+import { formatSchemaDiff } from '../gateway/schema-diff.ts';
+import { readSettings } from '../gateway/settings.ts';
 import { startProblemsStandIn } from '../upstreams/stand-ins.ts';
-import { PROJECT_ROOT } from './mesh.ts';
-import { refreshProblemsSnapshot } from './problems-snapshot.ts';
-import { formatSchemaDiff } from './schema-diff.ts';
-import { readSettings } from './settings.ts';
 
 const SNAPSHOT = resolve(PROJECT_ROOT, 'sources/problems/schema.graphql');
 

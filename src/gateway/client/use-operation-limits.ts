@@ -7,6 +7,7 @@ import { GraphQLError, type ValidationContext } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { estimateExecution } from '../operation-cost.ts';
 import type { GatewaySettings } from '../settings.ts';
+import { ErrorCode } from '../errors.ts';
 
 /** The limits, as documented on GatewaySettings (settings.ts). */
 export type OperationLimitsOptions = Pick<
@@ -16,8 +17,6 @@ export type OperationLimitsOptions = Pick<
   /** Hide "Did you mean …?" suggestions, which reveal the schema when introspection is off. */
   blockFieldSuggestions: boolean;
 };
-
-export const OPERATION_LIMIT_CODE = 'OPERATION_LIMIT_EXCEEDED';
 
 /** Deepest nesting of objects and lists accepted in variables. */
 export const MAX_VARIABLES_DEPTH = 20;
@@ -45,7 +44,7 @@ export function useOperationLimits(options: OperationLimitsOptions): Plugin[] {
       // Deeply nested variables make graphql-js recurse until the stack runs out; no real input nests this far.
       if (nestingDepth(params.variables, MAX_VARIABLES_DEPTH + 1) > MAX_VARIABLES_DEPTH) {
         throw createGraphQLError(`Variables nest deeper than ${MAX_VARIABLES_DEPTH} levels.`, {
-          extensions: { code: 'BAD_USER_INPUT', limit: MAX_VARIABLES_DEPTH, http: { status: 400 } },
+          extensions: { code: ErrorCode.BadUserInput, limit: MAX_VARIABLES_DEPTH, http: { status: 400 } },
         });
       }
     },
@@ -54,14 +53,14 @@ export function useOperationLimits(options: OperationLimitsOptions): Plugin[] {
       if (!estimate) return;
       const refuse = (message: string, limit: number, actual: number) =>
         setResultAndStopExecution({
-          errors: [createGraphQLError(message, { extensions: { code: OPERATION_LIMIT_CODE, limit, actual, http: { status: 400 } } })],
+          errors: [createGraphQLError(message, { extensions: { code: ErrorCode.OperationLimitExceeded, limit, actual, http: { status: 400 } } })],
         });
       if (estimate.longestArgument && estimate.longestArgument.length > maxArgumentLength) {
         const { name, length } = estimate.longestArgument;
         setResultAndStopExecution({
           errors: [
             createGraphQLError(`Argument "${name}" is ${length} characters long; at most ${maxArgumentLength} are allowed.`, {
-              extensions: { code: 'BAD_USER_INPUT', argument: name, limit: maxArgumentLength, http: { status: 400 } },
+              extensions: { code: ErrorCode.BadUserInput, argument: name, limit: maxArgumentLength, http: { status: 400 } },
             }),
           ],
         });
@@ -90,7 +89,7 @@ export function useOperationLimits(options: OperationLimitsOptions): Plugin[] {
 
 function reportLimit(context: ValidationContext | null, error: GraphQLError): void {
   const coded = createGraphQLError(error.message.replace(/^Syntax Error: /, ''), {
-    extensions: { code: OPERATION_LIMIT_CODE, http: { status: 400 } },
+    extensions: { code: ErrorCode.OperationLimitExceeded, http: { status: 400 } },
   });
   // The token limit rejects while parsing, where there is no validation context: throw there.
   if (!context) throw coded;

@@ -1,0 +1,85 @@
+import type { Plugin } from 'graphql-yoga';
+import { GRAPHIQL_ASSETS_FOLDER, GRAPHIQL_ASSET_NAMES } from '../graphiql/assets.ts';
+import { ErrorCode } from '../errors.ts';
+import { refuseUnlessRead } from '../observability/read-only-endpoint.ts';
+import { gatewayErrorResponse } from './gateway-error-response.ts';
+
+/** What a path is for. Exactly one path, the GraphQL endpoint, executes GraphQL. */
+export type Route = 'graphql' | 'graphiql-asset' | 'healthcheck' | 'readiness' | 'metrics';
+
+export interface RouteTableOptions {
+  /** @default '/graphql' */
+  graphqlEndpoint?: string;
+  /** Serve GraphiQL's files (GATEWAY_GRAPHIQL). */
+  graphiql: boolean;
+  /** Serve /metrics (METRICS_ENABLED). */
+  metrics: boolean;
+}
+
+export interface RouteTable {
+  graphqlEndpoint: string;
+  /** The route of a URL path, compared exactly (after WHATWG URL normalization, as yoga sees it); undefined = 404. */
+  routeFor(pathname: string): Route | undefined;
+}
+
+export const HEALTHCHECK_PATH = '/healthcheck';
+export const READINESS_PATH = '/readiness';
+export const METRICS_PATH = '/metrics';
+
+/**
+ * The one table of paths the gateway serves. Every other spelling (a trailing or doubled slash, other
+ * case, percent-encoded letters, a prefix, another folder) is not a route: yoga would run GraphQL for
+ * any path that merely ends in the endpoint, so the decision is exact and made here only.
+ */
+export function createRouteTable({ graphqlEndpoint = '/graphql', graphiql, metrics }: RouteTableOptions): RouteTable {
+  const routes = new Map<string, Route>([
+    [graphqlEndpoint, 'graphql'],
+    [HEALTHCHECK_PATH, 'healthcheck'],
+    [READINESS_PATH, 'readiness'],
+  ]);
+  if (metrics) routes.set(METRICS_PATH, 'metrics');
+  if (graphiql) {
+    // The page loads its files relative to the endpoint: `/graphql` → `/graphiql/<name>`.
+    const folder = `${graphqlEndpoint.replace(/[^/]*$/, '')}${GRAPHIQL_ASSETS_FOLDER}/`;
+    for (const name of GRAPHIQL_ASSET_NAMES) routes.set(folder + name, 'graphiql-asset');
+  }
+  return { graphqlEndpoint, routeFor: (pathname) => routes.get(pathname) };
+}
+
+const decisionByRequest = new WeakMap<Request, { route: Route; graphql: boolean }>();
+
+/**
+ * Whether a request asks for GraphQL: the endpoint, not a CORS preflight, and not a GET without an
+ * operation (the GraphiQL page, or an empty request yoga refuses without running anything). The key
+ * check, the rate limits, the request log and the metrics all read this one decision, made by
+ * `useRoutes` when the request arrived.
+ */
+export function isGraphQLRequest(request: Request | undefined): boolean {
+  return (request && decisionByRequest.get(request)?.graphql) ?? false;
+}
+
+/**
+ * First of the gateway's plugins: routes the request by the table, answers /healthcheck (liveness:
+ * the process answers) and 404 for any path not in the table, before any other plugin of the gateway
+ * sees it.
+ */
+export function useRoutes(table: RouteTable): Plugin {
+  return {
+    onRequest({ request, url, endResponse }) {
+      const route = table.routeFor(url.pathname);
+      if (!route) {
+        endResponse(gatewayErrorResponse(404, `Not found: GraphQL is served at ${table.graphqlEndpoint}.`, ErrorCode.NotFound));
+        return;
+      }
+      const graphql = route === 'graphql' && request.method !== 'OPTIONS' && !(request.method === 'GET' && !url.searchParams.has('query'));
+      decisionByRequest.set(request, { route, graphql });
+      if (route === 'healthcheck' && !refuseUnlessRead(request, endResponse)) {
+        endResponse(
+          new Response(request.method === 'HEAD' ? null : '{"status":"alive"}', {
+            headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+          }),
+        );
+      }
+    },
+  };
+}

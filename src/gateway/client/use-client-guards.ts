@@ -1,0 +1,73 @@
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
+import type { Plugin } from 'graphql-yoga';
+import { useGraphiQLAssets } from '../graphiql.ts';
+import type { GatewaySettings } from '../settings.ts';
+import type { RateLimitStore } from './rate-limit-store.ts';
+import { useRoutes, type RouteTable } from './routes.ts';
+import { useClientKeys } from './use-client-keys.ts';
+import { useErrorMasking } from './use-error-masking.ts';
+import { useOperationLimits } from './use-operation-limits.ts';
+import { useRateLimits } from './use-rate-limits.ts';
+import { useUtf8Body } from './use-utf8-body.ts';
+
+export interface ClientGuardsOptions {
+  settings: GatewaySettings;
+  routes: RouteTable;
+  /** Where per-client rate-limit counters live. */
+  rateLimitStore: RateLimitStore;
+  /** Plugins that watch every routed request (ids, logs, metrics) and serve /readiness and /metrics. */
+  observe: Plugin[];
+  /** Told about every request a rate limit refuses, for metrics. */
+  onRateLimited?: (budget: 'requests' | 'translation') => void;
+}
+
+/**
+ * Everything between a client and GraphQL execution, in the order it applies (the order of the list
+ * below is the order of the hooks):
+ * 1. routes: one path executes GraphQL; anything else is 404 before any other plugin sees it;
+ * 2. GraphiQL's files, so the page needs nothing from outside;
+ * 3. observation, so every routed request gets an id and is measured, those refused below included;
+ * 4. who is calling, then the rate limits, then the key check: wrong keys count like any request
+ *    before their 401, so guessing keys is rate-limited;
+ * 5. CSRF: browsers may only send requests a cross-site form could not forge; a UTF-8 body;
+ * 6. introspection switch, operation limits (shape while validating; cost before executing);
+ * 7. error masking: the last word on every error a client receives.
+ */
+export function useClientGuards({ settings, routes, rateLimitStore, observe, onRateLimited }: ClientGuardsOptions): Plugin {
+  const clientKeys = useClientKeys({ keys: settings.gatewayApiKeys, trustProxy: settings.trustProxy });
+  const guards: Plugin[] = [
+    useRoutes(routes),
+    ...(settings.graphiql ? [useGraphiQLAssets()] : []),
+    ...observe,
+    clientKeys.identify,
+    useRateLimits({
+      store: rateLimitStore,
+      requests: settings.rateLimitRequests,
+      translationRequests: settings.translationRateLimitRequests,
+      windowMs: settings.rateLimitWindowSeconds * 1000,
+      onRejected: onRateLimited,
+    }),
+    clientKeys.enforce,
+    useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'graphql-require-preflight'] }),
+    useUtf8Body(),
+    useDisableIntrospection({ isDisabled: () => !settings.introspection }),
+    ...useOperationLimits({
+      maxDepth: settings.maxDepth,
+      maxAliases: settings.maxAliases,
+      maxTokens: settings.maxTokens,
+      maxDirectives: settings.maxDirectives,
+      maxRootFields: settings.maxRootFields,
+      maxCost: settings.maxCost,
+      maxArgumentLength: settings.maxArgumentLength,
+      blockFieldSuggestions: settings.production,
+    }),
+    useErrorMasking({ production: settings.production }),
+  ];
+  return {
+    // Envelop puts added plugins right after this one, in the order added.
+    onPluginInit({ addPlugin }) {
+      for (const guard of guards) addPlugin(guard);
+    },
+  };
+}

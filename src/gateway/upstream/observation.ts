@@ -1,0 +1,61 @@
+import { REQUEST_ID_HEADER, observedRequestOf, type RequestObserver, type UpstreamCallEnd } from '../observability/observed-request.ts';
+import { clientRequestOf, type UpstreamStep } from './upstream-call.ts';
+
+/**
+ * Watches every upstream HTTP attempt: sends the client request's id upstream as `x-request-id`,
+ * counts the call against its request (for the log line) and tells the observers (metrics, tracer)
+ * when it goes out and how it ended. Innermost of the steps, so each retry counts as the call it is
+ * and a cached answer, which makes no call, does not count.
+ */
+export function observeUpstreamCalls(observers: RequestObserver[]): UpstreamStep {
+  return async (call, next) => {
+    const observed = observedRequestOf(clientRequestOf(call));
+    const addHeaders: Record<string, string> = observed ? { [REQUEST_ID_HEADER]: observed.id } : {};
+    if (observed) observed.upstreamCalls[call.service] += 1;
+    const start = {
+      service: call.service,
+      method: (call.init.method ?? 'GET').toUpperCase(),
+      url: URL.canParse(call.url) ? new URL(call.url) : undefined,
+      request: observed,
+      addHeaders,
+    };
+    const ends = observers.flatMap((observer) => {
+      try {
+        const end = observer.upstreamCall?.(start);
+        return end ? [end] : [];
+      } catch {
+        return [];
+      }
+    });
+    const startedAt = performance.now();
+    const report = (status: string) => {
+      const end: UpstreamCallEnd = { status, durationMs: performance.now() - startedAt };
+      for (const each of ends) {
+        try {
+          each(end);
+        } catch {
+          // Observing must never break the call.
+        }
+      }
+    };
+    let response: Response;
+    try {
+      const headers = { ...Object.fromEntries(new Headers(call.init.headers as HeadersInit | undefined)), ...addHeaders };
+      response = await next({ ...call, init: { ...call.init, headers } });
+    } catch (error) {
+      report(failureOf(error, call.init.signal ?? undefined));
+      throw error;
+    }
+    // Measured to the response head: the body is read (under the same budget) by the steps outside.
+    report(String(response.status));
+    return response;
+  };
+}
+
+/** How a call that got no answer failed: its time budget ran out, the client went away, or the network failed. */
+function failureOf(error: unknown, signal: AbortSignal | undefined): string {
+  const reason = signal?.aborted ? (signal.reason as Error | undefined) : undefined;
+  if ((error as Error)?.name === 'TimeoutError' || reason?.name === 'TimeoutError') return 'timeout';
+  if (reason) return 'aborted';
+  return 'network';
+}

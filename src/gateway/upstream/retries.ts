@@ -1,0 +1,77 @@
+import type { ServiceName } from '../errors.ts';
+import type { UpstreamStep } from './upstream-call.ts';
+import { parseRetryAfter } from './upstream-errors.ts';
+
+export interface UpstreamRetriesOptions {
+  /** Budget of one call per service, all attempts and waits included. */
+  timeoutMs: Record<ServiceName, number>;
+  /** Extra attempts for a call that is safe to repeat. @default 2 */
+  retries?: number;
+  /** First backoff; each retry doubles it, with full jitter. @default 100 */
+  baseDelayMs?: number;
+  /** Longest backoff between attempts (a longer `Retry-After` is honoured only within the budget). @default 2000 */
+  maxDelayMs?: number;
+}
+
+/** Statuses that say "try again" rather than "this request is wrong". */
+const TRANSIENT = new Set([429, 502, 503, 504]);
+
+/** Raised when a call's budget runs out; the error step turns it into UPSTREAM_TIMEOUT. */
+export class UpstreamTimeoutError extends Error {
+  override name = 'UpstreamTimeoutError';
+}
+
+/**
+ * Gives every upstream call a time budget and repeats the calls that are safe to repeat (read-only
+ * ones). It retries transport failures and 429/502/503/504, waits with jittered exponential backoff or
+ * the upstream's `Retry-After`, and never waits past the budget: then the last answer stands.
+ */
+export function retryUpstreamCalls({ timeoutMs, retries = 2, baseDelayMs = 100, maxDelayMs = 2000 }: UpstreamRetriesOptions): UpstreamStep {
+  return async (call, next) => {
+    const budget = timeoutMs[call.service];
+    const deadline = Date.now() + budget;
+    const clientSignal = (call.init.signal ?? undefined) as AbortSignal | undefined;
+    for (let attempt = 0; ; attempt += 1) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new UpstreamTimeoutError(`no answer within ${budget} ms`);
+      const timeout = AbortSignal.timeout(remaining);
+      const signal = clientSignal ? AbortSignal.any([clientSignal, timeout]) : timeout;
+      let response: Response | undefined;
+      let failure: unknown;
+      try {
+        response = await next({ ...call, init: { ...call.init, signal } });
+      } catch (error) {
+        if (clientSignal?.aborted) throw error;
+        if (timeout.aborted) throw new UpstreamTimeoutError(`no answer within ${budget} ms`);
+        failure = error;
+      }
+      // The signal stays attached while the body is read, so a body that stalls also times out.
+      if (response && !TRANSIENT.has(response.status)) return response;
+      const delay = response?.headers.has('retry-after')
+        ? (parseRetryAfter(response.headers.get('retry-after')) ?? 0) * 1000
+        : Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
+      const last = !call.readOnly || attempt >= retries || Date.now() + delay >= deadline;
+      if (last) {
+        if (response) return response;
+        throw failure;
+      }
+      await response?.arrayBuffer().catch(() => undefined);
+      await sleep(delay, clientSignal);
+    }
+  };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

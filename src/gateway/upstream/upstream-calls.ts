@@ -1,0 +1,91 @@
+import type { MeshResolvedSource } from '@graphql-mesh/runtime';
+import type { MeshPlugin } from '@graphql-mesh/types';
+import type { GraphQLSchema } from 'graphql';
+import type { ServiceName } from '../errors.ts';
+import type { RequestObserver } from '../observability/observed-request.ts';
+import type { GatewaySettings } from '../settings.ts';
+import { observeUpstreamCalls } from './observation.ts';
+import { cacheProblemsAnswers } from './problems-cache.ts';
+import { retryUpstreamCalls } from './retries.ts';
+import { composeSteps, type UpstreamCall, type UpstreamStep } from './upstream-call.ts';
+import { shapeUpstreamErrors } from './upstream-errors.ts';
+
+export interface UpstreamStepsOptions {
+  settings: Pick<GatewaySettings, 'problemsTimeoutMs' | 'translationTimeoutMs' | 'upstreamRetries' | 'problemsCacheTtlSeconds'>;
+  /** Told about every HTTP attempt: the metrics, the tracer, the request log's counts. */
+  observers: RequestObserver[];
+}
+
+/** Source names as declared in .meshrc.yaml, and the service names clients see in errors. */
+export const SERVICE_OF_SOURCE: Record<string, ServiceName> = { Problems: 'problems', Translation: 'translation' };
+
+/**
+ * Everything the gateway does around an upstream HTTP call, outermost first: a cached problems
+ * answer skips the rest; error shaping sees the final outcome of the retries; retries give each
+ * attempt its share of the budget; observation sees every attempt on the wire.
+ */
+export function createUpstreamSteps({ settings, observers }: UpstreamStepsOptions): UpstreamStep[] {
+  return [
+    cacheProblemsAnswers({ ttlMs: settings.problemsCacheTtlSeconds * 1000 }),
+    shapeUpstreamErrors,
+    retryUpstreamCalls({
+      timeoutMs: { problems: settings.problemsTimeoutMs, translation: settings.translationTimeoutMs },
+      retries: settings.upstreamRetries,
+    }),
+    observeUpstreamCalls(observers),
+  ];
+}
+
+/**
+ * The one Mesh plugin of the upstream side: every fetch a source makes goes through `steps`, as a
+ * call that knows its service from the source that issued it (never from its URL). The GraphQL
+ * handler names its source in the fetch's `info`; the OpenAPI handler's fetch carries the resolve
+ * info of the source's own schema, which is recorded here when each source is built.
+ */
+export function useUpstreamCalls(sources: MeshResolvedSource[], steps: UpstreamStep[]): MeshPlugin<object> {
+  const serviceBySchema = new WeakMap<GraphQLSchema, ServiceName>();
+  for (const { name, handler } of sources) {
+    const service = SERVICE_OF_SOURCE[name];
+    if (!service) continue;
+    const getMeshSource = handler.getMeshSource.bind(handler);
+    handler.getMeshSource = async (payload) => {
+      const source = await getMeshSource(payload);
+      serviceBySchema.set(source.schema, service);
+      return source;
+    };
+  }
+  const serviceOf = (info: unknown): ServiceName | undefined => {
+    const { sourceName, schema } = (info ?? {}) as { sourceName?: string; schema?: GraphQLSchema };
+    return (sourceName ? SERVICE_OF_SOURCE[sourceName] : undefined) ?? (schema ? serviceBySchema.get(schema) : undefined);
+  };
+  const send = composeSteps(steps);
+  return {
+    onFetch({ url, options, context, info, fetchFn, setFetchFn }) {
+      const service = serviceOf(info);
+      if (!service) return;
+      const readOnly = service === 'translation' || isReadOnly(info, options.body);
+      setFetchFn((callUrl, init = {}, callContext, callInfo) =>
+        send({ service, url: callUrl ?? url, init, context: callContext ?? context, info: callInfo, readOnly, network: fetchFn }),
+      );
+    },
+  };
+}
+
+/**
+ * Whether a problems call only reads (a query, never a mutation or subscription). The resolver info
+ * Mesh passes names the operation; without it, the GraphQL body's leading keyword tells (Mesh sends
+ * one operation per request).
+ */
+export function isReadOnly(info: unknown, body: unknown): boolean {
+  const operation = (info as { operation?: { operation?: string } } | undefined)?.operation?.operation;
+  if (operation) return operation === 'query';
+  if (typeof body !== 'string') return false;
+  try {
+    const query = (JSON.parse(body) as { query?: unknown }).query;
+    return typeof query === 'string' && !/^\s*(mutation|subscription)\b/.test(query);
+  } catch {
+    return false;
+  }
+}
+
+export type { UpstreamCall };
