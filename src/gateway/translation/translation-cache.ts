@@ -1,5 +1,5 @@
 import { sha256Of } from '../../shared/hash.ts';
-import { createLruCache } from '../cache/lru-cache.ts';
+import { LRUCache } from 'lru-cache';
 import type { TextFormat, TranslatedText } from './translation-client.ts';
 
 /** What a translation is cached under: the text by its hash, so keys stay short. */
@@ -31,26 +31,30 @@ export interface MemoryTranslationCacheOptions {
   now?: () => number;
 }
 
-/** The in-process cache: LRU by bytes, with a TTL. */
+/** The in-process cache: LRU by bytes, with a TTL (`lru-cache`); a TTL of 0 keeps nothing. */
 export function createMemoryTranslationCache({
   maxBytes = 64 * 1024 * 1024,
   ttlMs = 6 * 60 * 60 * 1000,
   now,
 }: MemoryTranslationCacheOptions = {}): TranslationCache & { readonly size: number } {
-  const lru = createLruCache<TranslatedText>({
-    maxBytes,
-    ttlMs,
-    now,
-    // JS strings are UTF-16: two bytes a character, plus a little for the entry itself.
-    sizeOf: (key, value) => 2 * (key.length + value.text.length) + 64,
-  });
+  const lru =
+    ttlMs > 0 && maxBytes > 0
+      ? new LRUCache<string, TranslatedText>({
+          maxSize: maxBytes,
+          // JS strings are UTF-16: two bytes a character, plus a little for the entry itself.
+          sizeCalculation: (value, key) => 2 * (key.length + value.text.length) + 64,
+          ttl: ttlMs,
+          // A clock given in tests is read at every check (lru-cache otherwise reuses a reading for 1 ms).
+          ...(now ? { perf: { now }, ttlResolution: 0 } : {}),
+        })
+      : undefined;
   return {
-    getMany: async (keys) => keys.map((key) => lru.get(translationCacheKey(key))),
+    getMany: async (keys) => keys.map((key) => lru?.get(translationCacheKey(key))),
     setMany: async (entries) => {
-      for (const [key, value] of entries) lru.set(translationCacheKey(key), value);
+      for (const [key, value] of entries) lru?.set(translationCacheKey(key), value);
     },
     get size() {
-      return lru.size;
+      return lru?.size ?? 0;
     },
   };
 }
