@@ -13,7 +13,7 @@ import { startProblemsStandIn } from '../upstreams/stand-ins.ts';
 const SNAPSHOT = resolve(PROJECT_ROOT, 'sources/problems/schema.graphql');
 
 async function main(): Promise<void> {
-  const settings = readSettings();
+  const settings = readSettings(process.env);
   const standIn = settings.problemsUrl ? undefined : await startProblemsStandIn();
   const url = settings.problemsUrl ?? standIn!.url;
   console.log(`Introspecting ${standIn ? 'the local problems stand-in' : 'PROBLEMS_URL'} (${url}/graphql)…`);

@@ -53,7 +53,7 @@ function asEnvironmentValue(setting: keyof GatewaySettings, value: unknown): str
  * Settings given as an options object (embedding), validated exactly like the environment: each is
  * turned into the text its variable would hold and read by `readSettings`, so a bad value fails with
  * the same one-line error, naming the option and its variable. Options win over `env`, which holds
- * variables to start from (`process.env` in an entry; nothing by default: library code never reads
+ * variables to start from (the environment, in an entry; nothing by default: library code never reads
  * the process's environment).
  */
 export function settingsFromOptions(options: Partial<GatewaySettings> = {}, env: Record<string, string | undefined> = {}): GatewaySettings {

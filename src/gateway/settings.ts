@@ -103,7 +103,8 @@ type Env = Record<string, string | undefined>;
 
 const MAX_TIMER_MS = 2_147_483_647;
 
-export function readSettings(env: Env = process.env): GatewaySettings {
+/** The settings held by `env`: an entry passes the process environment, once; the library never reads it itself. */
+export function readSettings(env: Env): GatewaySettings {
   const production = present(env, 'NODE_ENV') === 'production';
   return {
     port: readPort(env, 'PORT', 4000),
