@@ -38,7 +38,7 @@ describe('routes: one path executes GraphQL', () => {
   beforeAll(async () => {
     stack = await startStack({
       settings: { gatewayApiKeys: [KEY], production: true, graphiql: true },
-      requestLog: (entry) => logged.push(entry.id),
+      requestLog: (entry) => logged.push(entry.requestId),
     });
     base = stack.gatewayUrl.replace(/\/graphql$/, '');
   });
