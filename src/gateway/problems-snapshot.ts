@@ -1,7 +1,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type IntrospectionQuery } from 'graphql';
 import { LINKS, missingForLink } from './links/index.ts';
-import { diffSchemas, type SchemaDiff } from './schema-diff.ts';
+import { diffSchemas, type SchemaChange } from './schema-diff.ts';
 
 export interface RefreshOptions {
   /** Base URL of the problems service; `<url>/graphql` is introspected. */
@@ -15,7 +15,7 @@ export interface RefreshOptions {
 
 export interface RefreshResult {
   /** Undefined when there was no snapshot before. */
-  diff?: SchemaDiff;
+  diff?: SchemaChange[];
   /** Links the new schema cannot carry, with the reason. */
   linksLeftOut: { name: string; reason: string }[];
 }
@@ -49,7 +49,7 @@ export async function refreshProblemsSnapshot({ url, apiKey, snapshotPath, timeo
   const schema = lexicographicSortSchema(buildClientSchema(body.data));
 
   const previous = await readFile(snapshotPath, 'utf8').catch(() => undefined);
-  const diff = previous === undefined ? undefined : diffSchemas(buildSchema(previous), schema);
+  const diff = previous === undefined ? undefined : await diffSchemas(buildSchema(previous), schema);
   // Write then rename, so a gateway starting meanwhile never reads half a file.
   const partial = `${snapshotPath}.${process.pid}.partial`;
   await writeFile(partial, `${HEADER}\n${printSchema(schema)}\n`);

@@ -1,63 +1,42 @@
-import { isEnumType, isInputObjectType, isInterfaceType, isObjectType, isSpecifiedScalarType, isUnionType, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
+import { CriticalityLevel, diff, type Change } from '@graphql-inspector/core';
+import type { GraphQLSchema } from 'graphql';
 
-export interface SchemaDiff {
-  typesAdded: string[];
-  typesRemoved: string[];
-  /** `Type.field(args): Type` (enum values as `Enum.VALUE`, union members as `Union|Member`). */
-  fieldsAdded: string[];
-  fieldsRemoved: string[];
+/** How a change affects clients of the gateway, worst first. */
+export type ChangeImpact = 'breaking' | 'dangerous' | 'safe';
+
+export interface SchemaChange {
+  impact: ChangeImpact;
+  /** What changed, in GraphQL Inspector's words (e.g. "Field 'old' was removed from object type 'Query'"). */
+  message: string;
+  /** The coordinate that changed, e.g. `Query.old`. */
+  path?: string;
 }
 
-/** Members of a named type that a client could depend on, as comparable strings. */
-function membersOf(type: GraphQLNamedType): string[] {
-  if (isObjectType(type) || isInterfaceType(type)) {
-    // Arguments are part of a field's contract: a changed argument list shows as - and +.
-    return Object.values(type.getFields()).map((field) => {
-      const args = field.args.map((arg) => `${arg.name}: ${String(arg.type)}`).join(', ');
-      return `${type.name}.${field.name}${args ? `(${args})` : ''}: ${String(field.type)}`;
-    });
-  }
-  if (isInputObjectType(type)) {
-    return Object.values(type.getFields()).map((field) => `${type.name}.${field.name}: ${String(field.type)}`);
-  }
-  if (isEnumType(type)) return type.getValues().map((value) => `${type.name}.${value.name}`);
-  if (isUnionType(type)) return type.getTypes().map((member) => `${type.name}|${member.name}`);
-  return [];
+const IMPACT: Record<CriticalityLevel, ChangeImpact> = {
+  [CriticalityLevel.Breaking]: 'breaking',
+  [CriticalityLevel.Dangerous]: 'dangerous',
+  [CriticalityLevel.NonBreaking]: 'safe',
+};
+
+const ORDER: ChangeImpact[] = ['breaking', 'dangerous', 'safe'];
+
+/**
+ * Every change between two versions of the problems schema, with what it means for clients
+ * (GraphQL Inspector's rules: a removed field breaks them, a new enum value is dangerous, a new field
+ * is safe), breaking ones first.
+ */
+export async function diffSchemas(before: GraphQLSchema, after: GraphQLSchema): Promise<SchemaChange[]> {
+  const changes: Change[] = await diff(before, after);
+  return changes
+    .map((change) => ({ impact: IMPACT[change.criticality.level], message: change.message, ...(change.path ? { path: change.path } : {}) }))
+    .sort((a, b) => ORDER.indexOf(a.impact) - ORDER.indexOf(b.impact) || a.message.localeCompare(b.message));
 }
 
-function userTypes(schema: GraphQLSchema): Map<string, GraphQLNamedType> {
-  // Built-in scalars come and go with use; they are not the upstream's own types.
-  return new Map(Object.entries(schema.getTypeMap()).filter(([name, type]) => !name.startsWith('__') && !isSpecifiedScalarType(type)));
-}
-
-/** What a client would notice between two versions of a schema: types and fields added and removed. */
-export function diffSchemas(before: GraphQLSchema, after: GraphQLSchema): SchemaDiff {
-  const oldTypes = userTypes(before);
-  const newTypes = userTypes(after);
-  const oldMembers = new Set([...oldTypes.values()].flatMap(membersOf));
-  const newMembers = new Set([...newTypes.values()].flatMap(membersOf));
-  const typesAdded = [...newTypes.keys()].filter((name) => !oldTypes.has(name)).sort();
-  const typesRemoved = [...oldTypes.keys()].filter((name) => !newTypes.has(name)).sort();
-  // A whole type added or removed is one line, not one per field.
-  const ownerIn = (names: string[]) => (member: string) => names.includes(member.split(/[.|]/)[0]);
-  return {
-    typesAdded,
-    typesRemoved,
-    fieldsAdded: [...newMembers].filter((member) => !oldMembers.has(member) && !ownerIn(typesAdded)(member)).sort(),
-    fieldsRemoved: [...oldMembers].filter((member) => !newMembers.has(member) && !ownerIn(typesRemoved)(member)).sort(),
-  };
-}
-
-/** A short human summary, one line per change, capped so a large change stays readable. */
-export function formatSchemaDiff(diff: SchemaDiff, limit = 40): string {
-  const lines = [
-    ...diff.typesAdded.map((name) => `+ type ${name}`),
-    ...diff.typesRemoved.map((name) => `- type ${name}`),
-    ...diff.fieldsAdded.map((name) => `+ ${name}`),
-    ...diff.fieldsRemoved.map((name) => `- ${name}`),
-  ];
-  if (lines.length === 0) return 'no changes';
-  const shown = lines.slice(0, limit);
-  if (lines.length > limit) shown.push(`… and ${lines.length - limit} more`);
-  return shown.join('\n');
+/** One line per change, marked by its impact, capped so a large change stays readable. */
+export function formatSchemaDiff(changes: SchemaChange[], limit = 40): string {
+  if (changes.length === 0) return 'no changes';
+  const counts = ORDER.map((impact) => `${changes.filter((change) => change.impact === impact).length} ${impact}`).join(', ');
+  const lines = changes.slice(0, limit).map((change) => `${change.impact.toUpperCase().padEnd(9)} ${change.message}`);
+  if (changes.length > limit) lines.push(`… and ${changes.length - limit} more`);
+  return [`${changes.length} change(s): ${counts}`, ...lines].join('\n');
 }

@@ -6,37 +6,35 @@ import { parseRetryAfter } from '../../src/gateway/upstream/upstream-errors.ts';
 describe('diffSchemas', () => {
   const before = buildSchema(/* GraphQL */ `
     type Query { problem(id: ID!): Problem, old: Int, list(first: Int): [Int] }
-    type Problem { id: ID!, title: String! }
+    type Problem { id: ID!, title: String!, difficulty: Difficulty }
+    enum Difficulty { EASY HARD }
     type Gone { x: Int }
   `);
   const after = buildSchema(/* GraphQL */ `
     type Query { problem(id: ID!): Problem, list(first: Int, after: String): [Int] }
-    type Problem { id: ID!, title: String!, rating: Int }
+    type Problem { id: ID!, title: String!, rating: Int, difficulty: Difficulty }
+    enum Difficulty { EASY MEDIUM HARD }
     type Contest { id: ID! }
   `);
 
-  it('lists types and fields added and removed, a whole type as one line', () => {
-    expect(diffSchemas(before, after)).toEqual({
-      typesAdded: ['Contest'],
-      typesRemoved: ['Gone'],
-      fieldsAdded: ['Problem.rating: Int', 'Query.list(first: Int, after: String): [Int]'],
-      fieldsRemoved: ['Query.list(first: Int): [Int]', 'Query.old: Int'],
-    });
+  it('says which changes break clients, which are dangerous and which are safe, breaking first', async () => {
+    const changes = await diffSchemas(before, after);
+    const byImpact = (impact: string) => changes.filter((change) => change.impact === impact).map((change) => change.path);
+    expect(byImpact('breaking')).toEqual(expect.arrayContaining(['Gone', 'Query.old']));
+    expect(byImpact('dangerous')).toEqual(expect.arrayContaining(['Difficulty.MEDIUM', 'Query.list.after']));
+    expect(byImpact('safe')).toEqual(expect.arrayContaining(['Contest', 'Problem.rating']));
+    expect(changes.map((change) => change.impact)).toEqual([...changes.map((change) => change.impact)].sort((a, b) => ['breaking', 'dangerous', 'safe'].indexOf(a) - ['breaking', 'dangerous', 'safe'].indexOf(b)));
   });
 
-  it('says so when nothing changed', () => {
-    expect(formatSchemaDiff(diffSchemas(before, before))).toBe('no changes');
+  it('says so when nothing changed', async () => {
+    expect(formatSchemaDiff(await diffSchemas(before, before))).toBe('no changes');
   });
 
-  it('summarises with + and - lines', () => {
-    expect(formatSchemaDiff(diffSchemas(before, after)).split('\n')).toEqual([
-      '+ type Contest',
-      '- type Gone',
-      '+ Problem.rating: Int',
-      '+ Query.list(first: Int, after: String): [Int]',
-      '- Query.list(first: Int): [Int]',
-      '- Query.old: Int',
-    ]);
+  it('summarises with a count per impact and one marked line per change', async () => {
+    const lines = formatSchemaDiff(await diffSchemas(before, after)).split('\n');
+    expect(lines[0]).toMatch(/^\d+ change\(s\): 2 breaking, 2 dangerous, \d+ safe$/);
+    expect(lines[1]).toMatch(/^BREAKING /);
+    expect(lines.some((line) => /^SAFE\s+Field 'rating' was added to object type 'Problem'$/.test(line))).toBe(true);
   });
 });
 
