@@ -28,17 +28,18 @@ export const resolvers = {
       ): Promise<ProblemTranslation | null> => {
         const languages = languageOptions(args);
         const runtime = translationRuntimeOf(context);
-        const statement = runtime.statements.segment(problem.statement);
+        // Off the event loop; a statement over the limits fails the field here, before any call.
+        const segments = await runtime.statements.segment(problem.statement);
         // The service refuses an empty text; an empty title has nothing to translate anyway.
         const titles = problem.title.trim() ? [escapeHtmlText(problem.title)] : [];
-        const texts = [...titles, ...statement.segments];
+        const texts = [...titles, ...segments];
         checkTextLength(texts, runtime.maxTextLength, "This problem's text");
         const outcomes = await runtime.translate(context, texts, { ...languages, format: 'html' });
         const results = runtime.settle(context, outcomes);
         if (!results) return null;
         const title = titles.length > 0 ? decodeHtmlText(results[0].text) : problem.title;
-        const segments = results.slice(titles.length).map((result) => result.text);
-        return { language: args.to, title, statement: runtime.statements.reassemble(problem.statement, statement, segments) };
+        const translated = results.slice(titles.length).map((result) => result.text);
+        return { language: args.to, title, statement: await runtime.statements.reassemble(problem.statement, translated) };
       },
     },
   },

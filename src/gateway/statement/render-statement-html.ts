@@ -1,8 +1,10 @@
+import type { Element, Root as HastRoot } from 'hast';
 import type { Nodes, Paragraph, PhrasingContent, Root, Text } from 'mdast';
 import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import remarkRehype from 'remark-rehype';
 import { statementParser } from './parse-statement.ts';
+import { checkStatementText, checkStatementTree, DEFAULT_STATEMENT_LIMITS, MAX_TRANSLATION_GROWTH, type StatementLimits } from './statement-limits.ts';
 
 /**
  * A statement's Markdown as HTML for a client to show. Math stays TeX, as remark-math marks it for
@@ -13,8 +15,12 @@ import { statementParser } from './parse-statement.ts';
  * Safety, twice over: raw HTML in a statement is shown as text (escaped, never parsed), and the
  * result is sanitized with GitHub's rules (rehype-sanitize), which also drops `javascript:` links.
  */
-export function renderStatementHtml(markdown: string): string {
-  return String(renderer.processSync(markdown));
+export function renderStatementHtml(markdown: string, limits: StatementLimits = DEFAULT_STATEMENT_LIMITS): string {
+  // What is rendered is a translation, which may be longer than its source.
+  checkStatementText(markdown, { ...limits, maxLength: MAX_TRANSLATION_GROWTH * limits.maxLength });
+  const tree = renderer.parse(markdown);
+  checkStatementTree(tree, limits);
+  return renderer.stringify(renderer.runSync(tree, markdown), markdown);
 }
 
 const FLOW_PARENTS = new Set(['root', 'blockquote', 'listItem', 'footnoteDefinition']);
@@ -55,9 +61,31 @@ const schema: SanitizeSchema = {
   },
 };
 
+/**
+ * Footnote links point at the ids the sanitizer will give: it prefixes every id (against DOM
+ * clobbering) but no href, so remark-rehype's own prefix would make `user-content-user-content-fn-1`.
+ */
+function footnoteLinksToPrefixedIds() {
+  const prefix = schema.clobberPrefix ?? '';
+  return (tree: HastRoot) => {
+    const visit = (node: HastRoot | Element) => {
+      for (const child of node.children) {
+        if (child.type !== 'element') continue;
+        const { href, dataFootnoteRef, dataFootnoteBackref } = child.properties;
+        if (typeof href === 'string' && href.startsWith('#') && (dataFootnoteRef !== undefined || dataFootnoteBackref !== undefined)) {
+          child.properties.href = `#${prefix}${href.slice(1)}`;
+        }
+        visit(child);
+      }
+    };
+    visit(tree);
+  };
+}
+
 const renderer = statementParser()
   .use(rawHtmlAsText)
-  .use(remarkRehype)
+  .use(remarkRehype, { clobberPrefix: '' })
+  .use(footnoteLinksToPrefixedIds)
   .use(rehypeSanitize, schema)
   .use(rehypeStringify)
   .freeze();

@@ -1,4 +1,4 @@
-import type { Nodes, PhrasingContent, Root } from 'mdast';
+import type { Nodes, Parents, PhrasingContent, Root } from 'mdast';
 import {
   atomMarkup,
   closeMarkup,
@@ -8,7 +8,9 @@ import {
   type PairTag,
   type PlaceholderToken,
 } from './html-placeholders.ts';
-import { parseStatement, shapeOfTree, statementShape } from './parse-statement.ts';
+import { ownShapeOf, parseStatement, shapeOfTree } from './parse-statement.ts';
+import { statementFailure } from './statement-failure.ts';
+import { checkStatementText, checkStatementTree, DEFAULT_STATEMENT_LIMITS, MAX_TRANSLATION_GROWTH, type StatementLimits } from './statement-limits.ts';
 
 /**
  * Splits a Markdown statement into the prose an MT service should translate, and puts translations
@@ -25,6 +27,8 @@ export interface SegmentedStatement {
    * The statement with each segment replaced by its translation (same order as `segments`). A
    * translation whose placeholders are missing, repeated or moved into other markup, or whose text
    * would change the Markdown structure, is dropped: that segment stays in the source language.
+   * Throws a statement failure (statement-failure.ts) when the service translated something and
+   * nothing of it could be kept: the source is never passed off as its translation.
    */
   reassemble(translated: string[]): string;
 }
@@ -59,53 +63,154 @@ interface Segment {
 const PROSE_CONTAINERS = new Set(['paragraph', 'heading', 'tableCell']);
 const LETTER = /\p{L}/u;
 
-export function segmentStatement(markdown: string): SegmentedStatement {
+export function segmentStatement(markdown: string, limits: StatementLimits = DEFAULT_STATEMENT_LIMITS): SegmentedStatement {
+  checkStatementText(markdown, limits);
   const tree = parseStatement(markdown);
+  checkStatementTree(tree, limits);
   const found: Segment[] = [];
   collectSegments(tree, markdown, found);
   // Prose without a letter ("$1 \le n \le 10^5$", "`1 l r x`") has nothing to translate.
   const segments = found.filter((segment) => segment.pieces.some((piece) => piece.kind === 'text' && LETTER.test(piece.value)));
-
+  const sent = segments.map(segmentHtml);
   let sourceShape: string | undefined;
-  const splice = (outputs: (string | undefined)[]) => {
-    let out = '';
-    let cursor = 0;
-    segments.forEach((segment, index) => {
-      out += markdown.slice(cursor, segment.start) + (outputs[index] ?? markdown.slice(segment.start, segment.end));
-      cursor = segment.end;
-    });
-    return out + markdown.slice(cursor);
-  };
 
   return {
-    segments: segments.map(segmentHtml),
+    segments: sent,
     reassemble(translated) {
       if (translated.length !== segments.length) {
         throw new Error(`reassemble: expected ${segments.length} translations, got ${translated.length}`);
       }
+      const length = translated.reduce((sum, text) => sum + text.length, 0);
+      if (length > MAX_TRANSLATION_GROWTH * limits.maxLength) throw untranslatable('its translation is far longer than the statement');
+      const original = (index: number) => markdown.slice(segments[index].start, segments[index].end);
+      // undefined: a translation that cannot be trusted.
       const outputs = segments.map((segment, index) => reassembleSegment(segment, translated[index]));
-      if (outputs.every((output) => output === undefined)) return markdown;
       sourceShape ??= shapeOfTree(tree);
-      const whole = splice(outputs);
-      if (statementShape(whole) === sourceShape) return whole;
-      // Something changed the structure (a stray delimiter the escaping did not foresee): keep the
-      // segments that are harmless on their own, and the rest in the source language.
-      const kept = outputs.map((output, index) =>
-        output !== undefined && statementShape(splice(outputs.map((other, j) => (j === index ? other : undefined)))) === sourceShape
-          ? output
-          : undefined,
-      );
-      const safer = splice(kept);
-      return statementShape(safer) === sourceShape ? safer : markdown;
+      const changes = outputs.map((output, index) => (output === original(index) ? undefined : output));
+      const kept = keepStructure({ markdown, tree, segments, sourceShape }, changes);
+      const lost = translated.some((text, index) => text !== sent[index] && kept[index] === undefined && outputs[index] !== original(index));
+      if (lost && kept.every((output) => output === undefined)) {
+        throw untranslatable('no part of its translation could be put back without changing its Markdown structure, math or code');
+      }
+      return spliceRange(markdown, segments, kept, 0, markdown.length);
     },
   };
+}
+
+const untranslatable = (why: string) =>
+  statementFailure({ message: `The gateway cannot translate this statement: ${why}. It does not present the original as its translation.` });
+
+interface Source {
+  markdown: string;
+  tree: Root;
+  segments: Segment[];
+  sourceShape: string;
+}
+
+/**
+ * The outputs that keep the statement's structure. The whole result is parsed once and compared with
+ * the source; when it differs, the segments to blame are found by comparing trees, first of each
+ * top-level block parsed alone, then of the whole result, so the cost stays a few parses of the
+ * statement however many segments are at fault (testing each segment against the whole statement
+ * was quadratic: 55 s for 800 paragraphs).
+ */
+function keepStructure(source: Source, outputs: (string | undefined)[]): (string | undefined)[] {
+  const { markdown, tree, segments, sourceShape } = source;
+  const kept = [...outputs];
+  const changedTree = () => {
+    if (kept.every((output) => output === undefined)) return undefined;
+    const result = parseStatement(spliceRange(markdown, segments, kept, 0, markdown.length));
+    return shapeOfTree(result) === sourceShape ? undefined : result;
+  };
+  const drop = (blamed: Set<number>) => blamed.forEach((index) => (kept[index] = undefined));
+
+  let result = changedTree();
+  if (!result) return kept;
+  drop(blameByBlock(source, kept));
+  result = changedTree();
+  if (!result) return kept;
+  // Each block is right on its own: what is left depends on context (a reference defined elsewhere…).
+  drop(blame(tree, result, 0, segments));
+  return changedTree() ? kept.map(() => undefined) : kept;
+}
+
+/** Each top-level block holding a translated segment, before and after, parsed on its own and compared. */
+function blameByBlock({ markdown, tree, segments }: Source, outputs: (string | undefined)[]): Set<number> {
+  const blamed = new Set<number>();
+  let next = 0;
+  for (const block of tree.children) {
+    const first = next;
+    const end = endOf(block);
+    while (next < segments.length && segments[next].start < end) next++;
+    if (!outputs.slice(first, next).some((output) => output !== undefined)) continue;
+    // From the start of its line: a block's first line may be indented.
+    const start = markdown.lastIndexOf('\n', startOf(block) - 1) + 1;
+    const before = parseStatement(markdown.slice(start, end));
+    const after = parseStatement(spliceRange(markdown, segments, outputs, start, end, first, next));
+    for (const index of blame(before, after, start, segments)) blamed.add(index);
+  }
+  return blamed;
+}
+
+/**
+ * The segments inside the source nodes whose markup differs from the result's (type, attributes,
+ * number of children). `offset` is where `source`'s text starts in the statement.
+ */
+function blame(source: Nodes, result: Nodes, offset: number, segments: Segment[]): Set<number> {
+  const blamed = new Set<number>();
+  const stack: [Nodes, Nodes, number, number][] = [[source, result, offset, offset + Number.MAX_SAFE_INTEGER]];
+  while (stack.length > 0) {
+    const [before, after, outerStart, outerEnd] = stack.pop()!;
+    // A link remark-gfm made that could not be placed has no position: the one around it stands for it.
+    const start = before.position ? offset + startOf(before) : outerStart;
+    const end = before.position ? offset + endOf(before) : outerEnd;
+    if (ownShapeOf(before) !== ownShapeOf(after)) {
+      for (let index = firstSegmentEndingAfter(segments, start); index < segments.length && segments[index].start < end; index++) blamed.add(index);
+    } else if ('children' in before) {
+      before.children.forEach((child, index) => stack.push([child, (after as Parents).children[index], start, end]));
+    }
+  }
+  return blamed;
+}
+
+function firstSegmentEndingAfter(segments: Segment[], offset: number): number {
+  let low = 0;
+  let high = segments.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (segments[middle].end > offset) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/** The statement's bytes from `from` to `to`, with the outputs of segments `first` to `last` (exclusive) in place. */
+function spliceRange(
+  markdown: string,
+  segments: Segment[],
+  outputs: (string | undefined)[],
+  from: number,
+  to: number,
+  first = 0,
+  last = segments.length,
+): string {
+  const parts: string[] = [];
+  let cursor = from;
+  for (let index = first; index < last; index++) {
+    const { start, end } = segments[index];
+    parts.push(markdown.slice(cursor, start), outputs[index] ?? markdown.slice(start, end));
+    cursor = end;
+  }
+  parts.push(markdown.slice(cursor, to));
+  return parts.join('');
 }
 
 function collectSegments(node: Nodes, source: string, out: Segment[]): void {
   if (!('children' in node)) return;
   if (PROSE_CONTAINERS.has(node.type)) {
     const children = node.children as PhrasingContent[];
-    if (children.length > 0) {
+    // Without source offsets the prose cannot be spliced back: it stays as it is.
+    if (children.length > 0 && children.every(placed)) {
       out.push({ start: startOf(children[0]), end: endOf(children[children.length - 1]), pieces: piecesOf(children, source) });
     }
     return;
@@ -113,6 +218,7 @@ function collectSegments(node: Nodes, source: string, out: Segment[]): void {
   for (const child of node.children) collectSegments(child, source, out);
 }
 
+const placed = (node: Nodes): boolean => Boolean(node.position) && (!('children' in node) || node.children.every(placed));
 const startOf = (node: Nodes) => node.position!.start.offset!;
 const endOf = (node: Nodes) => node.position!.end.offset!;
 

@@ -1,60 +1,110 @@
 import { sha256Of } from '../../shared/hash.ts';
 import { createLruCache } from '../cache/lru-cache.ts';
-import { renderStatementHtml } from './render-statement-html.ts';
-import { segmentStatement, type SegmentedStatement } from './segment-statement.ts';
+import { statementError, type StatementFailure } from './statement-failure.ts';
+import { DEFAULT_STATEMENT_LIMITS, tooLong, type StatementLimits } from './statement-limits.ts';
+import { createStatementThread, type StatementRunner } from './statement-thread.ts';
+import type { StatementOutcome, StatementTask } from './statement-work.ts';
 
 export interface StatementMemoOptions {
-  /** Memory bound, shared by the three memos below. @default 32 MiB */
+  /** Memory bound of the memo. @default 32 MiB */
   maxBytes?: number;
   /** @default 6 hours */
   ttlMs?: number;
+  /** How long a statement's failure is remembered: a statement that timed out on a busy machine gets another chance. @default 10 minutes */
+  failureTtlMs?: number;
+  /** Size and nesting bounds of a statement (statement-limits.ts). @default DEFAULT_STATEMENT_LIMITS */
+  limits?: Partial<StatementLimits>;
+  /** Time the worker may spend on one statement's segmenting, reassembly or HTML. @default 10 seconds */
+  timeoutMs?: number;
+  /** Runs the Markdown work. @default a worker thread (createStatementThread) */
+  runner?: StatementRunner;
 }
 
 /**
- * Parsing a statement, splicing its translation back (which parses again to check the structure)
- * and rendering HTML cost milliseconds each, far more than a cached translation. All three are pure
- * functions of their text, so their results are kept by a hash of their inputs: a warm page does no
- * Markdown work at all, and a changed translation simply misses.
+ * The Markdown work of the Problem.translation link: segmenting a statement, splicing its translation
+ * back (which parses again to check the structure) and rendering HTML. It runs off the event loop
+ * (statement-thread.ts), and since each is a pure function of its text, results are kept by a hash
+ * of their inputs: a warm page does no Markdown work at all, and a changed translation simply misses.
+ * Failures are kept too (for less long), so a statement over the limits or too slow costs once.
+ * Each method rejects with a `STATEMENT_NOT_TRANSLATABLE` GraphQL error when the statement cannot be
+ * translated, never with the original as its translation.
  */
 export interface StatementMemo {
-  segment(markdown: string): SegmentedStatement;
-  reassemble(markdown: string, statement: SegmentedStatement, translated: string[]): string;
-  renderHtml(markdown: string): string;
+  /** The statement's segments to translate (HTML). */
+  segment(markdown: string): Promise<string[]>;
+  /** The statement with its segments' translations (in the order of `segment`) in place. */
+  reassemble(markdown: string, translated: string[]): Promise<string>;
+  renderHtml(markdown: string): Promise<string>;
+  /** Stops the worker thread. */
+  close(): Promise<void>;
 }
 
-
-export function createStatementMemo({ maxBytes = 32 * 1024 * 1024, ttlMs = 6 * 60 * 60 * 1000 }: StatementMemoOptions = {}): StatementMemo {
-  // A segmented statement holds its parse tree: count it as a few times its text.
-  const segmented = createLruCache<{ statement: SegmentedStatement; size: number }>({
-    maxBytes: maxBytes / 2,
+export function createStatementMemo({
+  maxBytes = 32 * 1024 * 1024,
+  ttlMs = 6 * 60 * 60 * 1000,
+  failureTtlMs = 10 * 60 * 1000,
+  limits: limitOptions,
+  timeoutMs,
+  runner,
+}: StatementMemoOptions = {}): StatementMemo {
+  const limits = { ...DEFAULT_STATEMENT_LIMITS, ...limitOptions };
+  const thread = runner ?? createStatementThread({ limits, timeoutMs });
+  const values = createLruCache<string | string[]>({
+    maxBytes,
     ttlMs,
-    sizeOf: (_key, value) => value.size,
+    sizeOf: (key, value) => 2 * (key.length + (typeof value === 'string' ? value.length : value.reduce((sum, text) => sum + text.length + 16, 0))) + 64,
   });
-  const strings = createLruCache<string>({ maxBytes: maxBytes / 2, ttlMs, sizeOf: (key, value) => 2 * (key.length + value.length) + 64 });
+  const failures = createLruCache<StatementFailure>({ maxBytes: maxBytes / 16, ttlMs: failureTtlMs, sizeOf: (key, value) => 2 * (key.length + value.message.length) + 64 });
+  // Equal tasks asked for at the same time (a page, concurrent requests) run once.
+  const running = new Map<string, Promise<StatementOutcome>>();
+  const outcomeOf = (key: string, task: StatementTask): StatementOutcome | Promise<StatementOutcome> => {
+    const value = values.get(key);
+    if (value !== undefined) return { value };
+    const failure = failures.get(key);
+    if (failure) return { failure };
+    let pending = running.get(key);
+    if (!pending) {
+      pending = thread.run(task).then((outcome) => {
+        running.delete(key);
+        if ('value' in outcome) values.set(key, outcome.value);
+        else if (!outcome.failure.transient) failures.set(key, outcome.failure);
+        return outcome;
+      });
+      running.set(key, pending);
+    }
+    return pending;
+  };
+  const valueOf = <T>(outcome: StatementOutcome): T => {
+    if ('failure' in outcome) throw statementError(outcome.failure);
+    return outcome.value as T;
+  };
+  const run = async <T>(key: string, task: StatementTask): Promise<T> => valueOf<T>(await outcomeOf(key, task));
+
+  /**
+   * The statements of one execution step (a page) are answered together, cached or not: each link
+   * then queues its texts in the same tick, so the step's texts still go in one translation batch.
+   */
+  let step: { markdown: string; settle: (outcome: StatementOutcome) => void }[] | undefined;
+  const answerStep = async () => {
+    const asked = step!;
+    step = undefined;
+    const outcomes = await Promise.all(asked.map(({ markdown }) => outcomeOf(`s:${sha256Of(markdown)}`, { kind: 'segment', markdown })));
+    asked.forEach(({ settle }, index) => settle(outcomes[index]));
+  };
+
   return {
-    segment(markdown) {
-      const key = sha256Of(markdown);
-      const hit = segmented.get(key);
-      if (hit) return hit.statement;
-      const statement = segmentStatement(markdown);
-      segmented.set(key, { statement, size: 16 * markdown.length + 1024 });
-      return statement;
+    async segment(markdown) {
+      // Not even hashed, nor sent to the thread, when it is plainly too long.
+      if (markdown.length > limits.maxLength) throw statementError(tooLong(markdown.length, limits.maxLength));
+      if (!step) {
+        step = [];
+        setImmediate(() => void answerStep());
+      }
+      const outcome = await new Promise<StatementOutcome>((settle) => step!.push({ markdown, settle }));
+      return valueOf<string[]>(outcome);
     },
-    reassemble(markdown, statement, translated) {
-      const key = `r:${sha256Of(markdown, ...translated)}`;
-      const hit = strings.get(key);
-      if (hit !== undefined) return hit;
-      const result = statement.reassemble(translated);
-      strings.set(key, result);
-      return result;
-    },
-    renderHtml(markdown) {
-      const key = `h:${sha256Of(markdown)}`;
-      const hit = strings.get(key);
-      if (hit !== undefined) return hit;
-      const html = renderStatementHtml(markdown);
-      strings.set(key, html);
-      return html;
-    },
+    reassemble: (markdown, translated) => run(`r:${sha256Of(markdown, ...translated)}`, { kind: 'reassemble', markdown, translated }),
+    renderHtml: (markdown) => run(`h:${sha256Of(markdown)}`, { kind: 'html', markdown }),
+    close: () => thread.close(),
   };
 }
