@@ -8,6 +8,7 @@ import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
 import { DefaultLogger, LogLevel } from '@graphql-mesh/utils';
 import { buildSchema } from 'graphql';
 import { LINKS, missingForLink } from './links/index.ts';
+import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
 import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
 import type { GatewaySettings } from './settings.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation/translation-cache.ts';
@@ -67,6 +68,8 @@ export async function buildMesh({
   if (!problemsHandler?.source) throw new Error('.meshrc.yaml must declare the Problems source with a schema snapshot (`source:`)');
   if (!translationHandler) throw new Error('.meshrc.yaml must declare the Translation source (openapi)');
   if (problemsSchemaPath) problemsHandler.source = problemsSchemaPath;
+  // The guard that stops the Mesh CLI on this config is for the CLI only.
+  config.plugins = config.plugins?.filter((plugin) => !(MESH_CLI_GUARD in plugin));
   // The upstreams are known now, and the mesh is built at every start: they go into the config itself
   // instead of `{env.X}` placeholders that Mesh would read from the environment at every call.
   problemsHandler.endpoint = `${settings.problemsUrl}/graphql`;
