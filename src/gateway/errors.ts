@@ -9,7 +9,10 @@ export const ErrorCode = {
   UpstreamRateLimited: 'UPSTREAM_RATE_LIMITED',
   /** The upstream rejected the request as malformed (400, 404, 413, 422). */
   UpstreamBadRequest: 'UPSTREAM_BAD_REQUEST',
-  /** The upstream answered 5xx, or with a body the gateway could not use. */
+  /**
+   * The upstream answered 5xx, or with a body the gateway could not use, or reported an error of its
+   * own in its answer (whose message is hidden in production: the gateway did not write it).
+   */
   UpstreamError: 'UPSTREAM_ERROR',
   /** The upstream could not be reached at all (refused, reset, DNS, timeout). */
   UpstreamUnavailable: 'UPSTREAM_UNAVAILABLE',

@@ -1,6 +1,7 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ErrorCode, REQUEST_ERROR_CODES } from '../errors.ts';
+import { upstreamAnswerServiceOf } from '../upstream/upstream-errors.ts';
 
 export interface ErrorMaskingOptions {
   /** Production: an error the gateway does not know is reduced to "Unexpected error.". */
@@ -25,20 +26,35 @@ const CODES_FOR_UNCODED: [RegExp, string][] = [
 ];
 
 /**
+ * graphql-js's "Did you mean …?" in every form (fields, arguments, types, enum values, input fields in
+ * variables): the names it suggests are the schema that production hides. GraphQL names hold no "?".
+ */
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
+/**
  * The last word on every error a client receives: only public extension keys survive, in every mode;
  * an uncoded request error gets a code; the same error reported twice (once per validation pass) is
- * sent once; in production, an error without a known code (an internal failure, or an upstream
- * message the gateway did not write) keeps its path but loses its message.
+ * sent once; in production, an error without a known code (an internal failure) keeps its path but
+ * loses its message, and no message suggests names. An error an upstream wrote in its answer is never
+ * the gateway's own, whatever code it claimed: it is UPSTREAM_ERROR, and in production its message
+ * is the gateway's.
  */
 export function useErrorMasking({ production }: ErrorMaskingOptions): Plugin {
   const shape = (error: GraphQLError): GraphQLError => {
-    const extensions = Object.fromEntries(Object.entries(error.extensions ?? {}).filter(([key]) => PUBLIC_EXTENSIONS.has(key)));
+    const upstream = upstreamAnswerServiceOf(error);
+    const extensions = upstream
+      ? { code: ErrorCode.UpstreamError, service: upstream }
+      : Object.fromEntries(Object.entries(error.extensions ?? {}).filter(([key]) => PUBLIC_EXTENSIONS.has(key)));
     if (extensions.code === undefined && !error.path) {
       extensions.code = CODES_FOR_UNCODED.find(([pattern]) => pattern.test(error.message))?.[1] ?? 'GRAPHQL_VALIDATION_FAILED';
     }
     const known = typeof extensions.code === 'string' && KNOWN_CODES.has(extensions.code);
     const masked = production && !known;
-    return new GraphQLError(masked ? 'Unexpected error.' : error.message, {
+    let message = error.message;
+    if (production && upstream) message = `The ${upstream} service reported an error.`;
+    else if (masked) message = 'Unexpected error.';
+    else if (production) message = message.replace(SUGGESTION, '');
+    return new GraphQLError(message, {
       nodes: error.nodes,
       source: error.source,
       positions: error.positions,

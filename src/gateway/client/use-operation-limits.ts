@@ -82,7 +82,8 @@ export function useOperationLimits(options: OperationLimitsOptions): Plugin[] {
     maxDepthPlugin({ n: maxDepth, ignoreIntrospection: true, flattenFragments: true, ...reject }),
     maxAliasesPlugin({ n: maxAliases, allowList: [], ...reject }),
     maxDirectivesPlugin({ n: maxDirectives, ...reject }),
-    ...(blockFieldSuggestions ? [blockFieldSuggestionsPlugin()] : []),
+    // Armor covers validation's "Did you mean \"x\"?" only; error masking drops every other form the same way.
+    ...(blockFieldSuggestions ? [blockFieldSuggestionsPlugin({ mask: '' })] : []),
     limitsPlugin,
   ] as Plugin[];
 }

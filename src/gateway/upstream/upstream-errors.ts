@@ -25,23 +25,69 @@ export const shapeUpstreamErrors: UpstreamStep = async (call, next) => {
   } catch (error) {
     throw error instanceof UpstreamError ? error : unreachable(service, error);
   }
-  if (!isJson(text)) {
+  const unusable = () =>
+    new UpstreamError(`The ${service} service answered with a body the gateway could not use.`, {
+      code: ErrorCode.UpstreamError,
+      service,
+      status: response.status,
+    });
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
     throw new UpstreamError(`The ${service} service answered with a body that is not JSON.`, {
       code: ErrorCode.UpstreamError,
       service,
       status: response.status,
     });
   }
+  if (service === 'problems') {
+    const disowned = disownErrors(service, body, text);
+    if (disowned === undefined) throw unusable();
+    text = disowned;
+  }
   return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 };
 
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
+/**
+ * Extension key on every error a GraphQL upstream wrote in its answer. Set here, on the one path
+ * every upstream answer takes, after all the upstream's own extensions are dropped, so an upstream
+ * can neither forge it nor avoid it; never public (use-error-masking.ts keeps only public keys).
+ */
+export const UPSTREAM_ANSWER_ERROR = 'gatewayUpstreamAnswerError';
+
+/**
+ * The answer's text with every upstream error reduced to what the gateway can vouch for: its message
+ * (hidden in production by the error masking), locations and path (Mesh needs the path to place it),
+ * and the gateway's code and mark. The upstream's own extensions go: its `code` would be taken for
+ * the gateway's word, and yoga would apply its `http` (status, set-cookie, location) to the client's
+ * answer. `undefined` when the answer's errors are not a list, as GraphQL requires.
+ */
+function disownErrors(service: ServiceName, body: unknown, text: string): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const answer = body as { errors?: unknown };
+  if (answer.errors === undefined || answer.errors === null) return text;
+  if (!Array.isArray(answer.errors)) return undefined;
+  answer.errors = answer.errors.map((error: unknown) => {
+    const { message, locations, path } = (error ?? {}) as { message?: unknown; locations?: unknown; path?: unknown };
+    return {
+      message: typeof message === 'string' ? message : `The ${service} service reported an error.`,
+      ...(Array.isArray(locations) ? { locations } : {}),
+      ...(Array.isArray(path) ? { path } : {}),
+      extensions: { code: ErrorCode.UpstreamError, service, [UPSTREAM_ANSWER_ERROR]: service },
+    };
+  });
+  return JSON.stringify(answer);
+}
+
+/** The service whose answer `error` (or an error it wraps) came from, if an upstream wrote it. */
+export function upstreamAnswerServiceOf(error: unknown): ServiceName | undefined {
+  for (let current = error, depth = 0; current && depth < 8; depth += 1) {
+    const service = (current as { extensions?: Record<string, unknown> }).extensions?.[UPSTREAM_ANSWER_ERROR];
+    if (service === 'problems' || service === 'translation') return service;
+    current = (current as { originalError?: unknown }).originalError;
   }
+  return undefined;
 }
 
 function unreachable(service: ServiceName, error: unknown): UpstreamError {
