@@ -41,10 +41,12 @@ describe('request log and request ids', () => {
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       requestId: 'client-id.42_A',
       operation: 'ProblemsInSpanish',
+      operationType: 'query',
       durationMs: expect.any(Number),
       upstreamCalls: { problems: 1, translation: 1 },
       outcome: 'ok',
       status: 200,
+      errors: 0,
     });
   });
 

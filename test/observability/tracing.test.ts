@@ -117,6 +117,18 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     expect(collector.serviceNames).toContain('problems-translation-gateway');
   });
 
+  it('puts the trace id on the request log line, so a line leads to its trace', async () => {
+    const lines: { trace_id?: string; operation: string }[] = [];
+    const logged = await stack.addGateway({ settings: { otlpEndpoint: collector.url }, requestLog: (entry) => lines.push(entry) });
+    const traceId = '5bf92f3577b34da6a3ce929d0e0e4737';
+    await logged.query('query Logged { __typename }', undefined, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+    expect(lines).toEqual([expect.objectContaining({ operation: 'Logged', trace_id: traceId })]);
+    const untraced: { trace_id?: string }[] = [];
+    const plain = await stack.addGateway({ requestLog: (entry) => untraced.push(entry) });
+    await plain.query('query Plain { __typename }');
+    expect(untraced[0]).not.toHaveProperty('trace_id');
+  });
+
   it("continues the client's trace when it sends a traceparent", async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const { requestSpan } = await tracedQuery('query Continued { __typename }', { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });

@@ -19,6 +19,8 @@ export interface ObservedRequest {
   upstreamCalls: Record<ServiceName, number>;
   /** The GraphQL result(s), once known; absent when the request was refused before parsing. */
   result?: unknown;
+  /** The W3C trace id of the request's span, when tracing is on (set by the tracer). */
+  traceId?: string;
 }
 
 /** `ok`: answered without errors; `error`: executed, with errors (an upstream failed, say); `rejected`: refused before or instead of executing. */
@@ -35,6 +37,8 @@ export interface FinishedRequest {
   status: number;
   durationMs: number;
   upstreamCalls: Record<ServiceName, number>;
+  /** Errors in the answer (all operations of a batch together); 0 when refused before parsing. */
+  errors: number;
 }
 
 export interface UpstreamCallStart {
@@ -106,7 +110,16 @@ export function finish(observed: ObservedRequest, status: number): FinishedReque
     status,
     durationMs: Math.round((performance.now() - observed.startedAt) * 10) / 10,
     upstreamCalls: { ...observed.upstreamCalls },
+    errors: resultsOf(observed.result).reduce((sum, each) => sum + (each?.errors?.length ?? 0), 0),
   };
+}
+
+/** The execution results of a request: one, several for a batch, none when refused or streamed. */
+function resultsOf(result: unknown): { data?: unknown; errors?: readonly unknown[] }[] {
+  return (Array.isArray(result) ? result : result && typeof result === 'object' && !(Symbol.asyncIterator in result) ? [result] : []) as {
+    data?: unknown;
+    errors?: readonly unknown[];
+  }[];
 }
 
 /**
@@ -116,11 +129,7 @@ export function finish(observed: ObservedRequest, status: number): FinishedReque
  */
 function outcomeOf(status: number, result: unknown): Outcome {
   if (status >= 500) return 'error';
-  const results = (Array.isArray(result) ? result : result && typeof result === 'object' && !(Symbol.asyncIterator in result) ? [result] : []) as {
-    data?: unknown;
-    errors?: readonly unknown[];
-  }[];
-  const failed = results.filter((each) => (each?.errors?.length ?? 0) > 0);
+  const failed = resultsOf(result).filter((each) => (each?.errors?.length ?? 0) > 0);
   if (failed.some((each) => each.data !== undefined)) return 'error';
   if (failed.length > 0 || status >= 400) return 'rejected';
   return 'ok';

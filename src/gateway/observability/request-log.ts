@@ -14,11 +14,17 @@ export interface RequestLogEntry {
   requestId: string;
   /** Operation name; `anonymous` when it has none, `batch` for a batched request. */
   operation: string;
+  /** `query`, `mutation` or `subscription`, once the document was parsed (a single operation). */
+  operationType?: string;
   durationMs: number;
   /** Upstream HTTP calls made for the request, retries included. */
   upstreamCalls: Record<ServiceName, number>;
   outcome: Outcome;
   status: number;
+  /** Errors in the answer. */
+  errors: number;
+  /** The request's trace, when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  trace_id?: string;
 }
 
 export type RequestLog = (entry: RequestLogEntry) => void;
@@ -30,17 +36,20 @@ export const writeRequestLogLine: RequestLog = (entry) => {
 
 export function requestLogObserver(log: RequestLog): RequestObserver {
   return {
-    requestFinished({ id, operation, durationMs, upstreamCalls, outcome, status }) {
+    requestFinished({ id, operation, operationType, durationMs, upstreamCalls, outcome, status, errors }, observed) {
       log({
         level: outcome === 'error' ? 'warn' : 'info',
         msg: 'request',
         time: new Date().toISOString(),
         requestId: id,
         operation,
+        ...(operationType ? { operationType } : {}),
         durationMs,
         upstreamCalls,
         outcome,
         status,
+        errors,
+        ...(observed.traceId ? { trace_id: observed.traceId } : {}),
       });
     },
   };

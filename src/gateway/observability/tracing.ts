@@ -50,6 +50,8 @@ export function createTracing({ endpoint, serviceName = 'problems-translation-ga
         parentFrom(request.headers.get('traceparent')),
       );
       spans.set(observed, span);
+      // For the request log line, so a log line leads to its trace.
+      observed.traceId = span.spanContext().traceId;
     },
     requestFinished(finished, observed) {
       const span = spans.get(observed);
