@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface ListenOptions {
@@ -8,13 +8,38 @@ export interface ListenOptions {
   host?: string;
 }
 
+/** A request that was still running when a graceful shutdown ran out of time. */
+export interface CutOffRequest {
+  method: string;
+  /** The path without its query string (which may carry a client's data). */
+  path: string;
+  /** The client's `x-request-id`, when it sent one. */
+  requestId?: string;
+  /** How long it had been running when it was cut off. */
+  runningMs: number;
+}
+
+export interface ShutdownResult {
+  /** Requests whose clients got no answer, or only part of one, because the time ran out. */
+  cutOff: CutOffRequest[];
+}
+
 export interface RunningServer {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:43121`. */
   url: string;
   port: number;
   server: Server;
-  /** Stops accepting connections and drops idle keep-alive sockets so the process can exit. */
+  /** Requests received and not yet answered in full. */
+  inFlight(): number;
+  /** Stops accepting connections and drops every socket now, busy or not (tests, stand-ins). */
   close(): Promise<void>;
+  /**
+   * Graceful stop: refuses new connections at once, closes idle keep-alive connections at once and
+   * busy ones as soon as their response is sent (answering `Connection: close`), and resolves when
+   * none is left or, after `timeoutMs`, drops the rest and says which requests they were running.
+   * `beforeCutOff` runs just before they are dropped (to stop logging them as answered).
+   */
+  shutdown(timeoutMs: number, beforeCutOff?: () => void): Promise<ShutdownResult>;
 }
 
 /** Serves a Node request listener over HTTP and resolves once it is accepting connections. */
@@ -26,6 +51,24 @@ export async function listen(listener: RequestListener, { port = 0, host = '127.
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  const inFlight = new Map<ServerResponse, Omit<CutOffRequest, 'runningMs'> & { startedAt: number }>();
+  let draining = false;
+  // Before the listener, so the header is in place whatever the listener writes.
+  server.prependListener('request', (request, response) => {
+    if (draining) response.setHeader('connection', 'close');
+    const requestId = request.headers['x-request-id'];
+    inFlight.set(response, {
+      method: request.method ?? 'GET',
+      path: (request.url ?? '/').split('?')[0]!,
+      requestId: typeof requestId === 'string' ? requestId : undefined,
+      startedAt: performance.now(),
+    });
+    response.once('close', () => {
+      inFlight.delete(response);
+      // A keep-alive connection whose answer went out before the shutdown began is idle only now.
+      if (draining) setImmediate(() => server.closeIdleConnections());
+    });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -35,15 +78,40 @@ export async function listen(listener: RequestListener, { port = 0, host = '127.
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // Resolves once the server is closed and its last connection has ended.
+  let closed: Promise<void> | undefined;
+  const stopAccepting = () =>
+    (closed ??= new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+    }));
   return {
     url: `http://${shownHost}:${address.port}`,
     port: address.port,
     server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeIdleConnections();
-        for (const socket of sockets) socket.destroy();
-      }),
+    inFlight: () => inFlight.size,
+    close: () => {
+      const done = stopAccepting();
+      server.closeIdleConnections();
+      for (const socket of sockets) socket.destroy();
+      return done;
+    },
+    shutdown: async (timeoutMs, beforeCutOff) => {
+      draining = true;
+      const done = stopAccepting();
+      server.closeIdleConnections();
+      // Answers not started yet tell their client not to send another request on this connection.
+      for (const response of inFlight.keys()) if (!response.headersSent) response.setHeader('connection', 'close');
+      let timer: NodeJS.Timeout | undefined;
+      const outOfTime = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+      const outcome = await Promise.race([done.then(() => 'drained' as const), outOfTime]);
+      clearTimeout(timer);
+      if (outcome === 'drained') return { cutOff: [] };
+      const now = performance.now();
+      const cutOff = [...inFlight.values()].map(({ startedAt, ...request }) => ({ ...request, runningMs: Math.round(now - startedAt) }));
+      beforeCutOff?.();
+      for (const socket of sockets) socket.destroy();
+      await done;
+      return { cutOff };
+    },
   };
 }
