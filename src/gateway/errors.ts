@@ -14,6 +14,8 @@ export const ErrorCode = {
    * own in its answer (whose message is hidden in production: the gateway did not write it).
    */
   UpstreamError: 'UPSTREAM_ERROR',
+  /** The upstream's answer was larger than the gateway reads (`limit` in bytes); reading stopped there. */
+  UpstreamResponseTooLarge: 'UPSTREAM_RESPONSE_TOO_LARGE',
   /** The upstream could not be reached at all (refused, reset, DNS, timeout). */
   UpstreamUnavailable: 'UPSTREAM_UNAVAILABLE',
   /** The upstream did not answer within the call's time budget (retries included). */

@@ -41,6 +41,17 @@ export interface GatewaySettings {
   translationCacheMaxBytes: number;
   /** `PROBLEMS_CACHE_TTL_SECONDS`: how long a problems answer is reused, per client credential; 0 = off. @default 10 */
   problemsCacheTtlSeconds: number;
+  /**
+   * `PROBLEMS_MAX_RESPONSE_BYTES`: largest problems answer the gateway reads; reading stops there and
+   * the call fails with UPSTREAM_RESPONSE_TOO_LARGE, so a runaway answer cannot fill memory.
+   * @default 10485760 (10 MiB), applied where answers are read (upstream/answer-size-limit.ts)
+   */
+  problemsMaxResponseBytes?: number;
+  /**
+   * `TRANSLATION_MAX_RESPONSE_BYTES`: the same bound for translation answers; a full batch of the
+   * longest texts, JSON-escaped, stays well under it. @default 16777216 (16 MiB), applied likewise
+   */
+  translationMaxResponseBytes?: number;
   /** `NODE_ENV=production`: errors masked, field suggestions off, introspection and GraphiQL off unless enabled. */
   production: boolean;
   /** `GATEWAY_INTROSPECTION`: allow `__schema`/`__type` queries. @default true, false in production */
@@ -125,6 +136,8 @@ export function readSettings(env: Env): GatewaySettings {
     translationCacheTtlSeconds: readInteger(env, 'TRANSLATION_CACHE_TTL_SECONDS', 21_600, 0),
     translationCacheMaxBytes: readInteger(env, 'TRANSLATION_CACHE_MAX_BYTES', 64 * 1024 * 1024, 0),
     problemsCacheTtlSeconds: readInteger(env, 'PROBLEMS_CACHE_TTL_SECONDS', 10, 0),
+    problemsMaxResponseBytes: readOptionalInteger(env, 'PROBLEMS_MAX_RESPONSE_BYTES', 1),
+    translationMaxResponseBytes: readOptionalInteger(env, 'TRANSLATION_MAX_RESPONSE_BYTES', 1),
     production,
     introspection: readBoolean(env, 'GATEWAY_INTROSPECTION', !production),
     graphiql: readBoolean(env, 'GATEWAY_GRAPHIQL', !production),
@@ -169,6 +182,11 @@ function readInteger(env: Env, name: string, fallback: number, min: number, max 
     throw new SettingsError(name, `expected a whole number ${range}, got "${raw}"`);
   }
   return Number(raw);
+}
+
+/** A whole number whose default the code using it applies. */
+function readOptionalInteger(env: Env, name: string, min: number): number | undefined {
+  return present(env, name) === undefined ? undefined : readInteger(env, name, min, min);
 }
 
 function readUrl(env: Env, name: string, protocols: string[]): string | undefined {

@@ -4,6 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { ServiceName } from '../errors.ts';
 import type { RequestObserver } from '../observability/observed-request.ts';
 import type { GatewaySettings } from '../settings.ts';
+import { limitAnswerSize } from './answer-size-limit.ts';
 import { observeUpstreamCalls } from './observation.ts';
 import { cacheProblemsAnswers } from './problems-cache.ts';
 import { retryUpstreamCalls } from './retries.ts';
@@ -11,7 +12,10 @@ import { composeSteps, type UpstreamCall, type UpstreamStep } from './upstream-c
 import { shapeUpstreamErrors } from './upstream-errors.ts';
 
 export interface UpstreamStepsOptions {
-  settings: Pick<GatewaySettings, 'problemsTimeoutMs' | 'translationTimeoutMs' | 'upstreamRetries' | 'problemsCacheTtlSeconds'>;
+  settings: Pick<
+    GatewaySettings,
+    'problemsTimeoutMs' | 'translationTimeoutMs' | 'upstreamRetries' | 'problemsCacheTtlSeconds' | 'problemsMaxResponseBytes' | 'translationMaxResponseBytes'
+  >;
   /** Told about every HTTP attempt: the metrics, the tracer, the request log's counts. */
   observers: RequestObserver[];
 }
@@ -21,13 +25,15 @@ export const SERVICE_OF_SOURCE: Record<string, ServiceName> = { Problems: 'probl
 
 /**
  * Everything the gateway does around an upstream HTTP call, outermost first: a cached problems
- * answer skips the rest; error shaping sees the final outcome of the retries; retries give each
+ * answer skips the rest; error shaping sees the final outcome of the retries, and reads the body
+ * through the size bound (never retried: the same call would get as large an answer); retries give each
  * attempt its share of the budget; observation sees every attempt on the wire.
  */
 export function createUpstreamSteps({ settings, observers }: UpstreamStepsOptions): UpstreamStep[] {
   return [
     cacheProblemsAnswers({ ttlMs: settings.problemsCacheTtlSeconds * 1000 }),
     shapeUpstreamErrors,
+    limitAnswerSize({ maxBytes: { problems: settings.problemsMaxResponseBytes, translation: settings.translationMaxResponseBytes } }),
     retryUpstreamCalls({
       timeoutMs: { problems: settings.problemsTimeoutMs, translation: settings.translationTimeoutMs },
       retries: settings.upstreamRetries,

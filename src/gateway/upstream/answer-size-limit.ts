@@ -1,0 +1,49 @@
+import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
+import type { UpstreamStep } from './upstream-call.ts';
+
+/** Bounds when PROBLEMS_ / TRANSLATION_MAX_RESPONSE_BYTES are unset: far above any real answer. */
+export const DEFAULT_MAX_ANSWER_BYTES: Record<ServiceName, number> = { problems: 10 * 1024 * 1024, translation: 16 * 1024 * 1024 };
+
+export interface AnswerSizeLimitOptions {
+  /** Largest answer body read from each service, in bytes. @default DEFAULT_MAX_ANSWER_BYTES */
+  maxBytes?: Partial<Record<ServiceName, number | undefined>>;
+}
+
+/**
+ * Bounds every upstream answer's body while it streams: an answer that declares a larger
+ * `Content-Length` is refused before its body is read, and one that grows past the bound fails the
+ * read the moment it does, cancelling the rest, so at most `maxBytes` of it is ever held. The error
+ * step (upstream-errors.ts), which reads the body under the call's time budget, passes the
+ * UpstreamError on. Not retried: the same call would get the same answer.
+ */
+export function limitAnswerSize({ maxBytes = {} }: AnswerSizeLimitOptions = {}): UpstreamStep {
+  return async (call, next) => {
+    const response = await next(call);
+    const limit = maxBytes[call.service] ?? DEFAULT_MAX_ANSWER_BYTES[call.service];
+    const tooLarge = () =>
+      new UpstreamError(`The ${call.service} service answered with more than ${limit} bytes.`, {
+        code: ErrorCode.UpstreamResponseTooLarge,
+        service: call.service,
+        status: response.status,
+        limit,
+      });
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (declared > limit) {
+      await response.body?.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    if (!response.body) return response;
+    let received = 0;
+    const bounded = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          received += chunk.byteLength;
+          // Erroring the stream also cancels the upstream body, which closes its connection.
+          if (received > limit) controller.error(tooLarge());
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(bounded, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
