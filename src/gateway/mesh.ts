@@ -5,9 +5,9 @@ import { processConfig } from '@graphql-mesh/config';
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
 import type { YamlConfig } from '@graphql-mesh/types';
 import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
-import { DefaultLogger, LogLevel } from '@graphql-mesh/utils';
 import { buildSchema } from 'graphql';
 import { LINKS, missingForLink } from './links/index.ts';
+import { createMeshLogger, type GatewayLog } from './observability/mesh-logger.ts';
 import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
 import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
 import type { GatewaySettings } from './settings.ts';
@@ -31,8 +31,8 @@ export interface BuildMeshOptions {
    * (and users trying a new upstream) start the gateway against another schema.
    */
   problemsSchemaPath?: string;
-  /** Where start-up notes go (one line each). @default console.warn */
-  log?: (line: string) => void;
+  /** Where start-up notes and Mesh's warnings and errors go (one line each, with a level). @default console.warn */
+  log?: GatewayLog;
   /** What happens around every upstream HTTP call (cache, errors, retries, observation), outermost first. @default [] */
   upstreamSteps?: UpstreamStep[];
   /** The translation batcher's `onServed` hook (cache hits, texts per call), for metrics. */
@@ -85,20 +85,26 @@ export async function buildMesh({
     linksLeftOut.push({ name: link.name, reason });
     config.additionalTypeDefs = toList(config.additionalTypeDefs).filter((entry) => entry !== link.typeDefs);
     config.additionalResolvers = toList(config.additionalResolvers).filter((entry) => entry !== link.resolvers);
-    log(`link ${link.name} left out: ${reason}`);
+    log(`link ${link.name} left out: ${reason}`, 'warn');
   }
 
-  return buildFromConfig(config, { baseDir, settings, translationCache, upstreamSteps, onTranslationServed }, linksLeftOut);
+  return buildFromConfig(config, { baseDir, settings, translationCache, upstreamSteps, onTranslationServed, log }, linksLeftOut);
 }
 
 async function buildFromConfig(
   config: YamlConfig.Config,
-  { baseDir, settings, translationCache, upstreamSteps, onTranslationServed }: Omit<BuildMeshOptions, 'log' | 'problemsSchemaPath'> & { baseDir: string },
+  { baseDir, settings, translationCache, upstreamSteps, onTranslationServed, log }: Omit<BuildMeshOptions, 'log' | 'problemsSchemaPath'> & {
+    baseDir: string;
+    log: GatewayLog;
+  },
   linksLeftOut: BuiltMesh['linksLeftOut'],
 ): Promise<BuiltMesh> {
-  // Every Mesh logger descends from this one and takes its level; left to itself, Mesh would read
-  // DEBUG and print upstream requests with their keys.
-  const logger = new DefaultLogger('', LogLevel.info);
+  // Every Mesh logger descends from this one; left to itself, Mesh would print coloured lines of its
+  // own beside the gateway's, and read DEBUG to print upstream requests with their keys.
+  const logger = createMeshLogger(log);
+  // processConfig builds its loggers from the config's `logger:` module, looked up through importFn:
+  // name one that only this importFn knows.
+  config.logger = MESH_LOGGER_MODULE;
   const processed = await processConfig(config, {
     dir: baseDir,
     logger,
@@ -106,7 +112,10 @@ async function buildFromConfig(
     // NODE_ENV=production and then expects `mesh build` artifacts, which this project does not use.
     store: new MeshStore(resolve(baseDir, '.mesh'), new InMemoryStoreStorageAdapter(), { readonly: false, validate: false }),
     // Imported from here so relative paths resolve against the project and .ts files load under tsx/vitest.
-    importFn: (id: string) => import(id.startsWith('.') || isAbsolute(id) ? projectModuleUrl(id, baseDir) : id),
+    importFn: (id: string) =>
+      id === `@graphql-mesh/${MESH_LOGGER_MODULE}`
+        ? Promise.resolve({ default: logger })
+        : import(id.startsWith('.') || isAbsolute(id) ? projectModuleUrl(id, baseDir) : id),
   });
   const translationRuntime = createTranslationRuntime({
     cache:
@@ -138,6 +147,9 @@ async function buildFromConfig(
 function bearer(key: string | undefined): Record<string, string> {
   return key ? { Authorization: `Bearer ${key}` } : {};
 }
+
+/** The module name under which buildMesh hands Mesh the gateway's logger. */
+const MESH_LOGGER_MODULE = 'gateway-log';
 
 function toList<T>(value: T | T[] | undefined): T[] {
   if (value === undefined) return [];
