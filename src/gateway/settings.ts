@@ -67,11 +67,12 @@ export interface GatewaySettings {
   /** `RATE_LIMIT_WINDOW_SECONDS`: length of the rate-limit window. @default 60 */
   rateLimitWindowSeconds: number;
   /**
-   * `TRUST_PROXY`: the gateway runs behind a reverse proxy that sets `X-Forwarded-For`; clients are
-   * then told apart by the address it names, not by the proxy's. Only behind such a proxy: anyone
-   * else could pick their own address. @default false
+   * `TRUST_PROXY`: the gateway runs behind reverse proxies that append to `X-Forwarded-For`: `true`
+   * (one) or their number (`2`: a load balancer in front of a proxy). Clients are then told apart by
+   * the address the farthest of them appended (counted from the right), not by the proxy's. Only
+   * behind such proxies: anyone else could pick their own address. @default false
    */
-  trustProxy: boolean;
+  trustProxy: boolean | number;
   /** `MAX_DEPTH`: deepest field nesting allowed (introspection excepted). @default 10 */
   maxDepth: number;
   /** `MAX_ALIASES`: aliases allowed in one operation. @default 15 */
@@ -145,7 +146,7 @@ export function readSettings(env: Env): GatewaySettings {
     rateLimitRequests: readInteger(env, 'RATE_LIMIT_REQUESTS', 300, 1),
     translationRateLimitRequests: readInteger(env, 'TRANSLATION_RATE_LIMIT_REQUESTS', 60, 1),
     rateLimitWindowSeconds: readInteger(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1),
-    trustProxy: readBoolean(env, 'TRUST_PROXY', false),
+    trustProxy: /^\s*\d+\s*$/.test(env.TRUST_PROXY ?? '') ? readInteger(env, 'TRUST_PROXY', 0, 0, 10) : readBoolean(env, 'TRUST_PROXY', false),
     maxDepth: readInteger(env, 'MAX_DEPTH', 10, 1),
     maxAliases: readInteger(env, 'MAX_ALIASES', 15, 0),
     maxTokens: readInteger(env, 'MAX_TOKENS', 2000, 1),

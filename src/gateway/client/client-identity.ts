@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
 
 /** Who is calling, for rate limits: the gateway key (hashed) when keys are required, else the address. */
 const identityByRequest = new WeakMap<Request, string>();
@@ -34,12 +35,23 @@ export function bearerToken(header: string | null): string | undefined {
 
 /**
  * The caller's address: the peer of the connection (when the gateway runs on node:http), or, behind
- * a trusted reverse proxy, the client address it put first in `X-Forwarded-For`.
+ * `trustProxy` reverse proxies (`true` is one), the address the farthest of them appended to
+ * `X-Forwarded-For`. Proxies append, so the entries to its left are whatever the client sent: only
+ * the right-most ones are trustworthy, one per proxy. An entry that is not an address counts for none.
  */
-export function remoteAddressOf(serverContext: unknown, request?: Request, trustProxy = false): string | undefined {
-  if (trustProxy) {
-    const forwarded = request?.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded && forwarded.length <= 64) return forwarded;
+export function remoteAddressOf(serverContext: unknown, request?: Request, trustProxy: boolean | number = false): string | undefined {
+  const hops = trustProxy === true ? 1 : trustProxy === false ? 0 : trustProxy;
+  if (hops > 0) {
+    const entries = (request?.headers.get('x-forwarded-for') ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+    const forwarded = addressIn(entries[Math.max(0, entries.length - hops)]);
+    if (forwarded) return forwarded;
   }
   return (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req?.socket?.remoteAddress;
+}
+
+/** The IP address in an `X-Forwarded-For` entry, without the port some proxies add. */
+function addressIn(entry: string | undefined): string | undefined {
+  if (!entry || entry.length > 64) return undefined;
+  const address = /^\[([^\]]+)\](?::\d+)?$/.exec(entry)?.[1] ?? /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(entry)?.[1] ?? entry;
+  return isIP(address) ? address : undefined;
 }

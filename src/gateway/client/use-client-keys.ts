@@ -7,8 +7,8 @@ import { ErrorCode } from '../errors.ts';
 export interface ClientKeysOptions {
   /** Keys clients may present (`GATEWAY_API_KEYS`); empty = open. */
   keys: string[];
-  /** Tell clients apart by `X-Forwarded-For` (TRUST_PROXY). @default false */
-  trustProxy?: boolean;
+  /** Tell clients apart by `X-Forwarded-For` behind this many proxies (TRUST_PROXY; `true` is one). @default false */
+  trustProxy?: boolean | number;
 }
 
 /**
