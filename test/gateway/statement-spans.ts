@@ -20,7 +20,9 @@ const WHOLE = new Set(['inlineMath', 'math', 'inlineCode', 'code', 'html']);
 export function protectedSpans(markdown: string): string[] {
   const spans: string[] = [];
   const visit = (node: Nodes) => {
-    const slice = markdown.slice(node.position!.start.offset, node.position!.end.offset);
+    // remark-gfm links `www.…`, URLs and e-mail addresses it finds in text after parsing, without a position.
+    if (!node.position && node.type === 'link') return spans.push(`link:${node.url}`);
+    const slice = markdown.slice(node.position?.start.offset, node.position?.end.offset);
     if (WHOLE.has(node.type) || (node.type === 'link' && !slice.startsWith('['))) spans.push(`${node.type}:${slice}`);
     else if (node.type === 'link' || node.type === 'image') spans.push(`${node.type}:${node.url} ${node.title ?? ''}`);
     if ('children' in node) node.children.forEach(visit);
@@ -43,7 +45,7 @@ export function shapeWithoutText(markdown: string): unknown {
 export const countNodes = (markdown: string, test: (node: Nodes, source: string) => boolean): number => {
   let count = 0;
   const visit = (node: Nodes) => {
-    if (test(node, markdown.slice(node.position!.start.offset, node.position!.end.offset))) count++;
+    if (test(node, markdown.slice(node.position?.start.offset, node.position?.end.offset))) count++;
     if ('children' in node) node.children.forEach(visit);
   };
   visit(parseMarkdown(markdown));
