@@ -46,6 +46,7 @@ export function useClientGuards({ settings, routes, rateLimitStore, observe, onR
       requests: settings.rateLimitRequests,
       translationRequests: settings.translationRateLimitRequests,
       windowMs: settings.rateLimitWindowSeconds * 1000,
+      maxBatchOperations: settings.maxBatchOperations,
       onRejected: onRateLimited,
     }),
     clientKeys.enforce,

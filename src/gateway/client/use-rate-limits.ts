@@ -14,6 +14,11 @@ export interface RateLimitsOptions {
   /** Requests reaching the translation service one client may make per window (the costly call). */
   translationRequests: number;
   windowMs: number;
+  /**
+   * Most operations counted for one batched request: yoga refuses longer batches (413) right after
+   * this plugin has seen them, so counting past it would only cost store calls. @default 10
+   */
+  maxBatchOperations?: number;
   /** Called for every request refused, for metrics. */
   onRejected?: (budget: 'requests' | 'translation') => void;
 }
@@ -23,15 +28,16 @@ const STORE_TIMEOUT_MS = 200;
 
 /**
  * Per-client budgets (the client is its gateway key, or its address when the gateway is open; see
- * use-client-keys.ts): every GraphQL request counts against `requests`, refused with 429 before it is
- * parsed; an operation that reaches the translation service also counts against `translationRequests`,
+ * use-client-keys.ts): every GraphQL operation counts against `requests`, refused with 429 before it is
+ * parsed (the other operations of a batch once it is parsed); an operation that reaches the translation service also counts against `translationRequests`,
  * refused with 429 before it runs. A store that fails lets requests through: a limiter outage must not
  * become a gateway outage.
  */
-export function useRateLimits({ store, requests, translationRequests, windowMs, onRejected }: RateLimitsOptions): Plugin {
+export function useRateLimits({ store, requests, translationRequests, windowMs, maxBatchOperations = 10, onRejected }: RateLimitsOptions): Plugin {
   // A store that fails, throws or is slow lets the request through (README "Security").
   const hit = (key: string) => withTimeout(() => store.hit(key, windowMs), STORE_TIMEOUT_MS).catch(() => undefined);
   const retryAfterOf = (resetInMs: number) => Math.max(1, Math.ceil(resetInMs / 1000));
+  const tooMany = `Too many requests: at most ${requests} operations per ${windowMs / 1000} s`;
   return {
     async onRequest({ request, endResponse }) {
       if (!isGraphQLRequest(request)) return;
@@ -42,12 +48,36 @@ export function useRateLimits({ store, requests, translationRequests, windowMs, 
       endResponse(
         gatewayErrorResponse(
           429,
-          `Too many requests: at most ${requests} per ${windowMs / 1000} s; retry in ${retryAfter} s.`,
+          `${tooMany}; retry in ${retryAfter} s.`,
           ErrorCode.RateLimited,
           { 'retry-after': String(retryAfter) },
           { retryAfter, limit: requests },
         ),
       );
+    },
+    onRequestParse({ request }) {
+      if (!isGraphQLRequest(request)) return;
+      return {
+        // A batch (a JSON array) is as many operations as it holds: onRequest counted the first, the
+        // others count here, once parsed, or batches of ten would spend a tenth of the budget.
+        async onRequestParseDone({ requestParserResult }) {
+          if (!Array.isArray(requestParserResult) || requestParserResult.length < 2) return;
+          const others = Math.min(requestParserResult.length, maxBatchOperations) - 1;
+          const windows = await Promise.all(Array.from({ length: others }, () => hit(`requests:${clientIdentityOf(request)}`)));
+          const window = windows.reduce((last, each) => (each && (!last || each.count > last.count) ? each : last), undefined);
+          if (!window || window.count <= requests) return;
+          onRejected?.('requests');
+          const retryAfter = retryAfterOf(window.resetInMs);
+          throw createGraphQLError(`${tooMany} (each operation of a batch counts); retry in ${retryAfter} s.`, {
+            extensions: {
+              code: ErrorCode.RateLimited,
+              retryAfter,
+              limit: requests,
+              http: { status: 429, headers: { 'retry-after': String(retryAfter) } },
+            },
+          });
+        },
+      };
     },
     async onExecute({ args, setResultAndStopExecution }) {
       const estimate = estimateExecution(args);
