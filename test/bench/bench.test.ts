@@ -1,21 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { runBench } from './bench.ts';
 
-/** Keeps `npm run bench` working; it asserts correct answers and counts, never timings. */
+/** Keeps `npm run bench` working: a quick run that asserts correct answers and counts, never speed. */
 describe('npm run bench', () => {
-  it('runs every scenario against real processes with only correct answers', async () => {
+  it('runs every scenario against real processes with only correct answers, and reports every figure', async () => {
     const lines: string[] = [];
-    const results = await runBench({ seconds: 0.3, connections: 4, reportPath: false, log: (line) => lines.push(line) });
-    expect(results.map((result) => result.name)).toEqual([
-      'problems service, direct',
-      'gateway, problems only',
-      'gateway, problems + translation (cache warm)',
+    const report = await runBench({ seconds: 0.3, connections: 4, rounds: 1, reportPath: false, log: (line) => lines.push(line) });
+    expect(report.results.map((result) => result.name)).toEqual([
+      'upstream direct: problem(id)',
+      'gateway pass-through: problem(id)',
+      'gateway warm page: 20 with translation',
+      'gateway repeated identical query',
+      'bare node:http, same bytes',
     ]);
-    for (const result of results) {
+    for (const result of report.results) {
       expect(result.requests).toBeGreaterThan(0);
       expect(result.errors).toBe(0);
+      expect(result.cpuMicrosPerRequest).toBeGreaterThanOrEqual(0);
     }
-    expect(results[0].ratioToDirect).toBe(1);
-    expect(lines[1]).toMatch(/req\/s\s+vs direct/);
+    // Counts, not timings: a pass-through makes one problems call and no translation call; a warm
+    // page makes no translation call; a cold page makes exactly one.
+    expect(report.results[1].upstreamCallsPerRequest).toEqual({ problems: 1, translation: 0 });
+    expect(report.results[2].upstreamCallsPerRequest?.translation).toBe(0);
+    expect(report.coldPageTranslationCalls).toBe(1);
+    expect(lines).toContain('| scenario | req/s | p50 / p99 ms | CPU µs/req | upstream calls/req |');
+    expect(lines.some((line) => line.startsWith('- pass-through CPU per request: '))).toBe(true);
   });
 });

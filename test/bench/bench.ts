@@ -1,20 +1,30 @@
 /**
- * `npm run bench`: the gateway measured side by side with the problems service called directly, on
+ * `npm run bench`: what the gateway costs, measured side by side with the services it fronts, on
  * loopback, as ratios (timings on a shared machine are noisy; ratios within one run are not).
- * Every process is started here and stopped at the end; each scenario runs for a bounded time.
  *
- *   BENCH_SECONDS=5 BENCH_CONNECTIONS=16 npm run bench
+ * Processes, each started here and stopped at the end: a plain graphql-js problems service (the
+ * stand-in's schema and data on node:http, no framework), the translation stand-in, the gateway
+ * (compiled JavaScript when `dist/` is there, else TypeScript through tsx) and a bare node:http server
+ * answering the same bytes every time (the machine's ceiling). CPU time is read from
+ * `/proc/<pid>/stat` of each process, so "CPU per request" is the whole process's work, GC included.
+ * Requests carry distinct variables (nothing is merged in flight) except in the repeated-query
+ * scenario; scenarios alternate over `rounds`.
+ *
+ *   BENCH_SECONDS=5 BENCH_CONNECTIONS=16 BENCH_ROUNDS=2 npm run bench
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLOCK_TICKS_PER_SECOND = 100;
 
 export interface BenchOptions {
   seconds?: number;
   connections?: number;
+  rounds?: number;
   /** Where the JSON report goes. @default test-artifacts/bench.json */
   reportPath?: string | false;
   log?: (line: string) => void;
@@ -27,36 +37,68 @@ export interface ScenarioResult {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
-  /** Requests per second relative to the problems service called directly. */
-  ratioToDirect: number;
+  /** CPU time of the process serving the scenario, per request, in microseconds. */
+  cpuMicrosPerRequest: number;
+  /** Upstream HTTP calls per request (gateway scenarios), from the gateway's own counters. */
+  upstreamCallsPerRequest?: { problems: number; translation: number };
+}
+
+export interface BenchReport {
+  date: string;
+  machine: string;
+  seconds: number;
+  connections: number;
+  rounds: number;
+  gatewayRuntime: 'compiled' | 'tsx';
+  results: ScenarioResult[];
+  /** One connection, sequential requests: the gateway's added latency over the direct call. */
+  addedLatencyP50Ms: number;
+  /** Cold page of 20 with translation: translation calls it caused. */
+  coldPageTranslationCalls: number;
+  memory: { idleRssMiB: number; afterLoadRssMiB: number };
+  ratios: {
+    passThroughCpuVsUpstream: number;
+    warmPageCpuVsPassThrough: number;
+    repeatedReqPerSecVsUpstream: number;
+    bareReqPerSecVsUpstream: number;
+  };
+}
+
+interface Server {
+  child: ChildProcess;
+  url: string;
 }
 
 interface Scenario {
   name: string;
   url: string;
+  /** The process whose CPU counts for this scenario. */
+  server: Server;
   headers: Record<string, string>;
-  /** A distinct body per request, so no layer can merge identical requests in flight. */
   body: (index: number) => string;
   /** Checks an answer is right, not only fast. */
   check: (payload: { data?: any; errors?: unknown[] }) => boolean;
+  /** Whether to read the gateway's upstream call counters around it. */
+  gateway?: boolean;
 }
 
-function startProcess(entry: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+function start(entry: string, env: Record<string, string>, ready: RegExp, useTsx = true): Promise<Server> {
+  const args = useTsx ? ['--import', 'tsx', entry] : [entry];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
-    let output = '';
+    let output: string | null = '';
     const onData = (chunk: Buffer) => {
       // Keep draining after start-up (the gateway logs a line per request).
       if (output === null) return;
       output += chunk.toString();
       const match = output.match(ready);
       if (match) {
-        output = null as unknown as string;
-        resolve({ child, match });
+        output = null;
+        resolve({ child, url: match[1] });
       }
     };
     child.stdout!.on('data', onData);
@@ -65,7 +107,27 @@ function startProcess(entry: string, env: Record<string, string>, ready: RegExp)
   });
 }
 
-async function runScenario(scenario: Scenario, seconds: number, connections: number) {
+/** User + system CPU time of a process so far, in microseconds. */
+function cpuMicros(pid: number): number {
+  // Fields after the command name (which may hold spaces) start at state; utime and stime are 14 and 15.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_SECOND;
+}
+
+function rssMiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : 0;
+}
+
+async function upstreamCalls(gatewayBase: string): Promise<{ problems: number; translation: number }> {
+  const text = await (await fetch(`${gatewayBase}/metrics`)).text();
+  const sum = (service: string) =>
+    [...text.matchAll(new RegExp(`^gateway_upstream_requests_total\\{service="${service}",[^}]*\\} (\\d+)`, 'gm'))].reduce((total, match) => total + Number(match[1]), 0);
+  return { problems: sum('problems'), translation: sum('translation') };
+}
+
+async function load(scenario: Scenario, seconds: number, connections: number) {
   const origin = new URL(scenario.url);
   const pool = new Pool(origin.origin, { connections, pipelining: 1 });
   const latencies: number[] = [];
@@ -90,96 +152,217 @@ async function runScenario(scenario: Scenario, seconds: number, connections: num
       latencies.push(performance.now() - started);
     }
   };
+  const cpuBefore = cpuMicros(scenario.server.child.pid!);
   const began = performance.now();
   await Promise.all(Array.from({ length: connections }, worker));
   const elapsed = (performance.now() - began) / 1000;
+  const cpu = cpuMicros(scenario.server.child.pid!) - cpuBefore;
   await pool.close();
-  latencies.sort((a, b) => a - b);
-  const at = (quantile: number) => latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))] ?? 0;
-  return { requests: latencies.length, errors, requestsPerSecond: latencies.length / elapsed, p50Ms: at(0.5), p99Ms: at(0.99) };
+  return { latencies, errors, elapsed, cpu };
 }
 
-export async function runBench({ seconds = 5, connections = 16, reportPath = `${ROOT}test-artifacts/bench.json`, log = console.log }: BenchOptions = {}): Promise<ScenarioResult[]> {
-  const children: ChildProcess[] = [];
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+export async function runBench({
+  seconds = 5,
+  connections = 16,
+  rounds = 2,
+  reportPath = `${ROOT}test-artifacts/bench.json`,
+  log = console.log,
+}: BenchOptions = {}): Promise<BenchReport> {
+  const servers: Server[] = [];
   try {
-    const problems = await startProcess('src/upstreams/problems/main.ts', { PORT: '0', PROBLEMS_API_KEY: 'bench-problems' }, /(http:\/\/127\.0\.0\.1:\d+)/);
-    children.push(problems.child);
-    const translation = await startProcess('src/upstreams/translation/main.ts', { PORT: '0', TRANSLATION_API_KEY: 'bench-translation' }, /(http:\/\/127\.0\.0\.1:\d+)/);
-    children.push(translation.child);
-    const gateway = await startProcess(
-      'src/cli/start.ts',
+    const problems = await start('test/bench/plain-problems-service.ts', { PORT: '0', PROBLEMS_API_KEY: 'bench-problems' }, /(http:\/\/127\.0\.0\.1:\d+)/);
+    servers.push(problems);
+    const translation = await start('src/upstreams/translation/main.ts', { PORT: '0', TRANSLATION_API_KEY: 'bench-translation' }, /(http:\/\/127\.0\.0\.1:\d+)/);
+    servers.push(translation);
+    const compiled = existsSync(`${ROOT}dist/src/cli/start.js`);
+    const gatewayEntry = await start(
+      compiled ? 'dist/src/cli/start.js' : 'src/cli/start.ts',
       {
         PORT: '0',
         // Set before start, as a deployment would: graphql-js then loads in production mode.
         NODE_ENV: 'production',
-        PROBLEMS_URL: problems.match[1],
+        PROBLEMS_URL: problems.url,
         PROBLEMS_API_KEY: 'bench-problems',
-        TRANSLATION_URL: translation.match[1],
+        TRANSLATION_URL: translation.url,
         TRANSLATION_API_KEY: 'bench-translation',
         GATEWAY_API_KEYS: 'bench-client',
         RATE_LIMIT_REQUESTS: '1000000000',
         TRANSLATION_RATE_LIMIT_REQUESTS: '1000000000',
-        // Measure the gateway's own path, not its answer cache.
+        // Distinct ids cycle through the dataset: keep the problems answer cache out of the pass-through.
         PROBLEMS_CACHE_TTL_SECONDS: '0',
       },
-      /listening: http:\/\/localhost:(\d+)\/graphql/,
+      /listening: (http:\/\/localhost:\d+)\/graphql/,
+      !compiled,
     );
-    children.push(gateway.child);
-    const gatewayUrl = `http://127.0.0.1:${gateway.match[1]}/graphql`;
+    servers.push(gatewayEntry);
+    const gatewayBase = gatewayEntry.url.replace('localhost', '127.0.0.1');
+    const gatewayUrl = `${gatewayBase}/graphql`;
+    const gatewayPid = gatewayEntry.child.pid!;
+    const idleRssMiB = rssMiB(gatewayPid);
+    const client = { authorization: 'Bearer bench-client' };
 
-    const problemQuery = /* GraphQL */ `query ($after: String) { problems(first: 5, after: $after) { nodes { id title rating } } }`;
-    const linkQuery = /* GraphQL */ `query ($after: String) { problems(first: 5, after: $after) { nodes { id translation(to: "es") { title statement } } } }`;
-    // 160 distinct pages (cursor = offset): distinct requests, the same few translations once warm.
-    const cursor = (index: number) => Buffer.from(`problems:${index % 160}`).toString('base64');
-    const body = (query: string) => (index: number) => JSON.stringify({ query, variables: { after: index % 161 === 0 ? null : cursor(index) } });
+    const problemQuery = /* GraphQL */ `query ($id: ID!) { problem(id: $id) { id title } }`;
+    const byId = (index: number) => JSON.stringify({ query: problemQuery, variables: { id: `p${1001 + (index % 165)}` } });
+    const pageQuery = /* GraphQL */ `query ($after: String, $to: String!) { problems(first: 20, after: $after) { nodes { id translation(to: $to) { title statement } } } }`;
+    const cursor = (offset: number) => (offset === 0 ? null : Buffer.from(`problems:${offset - 1}`).toString('base64'));
+    // More distinct pages than connections, so no two identical requests are in flight together.
+    const PAGES = Math.max(40, connections * 3);
+    const page = (to: string) => (index: number) => JSON.stringify({ query: pageQuery, variables: { after: cursor(index % PAGES), to } });
+    const repeated = JSON.stringify({ query: /* GraphQL */ `{ problems(first: 10) { nodes { id title difficulty } } }` });
+    const translated = (payload: { data?: any; errors?: unknown[] }) =>
+      !payload.errors && payload.data?.problems?.nodes?.length === 20 && payload.data.problems.nodes.every((node: any) => typeof node.translation?.statement === 'string');
+
+    // A cold page: nothing cached for German yet, so its 20 titles and statements cost exactly one call.
+    const beforeCold = await upstreamCalls(gatewayBase);
+    const cold = await (await fetch(gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...client }, body: page('de')(0) })).json();
+    if (!translated(cold)) throw new Error(`the cold page was not answered right: ${JSON.stringify(cold).slice(0, 300)}`);
+    const coldPageTranslationCalls = (await upstreamCalls(gatewayBase)).translation - beforeCold.translation;
+
+    const repeatedAnswer = await (await fetch(gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...client }, body: repeated })).text();
+    const bare = await start('test/bench/bare-server.ts', { BODY: repeatedAnswer }, /(http:\/\/127\.0\.0\.1:\d+)/);
+    servers.push(bare);
+
     const scenarios: Scenario[] = [
       {
-        name: 'problems service, direct',
-        url: `${problems.match[1]}/graphql`,
+        name: 'upstream direct: problem(id)',
+        url: `${problems.url}/graphql`,
+        server: problems,
         headers: { authorization: 'Bearer bench-problems' },
-        body: body(problemQuery),
-        check: (payload) => !payload.errors && Array.isArray(payload.data?.problems?.nodes),
+        body: byId,
+        check: (payload) => !payload.errors && typeof payload.data?.problem?.title === 'string',
       },
       {
-        name: 'gateway, problems only',
+        name: 'gateway pass-through: problem(id)',
         url: gatewayUrl,
-        headers: { authorization: 'Bearer bench-client' },
-        body: body(problemQuery),
-        check: (payload) => !payload.errors && Array.isArray(payload.data?.problems?.nodes),
+        server: gatewayEntry,
+        headers: client,
+        body: byId,
+        check: (payload) => !payload.errors && typeof payload.data?.problem?.title === 'string',
+        gateway: true,
       },
+      { name: 'gateway warm page: 20 with translation', url: gatewayUrl, server: gatewayEntry, headers: client, body: page('es'), check: translated, gateway: true },
       {
-        name: 'gateway, problems + translation (cache warm)',
+        name: 'gateway repeated identical query',
         url: gatewayUrl,
-        headers: { authorization: 'Bearer bench-client' },
-        body: body(linkQuery),
-        check: (payload) => !payload.errors && payload.data?.problems?.nodes?.every((node: any) => typeof node.translation?.title === 'string'),
+        server: gatewayEntry,
+        headers: client,
+        body: () => repeated,
+        check: (payload) => !payload.errors && payload.data?.problems?.nodes?.length === 10,
+        gateway: true,
       },
+      { name: 'bare node:http, same bytes', url: `${bare.url}/`, server: bare, headers: {}, body: () => repeated, check: (payload) => payload.data !== undefined },
     ];
-    // Warm every path (and the translation cache) before measuring.
-    for (const scenario of scenarios) await runScenario(scenario, Math.min(1, seconds), connections);
-    const measured: ScenarioResult[] = [];
-    for (const scenario of scenarios) {
-      const result = await runScenario(scenario, seconds, connections);
-      const direct = measured[0]?.requestsPerSecond ?? result.requestsPerSecond;
-      measured.push({ name: scenario.name, ...result, ratioToDirect: result.requestsPerSecond / direct });
+
+    // Warm every Spanish page's translations, then every path, before measuring.
+    for (let index = 0; index < PAGES; index += 1) {
+      await fetch(gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...client }, body: page('es')(index) }).then((response) => response.text());
     }
-    log(`${connections} connections, ${seconds} s per scenario, loopback, ${measured.reduce((sum, result) => sum + result.requests, 0)} requests`);
-    log('scenario                                        req/s   vs direct   p50 ms   p99 ms   errors');
-    for (const result of measured) {
-      log(
-        `${result.name.padEnd(46)} ${result.requestsPerSecond.toFixed(0).padStart(6)}   ${(result.ratioToDirect * 100).toFixed(0).padStart(8)}%   ${result.p50Ms.toFixed(1).padStart(6)}   ${result.p99Ms.toFixed(1).padStart(6)}   ${String(result.errors).padStart(6)}`,
-      );
+    for (const scenario of scenarios) await load(scenario, Math.min(1, seconds), connections);
+    const totals = scenarios.map(() => ({ latencies: [] as number[], errors: 0, elapsed: 0, cpu: 0, calls: { problems: 0, translation: 0 } }));
+    for (let round = 0; round < rounds; round += 1) {
+      for (const [index, scenario] of scenarios.entries()) {
+        const before = scenario.gateway ? await upstreamCalls(gatewayBase) : undefined;
+        const run = await load(scenario, seconds, connections);
+        const total = totals[index];
+        total.latencies.push(...run.latencies);
+        total.errors += run.errors;
+        total.elapsed += run.elapsed;
+        total.cpu += run.cpu;
+        if (before) {
+          const after = await upstreamCalls(gatewayBase);
+          total.calls.problems += after.problems - before.problems;
+          total.calls.translation += after.translation - before.translation;
+        }
+      }
     }
+    const results: ScenarioResult[] = scenarios.map((scenario, index) => {
+      const { latencies, errors, elapsed, cpu, calls } = totals[index];
+      latencies.sort((a, b) => a - b);
+      const requests = latencies.length;
+      return {
+        name: scenario.name,
+        requests,
+        errors,
+        requestsPerSecond: requests / elapsed,
+        p50Ms: quantile(latencies, 0.5),
+        p99Ms: quantile(latencies, 0.99),
+        cpuMicrosPerRequest: cpu / Math.max(1, requests),
+        ...(scenario.gateway ? { upstreamCallsPerRequest: { problems: calls.problems / requests, translation: calls.translation / requests } } : {}),
+      };
+    });
+    const afterLoadRssMiB = rssMiB(gatewayPid);
+
+    // Added latency: one connection, the same distinct requests, direct and through the gateway.
+    const p50 = async (scenario: Scenario) => {
+      const run = await load(scenario, Math.min(2, seconds), 1);
+      return quantile(run.latencies.sort((a, b) => a - b), 0.5);
+    };
+    const directP50 = await p50(scenarios[0]);
+    const gatewayP50 = await p50(scenarios[1]);
+
+    const [direct, passThrough, warm, repeat, ceiling] = results;
+    const report: BenchReport = {
+      date: new Date().toISOString().slice(0, 10),
+      machine: '2-core machine',
+      seconds,
+      connections,
+      rounds,
+      gatewayRuntime: compiled ? 'compiled' : 'tsx',
+      results,
+      addedLatencyP50Ms: gatewayP50 - directP50,
+      coldPageTranslationCalls,
+      memory: { idleRssMiB, afterLoadRssMiB },
+      ratios: {
+        passThroughCpuVsUpstream: passThrough.cpuMicrosPerRequest / direct.cpuMicrosPerRequest,
+        warmPageCpuVsPassThrough: warm.cpuMicrosPerRequest / passThrough.cpuMicrosPerRequest,
+        repeatedReqPerSecVsUpstream: repeat.requestsPerSecond / direct.requestsPerSecond,
+        bareReqPerSecVsUpstream: ceiling.requestsPerSecond / direct.requestsPerSecond,
+      },
+    };
+    for (const line of formatReport(report)) log(line);
     if (reportPath) {
       await mkdir(new URL('.', `file://${reportPath}`), { recursive: true });
-      await writeFile(reportPath, JSON.stringify({ seconds, connections, results: measured }, null, 2));
+      await writeFile(reportPath, JSON.stringify(report, null, 2));
     }
-    return measured;
+    return report;
   } finally {
-    for (const child of children.reverse()) child.kill('SIGTERM');
+    for (const { child } of servers.reverse()) child.kill('SIGTERM');
   }
 }
 
+/** The report as the Markdown table the README carries, then the ratios spelled out. */
+export function formatReport(report: BenchReport): string[] {
+  const fixed = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const lines = [
+    `${report.date}, ${report.machine}, ${report.connections} connections, ${report.seconds} s × ${report.rounds} rounds per scenario, gateway ${report.gatewayRuntime}`,
+    '',
+    '| scenario | req/s | p50 / p99 ms | CPU µs/req | upstream calls/req |',
+    '|---|---|---|---|---|',
+    ...report.results.map(
+      (result) =>
+        `| ${result.name} | ${fixed(result.requestsPerSecond)} | ${fixed(result.p50Ms, 1)} / ${fixed(result.p99Ms, 1)} | ${fixed(result.cpuMicrosPerRequest)} | ${
+          result.upstreamCallsPerRequest ? `${fixed(result.upstreamCallsPerRequest.problems, 2)} problems, ${fixed(result.upstreamCallsPerRequest.translation, 2)} translation` : '–'
+        } |`,
+    ),
+    '',
+    `- pass-through CPU per request: ${fixed(report.ratios.passThroughCpuVsUpstream, 2)}× the upstream's (target ≤ 1.0×)`,
+    `- warm page CPU per request: ${fixed(report.ratios.warmPageCpuVsPassThrough, 2)}× the pass-through (target ≤ 1.2×); cold page: ${report.coldPageTranslationCalls} translation call(s) (target 1)`,
+    `- repeated query: ${fixed(report.ratios.repeatedReqPerSecVsUpstream, 2)}× the upstream's req/s (target ≥ 10×); bare node:http: ${fixed(report.ratios.bareReqPerSecVsUpstream, 2)}×`,
+    `- added latency at one connection (p50): ${fixed(report.addedLatencyP50Ms, 2)} ms (target ≤ 1 ms)`,
+    `- gateway RSS: ${fixed(report.memory.idleRssMiB)} MiB idle, ${fixed(report.memory.afterLoadRssMiB)} MiB after the load (target ≤ 150 MiB, flat)`,
+    `- errors: ${report.results.reduce((sum, result) => sum + result.errors, 0)}`,
+  ];
+  return lines;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await runBench({ seconds: Number(process.env.BENCH_SECONDS ?? 5), connections: Number(process.env.BENCH_CONNECTIONS ?? 16) });
+  await runBench({
+    seconds: Number(process.env.BENCH_SECONDS ?? 5),
+    connections: Number(process.env.BENCH_CONNECTIONS ?? 16),
+    rounds: Number(process.env.BENCH_ROUNDS ?? 2),
+  });
 }
