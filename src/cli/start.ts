@@ -1,14 +1,21 @@
 /**
- * `npm start`: runs the gateway. For each upstream whose URL is not set it first starts the local
- * stand-in (with a key generated for the run), then builds the mesh and listens on PORT.
- * Ctrl-C (SIGINT) or SIGTERM stops everything it started.
+ * `npm start` (from source, with tsx) and `node dist/src/cli/start.js` (compiled, for production):
+ * runs the gateway. For each upstream whose URL is not set it first starts the local stand-in (with a
+ * key generated for the run), unless in production, then builds the mesh and listens on PORT.
+ *
+ * SIGTERM or SIGINT stops it gracefully: no new connections, requests in flight finish (at most
+ * SHUTDOWN_TIMEOUT_MS), then the gateway and the stand-ins close and the process exits: 0 when every
+ * request was answered, 1 when some had to be cut off.
  */
-import { createGateway } from '../gateway/create-gateway.ts';
+import { createGateway, type Gateway } from '../gateway/create-gateway.ts';
+import { writeRequestLogLine } from '../gateway/observability/request-log.ts';
 import { SettingsError, readSettings, type GatewaySettings } from '../gateway/settings.ts';
-import { listen } from '../shared/listen.ts';
+import { listen, type CutOffRequest, type RunningServer } from '../shared/listen.ts';
 import { startProblemsStandIn, startTranslationStandIn, type StandIn } from '../upstreams/stand-ins.ts';
 
-const step = (line: string) => console.log(`[gateway] ${line}`);
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+/** Past the drain, closing the gateway and the stand-ins gets this long before the process exits anyway. */
+const CLOSE_GRACE_MS = 5_000;
 
 /** A URL as it may be printed: user and password removed. */
 function withoutCredentials(url: string): string {
@@ -18,76 +25,139 @@ function withoutCredentials(url: string): string {
   return parsed.toString().replace(/\/$/, '');
 }
 
-/** The service at `url`, or, without one, a local stand-in started now. */
-async function ensureUpstream(
-  name: string,
-  url: string | undefined,
-  start: () => Promise<StandIn>,
-  urlVariable: string,
-): Promise<StandIn | undefined> {
-  if (url) {
-    step(`${name}: ${withoutCredentials(url)} (from ${urlVariable})`);
-    return undefined;
+const UPSTREAMS = [
+  { name: 'problems', urlSetting: 'problemsUrl', urlVariable: 'PROBLEMS_URL' },
+  { name: 'translation', urlSetting: 'translationUrl', urlVariable: 'TRANSLATION_URL' },
+] as const;
+
+/**
+ * Whether stand-ins may replace the upstreams that have no URL. Refused with one line naming the
+ * variables, before anything starts: in production (or with STAND_INS=false) a missing URL must stop
+ * start-up rather than serve the stand-ins' fake data.
+ */
+function standInsAllowed(settings: GatewaySettings): boolean {
+  const allowed = settings.standIns ?? !settings.production;
+  const missing = UPSTREAMS.filter(({ urlSetting }) => !settings[urlSetting]).map(({ urlVariable }) => urlVariable);
+  if (missing.length > 0 && !allowed) {
+    const why = settings.standIns === false ? 'STAND_INS=false' : 'in production (NODE_ENV=production) the gateway';
+    throw new SettingsError(
+      missing.join(', '),
+      `not set, and ${why} runs no stand-ins with fake data: set ${missing.length > 1 ? "them to the services' base URLs" : "it to the service's base URL"} (or STAND_INS=true to run the local stand-ins on purpose)`,
+    );
   }
-  const standIn = await start();
-  step(`${name}: local stand-in at ${standIn.url} (set ${urlVariable} to use a real service)`);
-  return standIn;
+  return allowed;
 }
 
 async function main(settings: GatewaySettings): Promise<void> {
-  const started: { close(): Promise<void> }[] = [];
+  const allowStandIns = standInsAllowed(settings);
+  const replaced = UPSTREAMS.filter(({ urlSetting }) => !settings[urlSetting]).map(({ name }) => name);
+  // Asked for by name: every line says so, so fake data is never mistaken for the real services.
+  const label = settings.standIns && replaced.length > 0 ? '[gateway] [stand-ins]' : '[gateway]';
+  const step = (line: string) => console.log(`${label} ${line}`);
+  const timeoutMs = settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+
+  const standIns: StandIn[] = [];
+  let gateway: Gateway | undefined;
+  let server: RunningServer | undefined;
+  // Once requests are being cut off, the lines their handlers may still write would claim answers
+  // nobody received: the cut-off lines below replace them.
+  let cuttingOff = false;
+
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (reason: string) => {
+    // A second signal is expected, not a demand to hurry: Ctrl-C under npm reaches this process
+    // twice (from the terminal, and forwarded by npm). SHUTDOWN_TIMEOUT_MS bounds the wait anyway.
     if (stopping) return;
     stopping = true;
-    step(`${signal}: stopping…`);
-    // Last started, first stopped: the gateway before the upstreams it calls.
-    for (const part of started.reverse()) await part.close().catch(() => undefined);
-    process.exit(0);
+    setTimeout(() => {
+      console.error(`${label} did not stop within ${timeoutMs + CLOSE_GRACE_MS} ms; exiting`);
+      process.exit(1);
+    }, timeoutMs + CLOSE_GRACE_MS).unref();
+    let cutOff: CutOffRequest[] = [];
+    if (server) {
+      const running = server.inFlight();
+      step(`${reason}: stopping: refusing new connections, waiting up to ${timeoutMs} ms for ${running} request(s) in flight`);
+      ({ cutOff } = await server.shutdown(timeoutMs, () => (cuttingOff = true)).catch(() => ({ cutOff: [] })));
+      for (const { method, path, requestId, runningMs } of cutOff) {
+        const line = { level: 'warn', msg: 'request cut off at shutdown', time: new Date().toISOString(), requestId, method, path, durationMs: runningMs };
+        process.stdout.write(`${JSON.stringify(line)}\n`);
+      }
+    } else {
+      step(`${reason}: stopping before start-up finished`);
+    }
+    // The gateway before the upstreams it calls. After a cut-off, closing would wait for the upstream
+    // calls of requests nobody awaits any more: only the traces are worth sending.
+    if (cutOff.length === 0) await gateway?.close().catch(() => undefined);
+    else await gateway?.flushTraces().catch(() => undefined);
+    for (const standIn of standIns) await standIn.close().catch(() => undefined);
+    step(cutOff.length === 0 ? 'stopped: every request answered' : `stopped: ${cutOff.length} request(s) cut off after ${timeoutMs} ms`);
+    process.exit(cutOff.length === 0 ? 0 : 1);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // If whatever started this process (npm, a shell) dies without passing the signal on, stop too
+  // rather than keep serving as an orphan nobody can reach to stop.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void stop('parent process exited');
+  }, 1000).unref();
 
-  const problems = await ensureUpstream('problems', settings.problemsUrl, () => startProblemsStandIn({ apiKey: settings.problemsApiKey }), 'PROBLEMS_URL');
-  if (problems) started.push(problems);
-  const translation = await ensureUpstream(
-    'translation',
-    settings.translationUrl,
-    () => startTranslationStandIn({ apiKey: settings.translationApiKey }),
-    'TRANSLATION_URL',
-  );
-  if (translation) started.push(translation);
-  // A stand-in's URL and key replace the unset ones; everything else is as read.
-  const upstreams: Partial<GatewaySettings> = {
-    ...(problems ? { problemsUrl: problems.url, problemsApiKey: problems.apiKey } : {}),
-    ...(translation ? { translationUrl: translation.url, translationApiKey: translation.apiKey } : {}),
-  };
+  const upstreams: Partial<GatewaySettings> = {};
+  for (const { name, urlSetting, urlVariable } of UPSTREAMS) {
+    const url = settings[urlSetting];
+    if (url) {
+      step(`${name}: ${withoutCredentials(url)} (from ${urlVariable})`);
+      continue;
+    }
+    if (!allowStandIns) continue;
+    const standIn = await (name === 'problems'
+      ? startProblemsStandIn({ apiKey: settings.problemsApiKey })
+      : startTranslationStandIn({ apiKey: settings.translationApiKey }));
+    standIns.push(standIn);
+    if (stopping) return;
+    step(`${name}: local stand-in with fake data at ${standIn.url} (set ${urlVariable} to use a real service)`);
+    // The stand-in's URL and key replace the unset ones; everything else is as read.
+    if (name === 'problems') Object.assign(upstreams, { problemsUrl: standIn.url, problemsApiKey: standIn.apiKey });
+    else Object.assign(upstreams, { translationUrl: standIn.url, translationApiKey: standIn.apiKey });
+  }
 
   if (process.env.DEBUG) step('DEBUG is ignored by the gateway: Mesh debug output would print upstream keys');
   if (settings.gatewayApiKeys.length === 0) {
-    console.warn('[gateway] warning: GATEWAY_API_KEYS is not set, so any client may call the gateway (fine for development only)');
+    console.warn(`${label} warning: GATEWAY_API_KEYS is not set, so any client may call the gateway (fine for development only)`);
   }
   step('building the schema from .meshrc.yaml…');
   const building = Date.now();
-  const gateway = await createGateway({ settings: { ...settings, ...upstreams }, log: (line) => step(line) });
-  started.push(gateway);
+  gateway = await createGateway({
+    // Tells the gateway (and so /readiness) whether stand-ins serve it, not whether they were allowed.
+    settings: { ...settings, ...upstreams, standIns: standIns.length > 0 },
+    log: (line) => step(line),
+    requestLog: (entry) => {
+      if (!cuttingOff) writeRequestLogLine(entry);
+    },
+  });
+  if (stopping) return;
   const types = Object.keys(gateway.schema.getTypeMap()).filter((name) => !name.startsWith('__')).length;
   const links = gateway.linksLeftOut.length === 0 ? 'all links in place' : `${gateway.linksLeftOut.length} link(s) left out`;
   step(`schema ready in ${((Date.now() - building) / 1000).toFixed(1)} s: ${types} types, ${links}`);
-  const server = await listen(gateway.yoga, { port: settings.port, host: '0.0.0.0' });
-  started.push(server);
-  step(`listening: http://localhost:${server.port}/graphql (GraphiQL in a browser, GraphQL over HTTP for clients)`);
+  server = await listen(gateway.yoga, { port: settings.port, host: '0.0.0.0' });
+  if (stopping) {
+    await server.close();
+    return;
+  }
+  const over = standIns.length > 0 ? `; fake data from the local stand-ins for ${replaced.join(' and ')}` : '';
+  step(`listening: http://localhost:${server.port}/graphql (GraphiQL in a browser, GraphQL over HTTP for clients${over})`);
 }
 
 let settings: GatewaySettings;
 try {
-  settings = readSettings();
+  settings = readSettings(process.env);
 } catch (error) {
   if (!(error instanceof SettingsError)) throw error;
   console.error(`[gateway] cannot start: ${error.message}`);
   process.exit(1);
 }
 main(settings).catch((error: Error) => {
-  console.error(`[gateway] failed to start: ${error.message}`);
+  if (error instanceof SettingsError) console.error(`[gateway] cannot start: ${error.message}`);
+  else console.error(`[gateway] failed to start: ${error.message}`);
   process.exit(1);
 });

@@ -40,6 +40,8 @@ export const VARIABLE_OF_SETTING: Record<keyof GatewaySettings, string> = {
   maxBodyBytes: 'MAX_BODY_BYTES',
   metricsEnabled: 'METRICS_ENABLED',
   otlpEndpoint: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+  shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS',
+  standIns: 'STAND_INS',
 };
 
 /** A setting given in code, written as the environment would hold it. */

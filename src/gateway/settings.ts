@@ -98,6 +98,18 @@ export interface GatewaySettings {
    * upstream call is traced and exported as OTLP/HTTP JSON to `<url>/v1/traces`. Unset: no tracing.
    */
   otlpEndpoint?: string;
+  /**
+   * `SHUTDOWN_TIMEOUT_MS`: on SIGTERM or SIGINT, how long `npm start` lets requests in flight finish
+   * before it cuts them off and exits. Keep it under the orchestrator's own grace period. Unset here
+   * (an embedding app shuts down its own server); `npm start` then waits 10000 ms.
+   */
+  shutdownTimeoutMs?: number;
+  /**
+   * `STAND_INS`: whether `npm start` runs the local stand-ins (fake data) for upstreams whose URL is
+   * not set. Unset: in development yes, in production never, so a missing URL stops start-up instead
+   * of serving fake data. Given to a gateway, `true` means stand-ins serve it, and /readiness says so.
+   */
+  standIns?: boolean;
 }
 
 /** A setting that cannot be used; `message` is one line that names the variable. */
@@ -158,6 +170,8 @@ export function readSettings(env: Env): GatewaySettings {
     maxBodyBytes: readInteger(env, 'MAX_BODY_BYTES', 1024 * 1024, 1),
     metricsEnabled: readBoolean(env, 'METRICS_ENABLED', true),
     otlpEndpoint: readBaseUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
+    shutdownTimeoutMs: present(env, 'SHUTDOWN_TIMEOUT_MS') === undefined ? undefined : readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 0, 0, MAX_TIMER_MS),
+    standIns: present(env, 'STAND_INS') === undefined ? undefined : readBoolean(env, 'STAND_INS', false),
   };
 }
 

@@ -18,9 +18,12 @@ describe('npm start (src/cli/start.ts)', () => {
     const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
     expect(command.output()).toContain('DEBUG is ignored by the gateway');
     expect(command.output()).toMatch(/schema ready in \d+\.\d s: \d+ types, all links in place/);
-    expect(command.output()).toMatch(/problems: local stand-in at http:\/\/127\.0\.0\.1:\d+/);
-    expect(command.output()).toMatch(/translation: local stand-in at http:\/\/127\.0\.0\.1:\d+/);
+    expect(command.output()).toMatch(/problems: local stand-in with fake data at http:\/\/127\.0\.0\.1:\d+/);
+    expect(command.output()).toMatch(/translation: local stand-in with fake data at http:\/\/127\.0\.0\.1:\d+/);
     expect(command.output().match(/warning: GATEWAY_API_KEYS is not set/g)).toHaveLength(1);
+    // Fake data is never served unsaid.
+    const readiness = await (await fetch(`http://127.0.0.1:${port}/readiness`)).json();
+    expect(readiness).toMatchObject({ status: 'ready', standIns: true });
 
     const result = await postGraphQL(
       `http://127.0.0.1:${port}/graphql`,
@@ -54,10 +57,29 @@ describe('npm start (src/cli/start.ts)', () => {
     }
   });
 
-  it('starts with NODE_ENV=production set beforehand, as deployments do', async () => {
-    const command = runEntry('src/cli/start.ts', { PORT: '0', NODE_ENV: 'production' });
+  it('refuses to start in production without the upstream URLs, naming them, rather than serve fake data', async () => {
+    const neither = runEntry('src/cli/start.ts', { PORT: '0', NODE_ENV: 'production' });
+    const onlyProblems = runEntry('src/cli/start.ts', { PORT: '0', NODE_ENV: 'production', PROBLEMS_URL: 'http://127.0.0.1:9' });
+    running.push(neither, onlyProblems);
+    expect(await neither.exited).toBe(1);
+    expect(neither.output().trim()).toBe(
+      "[gateway] cannot start: PROBLEMS_URL, TRANSLATION_URL: not set, and in production (NODE_ENV=production) the gateway runs no stand-ins with fake data: set them to the services' base URLs (or STAND_INS=true to run the local stand-ins on purpose)",
+    );
+    expect(await onlyProblems.exited).toBe(1);
+    expect(onlyProblems.output().trim()).toMatch(/^\[gateway\] cannot start: TRANSLATION_URL: not set, and in production/);
+    expect(onlyProblems.output().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('starts with NODE_ENV=production and STAND_INS=true, and every line and /readiness say the stand-ins serve it', async () => {
+    const command = runEntry('src/cli/start.ts', { PORT: '0', NODE_ENV: 'production', STAND_INS: 'true' });
     running.push(command);
     const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
+    const gatewayLines = command.output().split('\n').filter((line) => line.startsWith('[gateway]'));
+    expect(gatewayLines.length).toBeGreaterThanOrEqual(5);
+    for (const line of gatewayLines) expect(line).toMatch(/^\[gateway\] \[stand-ins\] /);
+    expect(command.output()).toMatch(/listening: .*fake data from the local stand-ins for problems and translation\)/);
+    const readiness = await (await fetch(`http://127.0.0.1:${port}/readiness`)).json();
+    expect(readiness).toEqual({ status: 'ready', services: { problems: 'ok', translation: 'ok' }, standIns: true });
     const result = await postGraphQL(`http://127.0.0.1:${port}/graphql`, /* GraphQL */ `{ problem(id: "p1001") { translation(to: "es") { title } } }`);
     expect(result.errors).toBeUndefined();
     expect(result.data.problem.translation.title).toBeTruthy();

@@ -15,7 +15,12 @@ export interface RunningCommand {
 
 /** Runs a TypeScript entry of the project the way its npm script does (node + tsx). */
 export function runEntry(entry: string, env: Record<string, string | undefined>): RunningCommand {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  return runCommand(process.execPath, ['--import', 'tsx', entry], env);
+}
+
+/** Runs a command in the project folder with only `env` (plus PATH and HOME) as its environment. */
+export function runCommand(command: string, args: string[], env: Record<string, string | undefined>): RunningCommand {
+  const child = spawn(command, args, {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEMS_KEY, TRANSLATION_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
 import { baseOf } from './helpers.ts';
 
-/** GET /readiness: both upstreams reachable and accepting the gateway's keys, checked at probe time. */
+/**
+ * GET /readiness: 200 while the gateway can serve, with each upstream's state (checked at probe time)
+ * in the body, `degraded` when one fails; 503 only once it is shutting down.
+ */
 describe('readiness and health', () => {
   let stack: Stack;
   let base: string;
@@ -31,23 +34,61 @@ describe('readiness and health', () => {
   it('MUST answer 200 "ready" when both upstreams answer with their keys', async () => {
     const { status, body } = await readiness();
     expect(status).toBe(200);
-    expect(body).toEqual({ status: 'ready', services: { problems: 'ok', translation: 'ok' } });
+    expect(body).toEqual({ status: 'ready', services: { problems: 'ok', translation: 'ok' }, standIns: false });
   });
 
-  it('MUST answer 503 naming translation when it refuses the key, without the key', async () => {
-    const other = await stack.addGateway({ settings: { translationApiKey: 'wrong-translation-key' } });
+  it('MUST stay in rotation (200 "degraded") with translation down, since problems queries are still served', async () => {
+    const other = await stack.addGateway({ settings: { translationUrl: 'http://127.0.0.1:9' } });
     const { status, body, text } = await readiness(baseOf(other.gatewayUrl));
-    expect(status).toBe(503);
-    expect(body).toEqual({ status: 'not ready', services: { problems: 'ok', translation: 'refused the key (HTTP 403)' } });
+    expect(status).toBe(200);
+    expect(body).toEqual({ status: 'degraded', services: { problems: 'ok', translation: 'unreachable' }, standIns: false });
     expectNoSecrets(text);
+    const served = await other.query(/* GraphQL */ `{ problem(id: "p1001") { title } }`);
+    expect(served.errors).toBeUndefined();
+    expect(served.data.problem.title).toBeTruthy();
   });
 
-  it('MUST answer 503 naming problems when it cannot be reached, without its URL', async () => {
+  it('MUST stay in rotation (200 "degraded") with problems down, since translation queries are still served', async () => {
     const other = await stack.addGateway({ settings: { problemsUrl: 'http://127.0.0.1:9' } });
     const { status, body, text } = await readiness(baseOf(other.gatewayUrl));
-    expect(status).toBe(503);
-    expect(body).toEqual({ status: 'not ready', services: { problems: 'unreachable', translation: 'ok' } });
+    expect(status).toBe(200);
+    expect(body).toEqual({ status: 'degraded', services: { problems: 'unreachable', translation: 'ok' }, standIns: false });
     expectNoSecrets(text);
+    const served = await other.query(/* GraphQL */ `{ translation { translate(text: "Print the answer.", to: "es") { text } } }`);
+    expect(served.errors).toBeUndefined();
+    expect(served.data.translation.translate.text).toBeTruthy();
+  });
+
+  it('MUST name translation when it refuses the key, without the key', async () => {
+    const other = await stack.addGateway({ settings: { translationApiKey: 'wrong-translation-key' } });
+    const { status, body, text } = await readiness(baseOf(other.gatewayUrl));
+    expect(status).toBe(200);
+    expect(body).toEqual({ status: 'degraded', services: { problems: 'ok', translation: 'refused the key (HTTP 403)' }, standIns: false });
+    expectNoSecrets(text);
+  });
+
+  it('reports each upstream as the gateway_upstream_up metric, as of the last check', async () => {
+    const other = await stack.addGateway({ settings: { translationUrl: 'http://127.0.0.1:9' } });
+    await readiness(baseOf(other.gatewayUrl));
+    const text = await (await fetch(`${baseOf(other.gatewayUrl)}/metrics`)).text();
+    expect(text).toMatch(/^gateway_upstream_up\{service="problems"\} 1$/m);
+    expect(text).toMatch(/^gateway_upstream_up\{service="translation"\} 0$/m);
+  });
+
+  it('says when local stand-ins serve the gateway', async () => {
+    const other = await stack.addGateway({ settings: { standIns: true } });
+    expect((await readiness(baseOf(other.gatewayUrl))).body).toMatchObject({ status: 'ready', standIns: true });
+  });
+
+  it('MUST answer 503 "shutting down" once the HTTP server it came through stops accepting connections', async () => {
+    // What a request on a connection still open after `server.close()` carries (yoga's server context).
+    const closedServer = { req: { socket: { server: { listening: false } } } };
+    const openServer = { req: { socket: { server: { listening: true } } } };
+    const probe = (serverContext: object) => stack.gateway.yoga.fetch(new Request('http://gateway/readiness'), serverContext);
+    const during = await probe(closedServer);
+    expect(during.status).toBe(503);
+    expect(await during.json()).toEqual({ status: 'shutting down', standIns: false });
+    expect((await probe(openServer)).status).toBe(200);
   });
 
   it('says how an upstream fails: an error status, or no answer within the time limit', async () => {
@@ -57,8 +98,8 @@ describe('readiness and health', () => {
     stack.translation.setFaults({ hang: true, routes: ['GET /languages'] });
     const other = await stack.addGateway();
     const { status, body } = await readiness(baseOf(other.gatewayUrl));
-    expect(status).toBe(503);
-    expect(body.services).toEqual({ problems: 'ok', translation: 'did not answer within 2000 ms' });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ status: 'degraded', services: { problems: 'ok', translation: 'did not answer within 2000 ms' } });
   });
 
   it('reuses a result for a moment, so a storm of probes costs one check', async () => {

@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import type { Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import type { GatewaySettings } from '../settings.ts';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics.ts';
 import type { RequestObserver } from './observed-request.ts';
@@ -14,7 +14,14 @@ export type { RequestLog, RequestLogEntry } from './request-log.ts';
 export interface ObservabilityOptions {
   settings: Pick<
     GatewaySettings,
-    'metricsEnabled' | 'otlpEndpoint' | 'translationBatchSize' | 'problemsUrl' | 'problemsApiKey' | 'translationUrl' | 'translationApiKey'
+        | 'metricsEnabled'
+    | 'otlpEndpoint'
+    | 'translationBatchSize'
+    | 'problemsUrl'
+    | 'problemsApiKey'
+    | 'translationUrl'
+    | 'translationApiKey'
+    | 'standIns'
   >;
   /** Where each request's log line goes; `false` for none. @default one JSON line on stdout */
   requestLog?: RequestLog | false;
@@ -44,6 +51,13 @@ export function createObservability({ settings, requestLog = writeRequestLogLine
   const observers: RequestObserver[] = [metrics.observer];
   if (tracing) observers.push(tracing.observer);
   if (requestLog) observers.push(requestLogObserver(requestLog));
+  // Set by each readiness check, so it is as fresh as the balancer's probes.
+  const upstreamUp = new Gauge({
+    name: 'gateway_upstream_up',
+    help: "1 when the last readiness check found the upstream answering with the gateway's key, else 0 (the gateway is then degraded).",
+    labelNames: ['service'] as const,
+    registers: [metrics.registry],
+  });
   return {
     yogaPlugins: [
       useRequestObservation({ observers }),
@@ -51,6 +65,10 @@ export function createObservability({ settings, requestLog = writeRequestLogLine
         upstreams: {
           problems: { url: settings.problemsUrl, apiKey: settings.problemsApiKey },
           translation: { url: settings.translationUrl, apiKey: settings.translationApiKey },
+        },
+        standIns: settings.standIns ?? false,
+        onChecked: (services) => {
+          for (const [service, state] of Object.entries(services)) upstreamUp.set({ service }, state === 'ok' ? 1 : 0);
         },
       }),
       ...(settings.metricsEnabled ? [useMetricsEndpoint({ registry: metrics.registry })] : []),

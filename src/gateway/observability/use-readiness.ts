@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { ServiceName } from '../errors.ts';
 import { refuseUnlessRead } from './read-only-endpoint.ts';
@@ -7,6 +8,10 @@ export type UpstreamTargets = Record<ServiceName, { url?: string; apiKey?: strin
 
 export interface ReadinessOptions {
   upstreams: UpstreamTargets;
+  /** Local stand-ins (fake data) answer for some upstreams: said in every answer. @default false */
+  standIns?: boolean;
+  /** Told each upstream's state after every check (for a metric). */
+  onChecked?: (services: Record<ServiceName, string>) => void;
   /** @default '/readiness' */
   endpoint?: string;
   /** Longest wait for each upstream's answer. @default 2000 */
@@ -17,11 +22,17 @@ export interface ReadinessOptions {
   fetch?: typeof fetch;
 }
 
-export interface ReadinessReport {
-  status: 'ready' | 'not ready';
+export interface UpstreamReport {
+  /** `ready`: every upstream answers; `degraded`: one or more does not, and the fields it serves answer with errors. */
+  status: 'ready' | 'degraded';
   /** `ok`, or in a few words what is wrong: never a URL, a key or an upstream's own text. */
   services: Record<ServiceName, string>;
 }
+
+export type ReadinessReport =
+  | (UpstreamReport & { standIns: boolean })
+  /** The server has stopped accepting connections and is finishing the requests in flight. */
+  | { status: 'shutting down'; standIns: boolean };
 
 interface UpstreamCheck {
   /** The variable to name when the URL is missing. */
@@ -63,31 +74,42 @@ const CHECKS: Record<ServiceName, UpstreamCheck> = {
 };
 
 /**
- * GET `endpoint`: 200 `{"status":"ready","services":{…:"ok"}}` when both upstreams answer with the
- * gateway's keys, else 503 with what is wrong with each. /healthcheck (yoga's) only says the process
- * is alive; this says it can serve. Open, like /healthcheck: load balancers carry no gateway key.
+ * GET `endpoint`: whether a load balancer should send this gateway requests. 200 while it serves:
+ * `ready`, or `degraded` when an upstream fails its check, since the other upstream's fields still
+ * answer and taking every replica out of rotation for one upstream would fail those too. 503 only
+ * once its HTTP server has stopped accepting connections (shutdown). The body names each upstream's
+ * state and whether stand-ins serve it. Open, like /healthcheck (liveness): balancers carry no key.
  */
-export function useReadiness({ upstreams, endpoint = '/readiness', timeoutMs = 2000, cacheMs = 2000, fetch: fetchFn = globalThis.fetch }: ReadinessOptions): Plugin {
-  let last: { at: number; report: Promise<ReadinessReport> } | undefined;
-  const check = (): Promise<ReadinessReport> => {
+export function useReadiness({
+  upstreams,
+  standIns = false,
+  onChecked,
+  endpoint = '/readiness',
+  timeoutMs = 2000,
+  cacheMs = 2000,
+  fetch: fetchFn = globalThis.fetch,
+}: ReadinessOptions): Plugin {
+  let last: { at: number; report: Promise<UpstreamReport> } | undefined;
+  const check = (): Promise<UpstreamReport> => {
     const now = performance.now();
     if (last && now - last.at < cacheMs) return last.report;
     const report = checkUpstreams(upstreams, timeoutMs, fetchFn);
     last = { at: now, report };
     // Probes arriving while a check runs share it; the result is kept `cacheMs` from when it is known.
-    void report.then(() => {
+    void report.then(({ services }) => {
       if (last?.report === report) last.at = performance.now();
+      onChecked?.(services);
     });
     return report;
   };
   return {
-    async onRequest({ request, url, endResponse }) {
+    async onRequest({ request, url, endResponse, serverContext }) {
       if (url.pathname !== endpoint) return;
       if (refuseUnlessRead(request, endResponse)) return;
-      const report = await check();
+      const report: ReadinessReport = stoppedAccepting(serverContext) ? { status: 'shutting down', standIns } : { ...(await check()), standIns };
       endResponse(
         new Response(request.method === 'HEAD' ? null : JSON.stringify(report), {
-          status: report.status === 'ready' ? 200 : 503,
+          status: report.status === 'shutting down' ? 503 : 200,
           headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
         }),
       );
@@ -95,14 +117,25 @@ export function useReadiness({ upstreams, endpoint = '/readiness', timeoutMs = 2
   };
 }
 
-export async function checkUpstreams(upstreams: UpstreamTargets, timeoutMs: number, fetchFn: typeof fetch = globalThis.fetch): Promise<ReadinessReport> {
+/**
+ * Whether the Node HTTP server this request came through was closed (`server.close()`, as a graceful
+ * shutdown does first): the request arrived on a kept-alive connection, most likely the balancer's
+ * own, which is exactly the one to tell. Asking the server keeps it true for any app that serves the
+ * gateway, with no shutdown flag to pass around; outside Node's HTTP server it is never true.
+ */
+function stoppedAccepting(serverContext: unknown): boolean {
+  const socket = (serverContext as { req?: IncomingMessage } | undefined)?.req?.socket as { server?: { listening?: boolean } } | undefined;
+  return socket?.server?.listening === false;
+}
+
+export async function checkUpstreams(upstreams: UpstreamTargets, timeoutMs: number, fetchFn: typeof fetch = globalThis.fetch): Promise<UpstreamReport> {
   const entries = await Promise.all(
     (Object.entries(CHECKS) as [ServiceName, UpstreamCheck][]).map(
       async ([service, check]) => [service, await checkOne(check, upstreams[service], timeoutMs, fetchFn)] as const,
     ),
   );
   const services = Object.fromEntries(entries) as Record<ServiceName, string>;
-  return { status: entries.every(([, state]) => state === 'ok') ? 'ready' : 'not ready', services };
+  return { status: entries.every(([, state]) => state === 'ok') ? 'ready' : 'degraded', services };
 }
 
 async function checkOne(

@@ -1,0 +1,153 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen, type RunningServer } from '../../src/shared/listen.ts';
+import { PROJECT_ROOT, runCommand, type RunningCommand } from '../helpers/run-command.ts';
+
+const run = promisify(execFile);
+
+/** 200 kB, so a reply cut short would show. */
+const STATEMENT = 'Print the answer. '.repeat(11_000);
+const QUERY = /* GraphQL */ `{ problem(id: "p1") { id title statement } }`;
+
+/** A problems service that answers every request after `delayMs`: the request stays in flight that long. */
+async function startSlowProblems() {
+  const slow = { delayMs: 1500, arrived: 0, answered: 0, server: undefined as unknown as RunningServer };
+  slow.server = await listen((request, response) => {
+    slow.arrived += 1;
+    request.resume();
+    request.once('end', () =>
+      setTimeout(() => {
+        slow.answered += 1;
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ data: { problem: { __typename: 'Problem', id: 'p1', title: 'A slow problem', statement: STATEMENT } } }));
+      }, slow.delayMs),
+    );
+  });
+  return slow;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Whether a new TCP connection to `port` is refused (what a closed listener does). */
+const connectionRefused = (port: number) =>
+  fetch(`http://127.0.0.1:${port}/healthcheck`).then(
+    () => false,
+    (error: Error & { cause?: { code?: string } }) => error.cause?.code === 'ECONNREFUSED',
+  );
+
+const sendSlowQuery = (port: number, requestId: string) =>
+  fetch(`http://127.0.0.1:${port}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+    body: JSON.stringify({ query: QUERY }),
+  }).then(async (response) => ({ status: response.status, body: await response.json() }));
+
+const logLinesOf = (command: RunningCommand, requestId: string) =>
+  command
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{') && line.includes(`"requestId":"${requestId}"`))
+    .map((line) => JSON.parse(line));
+
+/**
+ * SIGTERM while a request is in flight, sent to the process that runs the gateway: the compiled entry
+ * as production runs it (`node dist/src/cli/start.js`), and `npm start` from the npm process.
+ */
+describe('stopping the gateway with requests in flight', () => {
+  let slow: Awaited<ReturnType<typeof startSlowProblems>>;
+  const running: RunningCommand[] = [];
+  beforeAll(async () => {
+    slow = await startSlowProblems();
+    // The compiled entry, built the way the compiled-package test builds it.
+    await run(process.execPath, [`${PROJECT_ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: PROJECT_ROOT });
+  });
+  afterAll(async () => {
+    for (const command of running) command.child.kill('SIGKILL');
+    await slow?.server.close();
+  });
+
+  const startCompiled = (env: Record<string, string> = {}) => {
+    const command = runCommand(process.execPath, ['dist/src/cli/start.js'], { PORT: '0', PROBLEMS_URL: slow.server.url, ...env });
+    running.push(command);
+    return command;
+  };
+
+  it('node dist/src/cli/start.js: SIGTERM lets the request finish, refuses new connections, then exits with its stand-in', async () => {
+    slow.delayMs = 1500;
+    const command = startCompiled();
+    const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
+    const [, standInPort] = command.output().match(/translation: local stand-in with fake data at http:\/\/127\.0\.0\.1:(\d+)/)!;
+    const arrivedBefore = slow.arrived;
+    const reply = sendSlowQuery(Number(port), 'in-flight-1');
+    while (slow.arrived === arrivedBefore) await new Promise((resolve) => setTimeout(resolve, 10));
+
+    command.child.kill('SIGTERM');
+    await command.waitFor(/SIGTERM: stopping/);
+    expect(await connectionRefused(Number(port))).toBe(true);
+    const { status, body } = await reply;
+    expect(status).toBe(200);
+    expect(body).toEqual({ data: { problem: { id: 'p1', title: 'A slow problem', statement: STATEMENT } } });
+    expect(await command.exited).toBe(0);
+    expect(alive(command.child.pid!)).toBe(false);
+    expect(await connectionRefused(Number(standInPort))).toBe(true);
+    expect(command.output()).toContain('waiting up to 10000 ms for 1 request(s) in flight');
+    expect(command.output()).toContain('stopped: every request answered');
+    // The log line agrees with what the client got.
+    expect(logLinesOf(command, 'in-flight-1')).toMatchObject([{ msg: 'request', outcome: 'ok', status: 200 }]);
+  });
+
+  it('node dist/src/cli/start.js: a request still running at SHUTDOWN_TIMEOUT_MS is cut off, logged as such, and the exit code says so', async () => {
+    slow.delayMs = 20_000;
+    const command = startCompiled({ SHUTDOWN_TIMEOUT_MS: '300' });
+    const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
+    const arrivedBefore = slow.arrived;
+    const reply = sendSlowQuery(Number(port), 'cut-1').then(
+      () => 'answered',
+      () => 'no answer',
+    );
+    while (slow.arrived === arrivedBefore) await new Promise((resolve) => setTimeout(resolve, 10));
+    const answeredBefore = slow.answered;
+
+    command.child.kill('SIGTERM');
+    expect(await command.exited).toBe(1);
+    // Gone well before the upstream would have answered.
+    expect(slow.answered).toBe(answeredBefore);
+    expect(await reply).toBe('no answer');
+    expect(logLinesOf(command, 'cut-1')).toMatchObject([{ level: 'warn', msg: 'request cut off at shutdown', method: 'POST', path: '/graphql' }]);
+    expect(command.output()).toContain('stopped: 1 request(s) cut off after 300 ms');
+  });
+
+  it('npm start: SIGTERM to the npm process reaches the gateway, which finishes the request; nothing is left running', async () => {
+    slow.delayMs = 1500;
+    const command = runCommand('npm', ['start', '--silent'], { PORT: '0', PROBLEMS_URL: slow.server.url });
+    running.push(command);
+    const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
+    // `exec` in the script: npm's only child is node itself, no shell or tsx process in between.
+    const { stdout } = await run('ps', ['-o', 'pid=,args=', '--ppid', String(command.child.pid)]);
+    const children = stdout.trim().split('\n');
+    expect(children).toHaveLength(1);
+    expect(children[0]).toMatch(/node --import tsx src\/cli\/start\.ts/);
+    const gatewayPid = Number(children[0]!.trim().split(/\s+/)[0]);
+
+    const arrivedBefore = slow.arrived;
+    const reply = sendSlowQuery(Number(port), 'npm-1');
+    while (slow.arrived === arrivedBefore) await new Promise((resolve) => setTimeout(resolve, 10));
+    command.child.kill('SIGTERM');
+    const { status, body } = await reply;
+    expect(status).toBe(200);
+    expect(body.data.problem.statement).toBe(STATEMENT);
+    await command.exited;
+    expect(alive(command.child.pid!)).toBe(false);
+    expect(alive(gatewayPid)).toBe(false);
+    expect(await connectionRefused(Number(port))).toBe(true);
+    expect(command.output()).toContain('stopped: every request answered');
+  });
+});
