@@ -38,6 +38,10 @@ export function useRateLimits({ store, requests, translationRequests, windowMs, 
   const hit = (key: string) => withTimeout(() => store.hit(key, windowMs), STORE_TIMEOUT_MS).catch(() => undefined);
   const retryAfterOf = (resetInMs: number) => Math.max(1, Math.ceil(resetInMs / 1000));
   const tooMany = `Too many requests: at most ${requests} operations per ${windowMs / 1000} s`;
+  const refusal = (message: string, limit: number, retryAfter: number) =>
+    createGraphQLError(`${message}; retry in ${retryAfter} s.`, {
+      extensions: { code: ErrorCode.RateLimited, retryAfter, limit, http: { status: 429, headers: { 'retry-after': String(retryAfter) } } },
+    });
   return {
     async onRequest({ request, endResponse }) {
       if (!isGraphQLRequest(request)) return;
@@ -67,15 +71,7 @@ export function useRateLimits({ store, requests, translationRequests, windowMs, 
           const window = windows.reduce((last, each) => (each && (!last || each.count > last.count) ? each : last), undefined);
           if (!window || window.count <= requests) return;
           onRejected?.('requests');
-          const retryAfter = retryAfterOf(window.resetInMs);
-          throw createGraphQLError(`${tooMany} (each operation of a batch counts); retry in ${retryAfter} s.`, {
-            extensions: {
-              code: ErrorCode.RateLimited,
-              retryAfter,
-              limit: requests,
-              http: { status: 429, headers: { 'retry-after': String(retryAfter) } },
-            },
-          });
+          throw refusal(`${tooMany} (each operation of a batch counts)`, requests, retryAfterOf(window.resetInMs));
         },
       };
     },
@@ -86,22 +82,8 @@ export function useRateLimits({ store, requests, translationRequests, windowMs, 
       const window = await hit(`translation:${clientIdentityOf(request)}`);
       if (!window || window.count <= translationRequests) return;
       onRejected?.('translation');
-      const retryAfter = retryAfterOf(window.resetInMs);
-      setResultAndStopExecution({
-        errors: [
-          createGraphQLError(
-            `Too many translation requests: at most ${translationRequests} per ${windowMs / 1000} s; retry in ${retryAfter} s.`,
-            {
-              extensions: {
-                code: ErrorCode.RateLimited,
-                retryAfter,
-                limit: translationRequests,
-                http: { status: 429, headers: { 'retry-after': String(retryAfter) } },
-              },
-            },
-          ),
-        ],
-      });
+      const message = `Too many translation requests: at most ${translationRequests} per ${windowMs / 1000} s`;
+      setResultAndStopExecution({ errors: [refusal(message, translationRequests, retryAfterOf(window.resetInMs))] });
     },
   };
 }
