@@ -2,6 +2,7 @@ import type { RequestListener } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import { createYoga, useSchema, type YogaServerInstance } from 'graphql-yoga';
+import { createMemoryKeyValueStore } from './cache/key-value-store.ts';
 import { createMemoryRateLimitStore, type RateLimitStore } from './client/rate-limit-store.ts';
 import { createRouteTable } from './client/routes.ts';
 import { useClientGuards } from './client/use-client-guards.ts';
@@ -82,6 +83,7 @@ export async function createGateway({
         settings: resolvedSettings,
         routes,
         rateLimitStore: rateLimitStore ?? createMemoryRateLimitStore(),
+        responseStore: createMemoryKeyValueStore(),
         observe: observability.yogaPlugins,
         onRateLimited: observability.onRateLimited,
       }),

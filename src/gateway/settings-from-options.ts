@@ -19,6 +19,7 @@ export const VARIABLE_OF_SETTING: Record<keyof GatewaySettings, string> = {
   translationCacheTtlSeconds: 'TRANSLATION_CACHE_TTL_SECONDS',
   translationCacheMaxBytes: 'TRANSLATION_CACHE_MAX_BYTES',
   problemsCacheTtlSeconds: 'PROBLEMS_CACHE_TTL_SECONDS',
+  responseCacheTtlSeconds: 'RESPONSE_CACHE_TTL_SECONDS',
   problemsMaxResponseBytes: 'PROBLEMS_MAX_RESPONSE_BYTES',
   translationMaxResponseBytes: 'TRANSLATION_MAX_RESPONSE_BYTES',
   production: 'NODE_ENV',

@@ -42,6 +42,12 @@ export interface GatewaySettings {
   /** `PROBLEMS_CACHE_TTL_SECONDS`: how long a problems answer is reused, per client credential; 0 = off. @default 10 */
   problemsCacheTtlSeconds: number;
   /**
+   * `RESPONSE_CACHE_TTL_SECONDS`: how long a whole answer to a query is reused for the same document,
+   * variables and credential, without executing it again; 0 turns the response cache off. Answers
+   * holding only translations live as long as TRANSLATION_CACHE_TTL_SECONDS. @default 60
+   */
+  responseCacheTtlSeconds: number;
+  /**
    * `PROBLEMS_MAX_RESPONSE_BYTES`: largest problems answer the gateway reads; reading stops there and
    * the call fails with UPSTREAM_RESPONSE_TOO_LARGE, so a runaway answer cannot fill memory.
    * @default 10485760 (10 MiB), applied where answers are read (upstream/answer-size-limit.ts)
@@ -149,6 +155,7 @@ export function readSettings(env: Env): GatewaySettings {
     translationCacheTtlSeconds: readInteger(env, 'TRANSLATION_CACHE_TTL_SECONDS', 21_600, 0),
     translationCacheMaxBytes: readInteger(env, 'TRANSLATION_CACHE_MAX_BYTES', 64 * 1024 * 1024, 0),
     problemsCacheTtlSeconds: readInteger(env, 'PROBLEMS_CACHE_TTL_SECONDS', 10, 0),
+    responseCacheTtlSeconds: readInteger(env, 'RESPONSE_CACHE_TTL_SECONDS', 60, 0),
     problemsMaxResponseBytes: readOptionalInteger(env, 'PROBLEMS_MAX_RESPONSE_BYTES', 1),
     translationMaxResponseBytes: readOptionalInteger(env, 'TRANSLATION_MAX_RESPONSE_BYTES', 1),
     production,

@@ -46,8 +46,16 @@ export async function startStack(gatewayOptions: GatewayOptions = {}): Promise<S
   };
   const gateways: { gateway: Gateway; server: RunningServer }[] = [];
   const addGateway = async (options: GatewayOptions = {}) => {
-    // Every test request comes from 127.0.0.1: lift the per-client limits unless a test sets them.
-    const settings = { ...upstreamSettings, rateLimitRequests: 1_000_000, translationRateLimitRequests: 1_000_000, ...options.settings };
+    // Every test request comes from 127.0.0.1: lift the per-client limits unless a test sets them. The
+    // response cache would answer a repeated query without any upstream call: on only where a test
+    // asks for it, so the others see every query reach the upstreams.
+    const settings = {
+      ...upstreamSettings,
+      rateLimitRequests: 1_000_000,
+      translationRateLimitRequests: 1_000_000,
+      responseCacheTtlSeconds: 0,
+      ...options.settings,
+    };
     // Request log lines stay out of test output unless a test asks for them (options.requestLog).
     const gateway = await createGateway({ log: () => undefined, requestLog: false, ...options, settings });
     const server = await listen(gateway.yoga);

@@ -2,6 +2,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import type { Plugin } from 'graphql-yoga';
 import { useGraphiQLAssets } from '../graphiql.ts';
+import type { KeyValueStore } from '../cache/key-value-store.ts';
 import type { GatewaySettings } from '../settings.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { useRoutes, type RouteTable } from './routes.ts';
@@ -9,6 +10,7 @@ import { useClientKeys } from './use-client-keys.ts';
 import { useErrorMasking } from './use-error-masking.ts';
 import { useOperationLimits } from './use-operation-limits.ts';
 import { useRateLimits } from './use-rate-limits.ts';
+import { useResponseCache } from './use-response-cache.ts';
 import { useUtf8Body } from './use-utf8-body.ts';
 
 export interface ClientGuardsOptions {
@@ -16,6 +18,8 @@ export interface ClientGuardsOptions {
   routes: RouteTable;
   /** Where per-client rate-limit counters live. */
   rateLimitStore: RateLimitStore;
+  /** Where whole answers to queries are kept (the response cache). */
+  responseStore: KeyValueStore;
   /** Plugins that watch every routed request (ids, logs, metrics) and serve /readiness and /metrics. */
   observe: Plugin[];
   /** Told about every request a rate limit refuses, for metrics. */
@@ -32,9 +36,10 @@ export interface ClientGuardsOptions {
  *    before their 401, so guessing keys is rate-limited;
  * 5. CSRF: browsers may only send requests a cross-site form could not forge; a UTF-8 body;
  * 6. introspection switch, operation limits (shape while validating; cost before executing);
- * 7. error masking: the last word on every error a client receives.
+ * 7. the response cache: a query answered before is answered again without executing;
+ * 8. error masking: the last word on every error a client receives.
  */
-export function useClientGuards({ settings, routes, rateLimitStore, observe, onRateLimited }: ClientGuardsOptions): Plugin {
+export function useClientGuards({ settings, routes, rateLimitStore, responseStore, observe, onRateLimited }: ClientGuardsOptions): Plugin {
   const clientKeys = useClientKeys({ keys: settings.gatewayApiKeys, trustProxy: settings.trustProxy });
   const guards: Plugin[] = [
     useRoutes(routes),
@@ -62,6 +67,11 @@ export function useClientGuards({ settings, routes, rateLimitStore, observe, onR
       maxCost: settings.maxCost,
       maxArgumentLength: settings.maxArgumentLength,
       blockFieldSuggestions: settings.production,
+    }),
+    useResponseCache({
+      store: responseStore,
+      ttlMs: settings.responseCacheTtlSeconds * 1000,
+      translationOnlyTtlMs: settings.translationCacheTtlSeconds * 1000,
     }),
     useErrorMasking({ production: settings.production }),
   ];
