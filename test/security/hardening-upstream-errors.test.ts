@@ -20,14 +20,19 @@ const hostileExtensions = (code: string) => ({
   stacktrace: [`at connect (${SECRET})`],
 });
 
-let failing = false;
+let mode: 'errors' | 'status 500' | 'errors not a list' = 'errors';
 
 /** A problems service that answers every query with errors carrying `hostileExtensions`. */
 function hostileProblems(request: IncomingMessage, response: ServerResponse): void {
   request.resume();
   request.on('end', () => {
-    if (failing) {
+    if (mode === 'status 500') {
       response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ errors: [{ message: SECRET }] }));
+      return;
+    }
+    if (mode === 'errors not a list') {
+      const body = JSON.stringify({ data: null, errors: { message: SECRET, extensions: hostileExtensions('BAD_USER_INPUT') } });
+      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
       return;
     }
     const body = JSON.stringify({
@@ -97,6 +102,24 @@ describe('hardening: upstream error messages and http extensions never reach cli
     }
   });
 
+  it('refuses an answer whose errors are not a list, in the gateway\'s words', async () => {
+    const gateway = await stack.addGateway({ settings: { problemsUrl: hostile.url, gatewayApiKeys: [KEY], production: false, problemsCacheTtlSeconds: 0 } });
+    mode = 'errors not a list';
+    try {
+      const response = await post(gateway.gatewayUrl);
+      const text = await response.text();
+      expect(response.status).not.toBe(302);
+      expect(response.headers.get('set-cookie')).toBeNull();
+      expect(text).not.toContain('hunter2');
+      expect(JSON.parse(text).errors[0]).toMatchObject({
+        message: 'The problems service answered with a body the gateway could not use.',
+        extensions: { code: 'UPSTREAM_ERROR', service: 'problems' },
+      });
+    } finally {
+      mode = 'errors';
+    }
+  });
+
   it('still answers with the gateway\'s own coded errors and statuses in production', async () => {
     const gateway = await stack.addGateway({ settings: { gatewayApiKeys: [KEY], production: true, maxDepth: 2 } });
     const deep = await gateway.query('{ problems { nodes { tags } } }', undefined, { authorization: `Bearer ${KEY}` });
@@ -105,13 +128,13 @@ describe('hardening: upstream error messages and http extensions never reach cli
     const failed = await stack.addGateway({
       settings: { problemsUrl: hostile.url, gatewayApiKeys: [KEY], production: true, problemsCacheTtlSeconds: 0, upstreamRetries: 0 },
     });
-    failing = true;
+    mode = 'status 500';
     try {
       const result = await failed.query(query, undefined, { authorization: `Bearer ${KEY}` });
       expect(result.errors?.[0]).toMatchObject({ message: 'The problems service failed (HTTP 500).', extensions: { code: 'UPSTREAM_ERROR', service: 'problems', status: 500 } });
       expect(result.text).not.toContain('hunter2');
     } finally {
-      failing = false;
+      mode = 'errors';
     }
   });
 });

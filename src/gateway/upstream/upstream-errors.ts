@@ -5,8 +5,10 @@ import type { UpstreamStep } from './upstream-call.ts';
  * Turns every failed upstream call into one UpstreamError stamped with the service's name, at the
  * call itself, so both sources fail the same way: any non-2xx status is a failure (the upstream
  * contract), a body that is not JSON is a failure, a refused connection is "unavailable", a spent
- * time budget is "timeout". The messages are the gateway's own: upstream bodies, URLs and keys never
- * reach the client. The error only costs the fields that needed the call.
+ * time budget is "timeout" (and an answer over its size bound, read through answer-size-limit.ts,
+ * fails as that step says). The messages are the gateway's own: upstream bodies, URLs and keys never
+ * reach the client. The error only costs the fields that needed the call. Errors a GraphQL upstream
+ * writes into an answer are disowned here (disownErrors), on the one path every answer takes.
  */
 export const shapeUpstreamErrors: UpstreamStep = async (call, next) => {
   const { service } = call;
@@ -41,12 +43,15 @@ export const shapeUpstreamErrors: UpstreamStep = async (call, next) => {
       status: response.status,
     });
   }
+  const headers = new Headers(response.headers);
   if (service === 'problems') {
     const disowned = disownErrors(service, body, text);
     if (disowned === undefined) throw unusable();
+    // The upstream's length no longer describes the text handed on.
+    if (disowned !== text) headers.delete('content-length');
     text = disowned;
   }
-  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(text, { status: response.status, statusText: response.statusText, headers });
 };
 
 /**
