@@ -35,6 +35,17 @@ describe('renderStatementHtml', () => {
     expect(html).toContain('<a href="https://example.com/a?b=1&#x26;c=2">site</a>');
   });
 
+  it('points every footnote link at an id the page has, and the ids are prefixed once against clobbering', () => {
+    const html = renderStatementHtml('A note[^1] and another[^long-name].\n\n[^1]: The note.\n[^long-name]: Other.');
+    const ids = [...html.matchAll(/ id="([^"]*)"/g)].map((match) => match[1]);
+    const targets = [...html.matchAll(/ href="#([^"]*)"/g)].map((match) => match[1]);
+    const described = [...html.matchAll(/ aria-describedby="([^"]*)"/g)].map((match) => match[1]);
+    expect(targets).toHaveLength(4);
+    for (const target of [...targets, ...described]) expect(ids).toContain(target);
+    expect(ids).toContain('user-content-fn-1');
+    expect(ids.filter((id) => !id.startsWith('user-content-') || id.startsWith('user-content-user-content-'))).toEqual([]);
+  });
+
   it('renders an empty statement as an empty string', () => {
     expect(renderStatementHtml('')).toBe('');
   });

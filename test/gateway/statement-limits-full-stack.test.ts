@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { STATEMENT_NOT_TRANSLATABLE } from '../../src/gateway/statement/statement-failure.ts';
+import { dataset } from '../../src/upstreams/problems/data/index.ts';
+import { startStack, type Stack } from '../helpers/start-stack.ts';
+
+const paragraphs = (count: number, line: (index: number) => string) => Array.from({ length: count }, (_, index) => line(index)).join('\n\n');
+
+/** Statements the dataset does not have, put in place of real ones for this file (each file is its own process). */
+const STATEMENTS = {
+  // ~790 KB: 9,000 short paragraphs, each with math and code.
+  huge: paragraphs(9000, (index) => `The line number ${index} of the input holds $n$ and the code \`x${index}\`, as said above.`),
+  // ~63 KB of ordinary prose: seconds of Markdown work on a 2-core machine. One sentence with other
+  // formulas (placeholders make it one text), so that the translation stand-in, which runs in this
+  // process, has almost nothing to do and what the probe measures is the gateway.
+  large: paragraphs(950, (index) => `The array has $a_{${index}}$ integers and the query \`q\`, print the sum.`),
+  deep: `Read the quote.\n\n${'>'.repeat(10_000)} deep`,
+};
+const problems = [dataset.problems[0], dataset.problems[1], dataset.problems[2]] as { id: string; statement: string }[];
+const originals = problems.map((problem) => problem.statement);
+const [huge, large, deep] = problems;
+
+describe('statements the gateway will not, or cannot quickly, translate, over real HTTP', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    huge.statement = STATEMENTS.huge;
+    large.statement = STATEMENTS.large;
+    deep.statement = STATEMENTS.deep;
+    stack = await startStack({ settings: { problemsCacheTtlSeconds: 0 } });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    problems.forEach((problem, index) => (problem.statement = originals[index]));
+  });
+  beforeEach(() => stack.translation.resetStats());
+
+  it('MUST answer a statement over the length limit with a coded error on the field, and call no translation', async () => {
+    const result = await stack.query(/* GraphQL */ `{ problem(id: "${huge.id}") { id translation(to: "es") { statement } } }`);
+    expect(result.data.problem).toEqual({ id: huge.id, translation: null });
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors![0]).toMatchObject({
+      path: ['problem', 'translation'],
+      extensions: { code: STATEMENT_NOT_TRANSLATABLE, limit: 65_536, actual: STATEMENTS.huge.length },
+    });
+    expect(stack.translation.stats.byRoute['POST /translate'] ?? 0).toBe(0);
+  });
+
+  it('MUST answer a statement nested too deep (10,000 quotes) with a coded error, not a stack overflow', async () => {
+    const result = await stack.query(/* GraphQL */ `{ problem(id: "${deep.id}") { translation(to: "es") { statement } } }`);
+    expect(result.errors![0].extensions).toMatchObject({ code: STATEMENT_NOT_TRANSLATABLE, limit: 32 });
+    expect(result.errors![0].message).toMatch(/nested \d+ levels deep/);
+  });
+
+  it('keeps /healthcheck answering while a 64 KB statement is segmented, translated, put back and rendered', async () => {
+    const healthcheck = stack.gatewayUrl.replace(/\/graphql$/, '/healthcheck');
+    const latencies: number[] = [];
+    let done = false;
+    const probe = (async () => {
+      while (!done) {
+        const start = performance.now();
+        expect((await fetch(healthcheck)).status).toBe(200);
+        latencies.push(performance.now() - start);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    const result = await stack.query(/* GraphQL */ `{ problem(id: "${large.id}") { translation(to: "es") { statement statementHtml } } }`).finally(() => (done = true));
+    await probe;
+
+    expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+    const { statement, statementHtml } = result.data.problem.translation;
+    expect(statement).not.toBe(STATEMENTS.large);
+    expect(statement).toContain('`q`');
+    expect(statementHtml).toContain('<code class="language-math math-inline">a_{949}</code>');
+    expect(latencies.length).toBeGreaterThan(5);
+    // About 20 ms at worst on a quiet 2-core machine, where the same work on the event loop held
+    // /healthcheck for seconds; the bound leaves room for a loaded one.
+    expect(Math.max(...latencies)).toBeLessThan(250);
+  });
+});
