@@ -10,6 +10,8 @@ import { graphiqlYogaOptions } from './graphiql.ts';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
 import { createObservability, type RequestLog } from './observability/index.ts';
 import { toPublicSchema } from './public-schema.ts';
+import { createSharedStores } from './redis/index.ts';
+import { useSelectionOrder } from './use-selection-order.ts';
 import { settingsFromOptions } from './settings-from-options.ts';
 import { SettingsError, type GatewaySettings } from './settings.ts';
 import { createUpstreamSteps } from './upstream/upstream-calls.ts';
@@ -64,12 +66,19 @@ export async function createGateway({
   for (const [setting, variable] of [['problemsUrl', 'PROBLEMS_URL'], ['translationUrl', 'TRANSLATION_URL']] as const) {
     if (!resolvedSettings[setting]) throw new SettingsError(setting, `the gateway needs the service's base URL (option ${setting}, variable ${variable})`);
   }
+  // With REDIS_URL, replicas share caches and rate limits; resolves (saying so) even if Redis is down.
+  const shared = await createSharedStores(resolvedSettings, meshOptions.log);
   const observability = createObservability({ settings: resolvedSettings, requestLog });
   const { mesh, linksLeftOut, destroy } = await buildMesh({
     ...meshOptions,
+    translationCache: meshOptions.translationCache ?? shared?.translationCache,
     settings: resolvedSettings,
-    upstreamSteps: createUpstreamSteps({ settings: resolvedSettings, observers: observability.observers }),
+    upstreamSteps: createUpstreamSteps({ settings: resolvedSettings, observers: observability.observers, problemsStore: shared?.keyValueStore('problems') }),
     onTranslationServed: observability.onTranslationServed,
+  }).catch(async (error: unknown) => {
+    // Else its reconnection loop would keep the process alive.
+    await shared?.close();
+    throw error;
   });
   const schema = toPublicSchema(mesh.schema);
   const routes = createRouteTable({ graphqlEndpoint, graphiql: resolvedSettings.graphiql, metrics: resolvedSettings.metricsEnabled });
@@ -78,12 +87,14 @@ export async function createGateway({
       // Mesh's execution engine and the per-request in-context SDK.
       ...mesh.plugins,
       useSchema(schema),
+      // Before the response cache (in the guards), so what it keeps is in order too.
+      useSelectionOrder(),
       // After Mesh's plugins: the operation limits' parser must wrap whichever parser Mesh sets.
       useClientGuards({
         settings: resolvedSettings,
         routes,
-        rateLimitStore: rateLimitStore ?? createMemoryRateLimitStore(),
-        responseStore: createMemoryKeyValueStore(),
+        rateLimitStore: rateLimitStore ?? shared?.rateLimitStore ?? createMemoryRateLimitStore(),
+        responseStore: shared?.keyValueStore('responses') ?? createMemoryKeyValueStore(),
         observe: observability.yogaPlugins,
         onRateLimited: observability.onRateLimited,
       }),
@@ -113,6 +124,7 @@ export async function createGateway({
     close: async () => {
       await yoga.dispose();
       await destroy();
+      await shared?.close();
       await observability.close();
     },
   };
