@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STATEMENT_NOT_TRANSLATABLE } from '../../src/gateway/statement/statement-failure.ts';
 import { DEFAULT_STATEMENT_LIMITS } from '../../src/gateway/statement/statement-limits.ts';
