@@ -10,6 +10,8 @@ export const VARIABLE_OF_SETTING: Record<keyof GatewaySettings, string> = {
   translationKeyInBody: 'TRANSLATION_KEY_IN_BODY',
   gatewayApiKeys: 'GATEWAY_API_KEYS',
   redisUrl: 'REDIS_URL',
+  redisPrefix: 'REDIS_PREFIX',
+  redisTimeoutMs: 'REDIS_TIMEOUT_MS',
   problemsTimeoutMs: 'PROBLEMS_TIMEOUT_MS',
   translationTimeoutMs: 'TRANSLATION_TIMEOUT_MS',
   upstreamRetries: 'UPSTREAM_RETRIES',

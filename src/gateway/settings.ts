@@ -23,6 +23,17 @@ export interface GatewaySettings {
   gatewayApiKeys: string[];
   /** `REDIS_URL`: shared store for several replicas; unset = in-process. */
   redisUrl?: string;
+  /**
+   * `REDIS_PREFIX`: what every key the gateway writes in Redis starts with, so several deployments
+   * can share one Redis. @default problems-translation-gateway (the package name)
+   */
+  redisPrefix: string;
+  /**
+   * `REDIS_TIMEOUT_MS`: budget of one Redis operation; past it the cache misses and the rate limit
+   * counts in process. At most 150: the rate-limit guard gives its store 200 ms in all, fallback
+   * included. @default 100
+   */
+  redisTimeoutMs: number;
   /** `PROBLEMS_TIMEOUT_MS`: budget for one problems call, retries included. @default 10000 */
   problemsTimeoutMs: number;
   /** `TRANSLATION_TIMEOUT_MS`: budget for one translation call, retries included. @default 15000 */
@@ -145,6 +156,8 @@ export function readSettings(env: Env): GatewaySettings {
     translationKeyInBody: readBoolean(env, 'TRANSLATION_KEY_IN_BODY', true),
     gatewayApiKeys: readList(env, 'GATEWAY_API_KEYS'),
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix: readKeyPrefix(env, 'REDIS_PREFIX', 'problems-translation-gateway'),
+    redisTimeoutMs: readInteger(env, 'REDIS_TIMEOUT_MS', 100, 1, 150),
     // Node's timers hold at most 2^31 - 1 ms; a larger value would fire at once.
     problemsTimeoutMs: readInteger(env, 'PROBLEMS_TIMEOUT_MS', 10_000, 1, MAX_TIMER_MS),
     translationTimeoutMs: readInteger(env, 'TRANSLATION_TIMEOUT_MS', 15_000, 1, MAX_TIMER_MS),
@@ -239,6 +252,16 @@ function readBaseUrl(env: Env, name: string, endpointSuffix?: string): string | 
   let base = raw.replace(/\/+$/, '');
   if (endpointSuffix && base.endsWith(endpointSuffix)) base = base.slice(0, -endpointSuffix.length);
   return base;
+}
+
+/** A Redis key prefix: printable, no spaces (keys are read in redis-cli and SCAN patterns). */
+function readKeyPrefix(env: Env, name: string, fallback: string): string {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^[A-Za-z0-9._:{}-]{1,100}$/.test(raw)) {
+    throw new SettingsError(name, `expected 1 to 100 letters, digits or . _ : - { }, got "${raw}"`);
+  }
+  return raw;
 }
 
 function readSecret(env: Env, name: string): string | undefined {

@@ -1,12 +1,20 @@
-import { LRUCache } from 'lru-cache';
+import { createMemoryKeyValueStore, type KeyValueStore } from '../cache/key-value-store.ts';
 import { sha256Of } from '../../shared/hash.ts';
+import { withTimeout } from '../../shared/with-timeout.ts';
 import { clientRequestOf, type UpstreamStep } from './upstream-call.ts';
 
 export interface ProblemsCacheOptions {
   /** How long an answer is reused; 0 turns caching off (in-flight sharing stays). */
   ttlMs: number;
-  /** @default 32 MiB */
+  /**
+   * Where answers are kept: shared by every replica (Redis) or in this process.
+   * @default an in-process LRU of `maxBytes`
+   */
+  store?: KeyValueStore;
+  /** Memory bound of the default in-process store. @default 32 MiB */
   maxBytes?: number;
+  /** How long the store may take before a read counts as a miss and a write is given up. @default 250 */
+  storeTimeoutMs?: number;
 }
 
 interface StoredAnswer {
@@ -20,31 +28,31 @@ interface StoredAnswer {
  * in flight. The key holds the client's credential (its `Authorization` header, hashed), the upstream
  * URL and the exact request body, so clients with different credentials never see each other's data.
  * Only read-only calls are cached, and only answers without errors: a mutation or a failure is never
- * reused. Other services' calls pass through.
+ * reused. Other services' calls pass through. A store that fails or is slow is a miss, never a failure.
  */
-export function cacheProblemsAnswers({ ttlMs, maxBytes = 32 * 1024 * 1024 }: ProblemsCacheOptions): UpstreamStep {
-  const answers =
-    ttlMs > 0
-      ? new LRUCache<string, StoredAnswer>({
-          maxSize: maxBytes,
-          // JS strings are UTF-16: two bytes a character, plus a little for the entry itself.
-          sizeCalculation: (answer, key) => 2 * (key.length + answer.text.length) + 256,
-          ttl: ttlMs,
-        })
-      : undefined;
+export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024, storeTimeoutMs = 250 }: ProblemsCacheOptions): UpstreamStep {
+  const answers = ttlMs > 0 ? (store ?? createMemoryKeyValueStore({ maxBytes })) : undefined;
   const inFlight = new Map<string, Promise<StoredAnswer>>();
+  const read = async (key: string): Promise<StoredAnswer | undefined> => {
+    if (!answers) return undefined;
+    const text = await withTimeout(() => answers.get(key), storeTimeoutMs).catch(() => undefined);
+    return text === undefined ? undefined : parse(text);
+  };
 
   return async (call, next) => {
     if (call.service !== 'problems' || !call.readOnly || typeof call.init.body !== 'string') return next(call);
     const key = sha256Of(clientRequestOf(call)?.headers.get('authorization') ?? '', call.url, call.init.body);
-    const cached = answers?.get(key);
-    if (cached) return toResponse(cached);
     let pending = inFlight.get(key);
     if (!pending) {
       pending = (async () => {
+        const cached = await read(key);
+        if (cached) return cached;
         const response = await next(call);
         const answer = { status: response.status, headers: [...response.headers], text: await response.text() };
-        if (response.ok && !hasErrors(answer.text)) answers?.set(key, answer);
+        // Awaited (within the store's budget) so that another replica asked next finds it.
+        if (answers && response.ok && !hasErrors(answer.text)) {
+          await withTimeout(() => answers.set(key, JSON.stringify(answer), ttlMs), storeTimeoutMs).catch(() => undefined);
+        }
         return answer;
       })();
       inFlight.set(key, pending);
@@ -57,6 +65,16 @@ export function cacheProblemsAnswers({ ttlMs, maxBytes = 32 * 1024 * 1024 }: Pro
 
 function toResponse({ status, headers, text }: StoredAnswer): Response {
   return new Response(text, { status, headers });
+}
+
+/** An entry of another shape (another version wrote it) is a miss. */
+function parse(text: string): StoredAnswer | undefined {
+  try {
+    const answer = JSON.parse(text) as StoredAnswer;
+    return typeof answer?.status === 'number' && Array.isArray(answer.headers) && typeof answer.text === 'string' ? answer : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function hasErrors(text: string): boolean {

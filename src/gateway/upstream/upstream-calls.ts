@@ -1,6 +1,7 @@
 import type { MeshResolvedSource } from '@graphql-mesh/runtime';
 import type { MeshPlugin } from '@graphql-mesh/types';
 import type { GraphQLSchema } from 'graphql';
+import type { KeyValueStore } from '../cache/key-value-store.ts';
 import type { ServiceName } from '../errors.ts';
 import type { RequestObserver } from '../observability/observed-request.ts';
 import type { GatewaySettings } from '../settings.ts';
@@ -18,6 +19,8 @@ export interface UpstreamStepsOptions {
   >;
   /** Told about every HTTP attempt: the metrics, the tracer, the request log's counts. */
   observers: RequestObserver[];
+  /** Where problems answers are kept (Redis when replicas share one). @default in-process */
+  problemsStore?: KeyValueStore;
 }
 
 /** Source names as declared in .meshrc.yaml, and the service names clients see in errors. */
@@ -29,9 +32,9 @@ export const SERVICE_OF_SOURCE: Record<string, ServiceName> = { Problems: 'probl
  * through the size bound (never retried: the same call would get as large an answer); retries give each
  * attempt its share of the budget; observation sees every attempt on the wire.
  */
-export function createUpstreamSteps({ settings, observers }: UpstreamStepsOptions): UpstreamStep[] {
+export function createUpstreamSteps({ settings, observers, problemsStore }: UpstreamStepsOptions): UpstreamStep[] {
   return [
-    cacheProblemsAnswers({ ttlMs: settings.problemsCacheTtlSeconds * 1000 }),
+    cacheProblemsAnswers({ ttlMs: settings.problemsCacheTtlSeconds * 1000, store: problemsStore }),
     shapeUpstreamErrors,
     limitAnswerSize({ maxBytes: { problems: settings.problemsMaxResponseBytes, translation: settings.translationMaxResponseBytes } }),
     retryUpstreamCalls({

@@ -1,0 +1,125 @@
+import { Redis } from 'ioredis';
+import type { GatewayLog } from '../observability/mesh-logger.ts';
+
+export interface RedisConnectionOptions {
+  /** `REDIS_URL`: `redis://[:password@]host[:port][/db]` or `rediss://…`. */
+  url: string;
+  /** `REDIS_TIMEOUT_MS`: the budget of one Redis operation; past it the operation counts as failed. */
+  timeoutMs: number;
+  /** Where the state changes go (one line each: unreachable, lost, back). @default console.warn */
+  log?: GatewayLog;
+  /** How long `connectRedis` waits for the first connection before the gateway starts without it. @default 1000 */
+  startWaitMs?: number;
+}
+
+export interface RedisConnection {
+  /**
+   * Runs `operation` if Redis is connected, within the budget; rejects at once when it is not (no
+   * command ever waits for a reconnection) and after `timeoutMs` when it is slow.
+   */
+  run<T>(operation: (client: Redis) => Promise<T>): Promise<T>;
+  /** `ok`, or what is wrong, in words for /readiness (never the URL: it may hold a password). */
+  state(): string;
+  /** A PING within the budget: `ok` or what is wrong. */
+  check(): Promise<string>;
+  /** Where Redis is, without credentials, for log lines: `host:port`. */
+  readonly where: string;
+  readonly client: Redis;
+  close(): Promise<void>;
+}
+
+/**
+ * One ioredis client set up so that Redis can never hold a request: no offline queue (a command
+ * while disconnected fails at once instead of waiting 10–40 s for a reconnection), no retry of a
+ * command, a per-command timeout, and an 'error' listener (without one, ioredis reports every failed
+ * reconnection as an unhandled error event). It reconnects forever in the background, backing off to
+ * 1 s, so sharing resumes by itself when Redis is back.
+ */
+export async function connectRedis({ url, timeoutMs, log = console.warn, startWaitMs = 1000 }: RedisConnectionOptions): Promise<RedisConnection> {
+  const parsed = new URL(url);
+  const where = `${parsed.hostname}:${parsed.port || 6379}`;
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: timeoutMs,
+    connectTimeout: Math.max(500, timeoutMs * 5),
+    retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 1000),
+    // Connecting starts here; no command is sent before 'ready' anyway (no offline queue).
+    lazyConnect: false,
+  });
+  let lastError = 'not connected yet';
+  let wasReady = false;
+  let reportedDown = false;
+  client.on('error', (error: NodeJS.ErrnoException) => {
+    lastError = error.code ?? error.message;
+  });
+  client.on('ready', () => {
+    if (reportedDown) log(`redis: reachable again at ${where}; caches and rate limits are shared again`, 'warn');
+    wasReady = true;
+    reportedDown = false;
+  });
+  client.on('close', () => {
+    // One line per outage, not one per reconnection attempt.
+    if (wasReady && !reportedDown) {
+      reportedDown = true;
+      log(`redis: connection to ${where} lost (${lastError}); serving with in-process rate limits and no shared cache until it is back`, 'warn');
+    }
+  });
+
+  const ready = await new Promise<boolean>((resolve) => {
+    if (client.status === 'ready') return resolve(true);
+    const timer = setTimeout(() => done(false), startWaitMs);
+    const done = (value: boolean) => {
+      clearTimeout(timer);
+      client.off('ready', onReady);
+      resolve(value);
+    };
+    const onReady = () => done(true);
+    client.on('ready', onReady);
+  });
+  if (!ready) {
+    reportedDown = true;
+    log(`redis: not reachable at ${where} (${lastError}); starting with in-process rate limits and no shared cache, and connecting in the background`, 'warn');
+  }
+
+  // After a timeout Redis is skipped for a moment: a Redis that hangs (paused, swapping) would
+  // otherwise cost each request its full budget for every operation.
+  let skipUntil = 0;
+  const pauseAfterTimeoutMs = Math.max(250, timeoutMs * 5);
+
+  const run = <T>(operation: (client: Redis) => Promise<T>): Promise<T> => {
+    if (client.status !== 'ready') return Promise.reject(new Error(`redis ${client.status}`));
+    if (Date.now() < skipUntil) return Promise.reject(new Error('redis skipped after a timeout'));
+    return new Promise<T>((resolve, reject) => {
+      // ioredis' commandTimeout covers each command; this covers the whole operation (a pipeline, a script load).
+      const timer = setTimeout(() => {
+        skipUntil = Date.now() + pauseAfterTimeoutMs;
+        reject(new Error(`redis: no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      Promise.resolve()
+        .then(() => operation(client))
+        .then(resolve, (error: Error) => {
+          if (/timed out/i.test(error.message)) skipUntil = Date.now() + pauseAfterTimeoutMs;
+          reject(error);
+        })
+        .finally(() => clearTimeout(timer));
+    });
+  };
+
+  return {
+    run,
+    where,
+    client,
+    state: () => (client.status === 'ready' ? 'ok' : `unreachable (${lastError})`),
+    check: () =>
+      run((redis) => redis.ping()).then(
+        () => 'ok',
+        (error: Error) => (client.status === 'ready' ? `did not answer within ${timeoutMs} ms` : `unreachable (${lastError || error.message})`),
+      ),
+    close: async () => {
+      // quit() waits for pending replies, but on a dead connection it would wait for a reconnection.
+      if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+      else client.disconnect();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { translationCacheKey, type TranslationCache } from '../translation/translation-cache.ts';
+import type { TranslatedText } from '../translation/translation-client.ts';
+import type { RedisConnection } from './redis-connection.ts';
+
+export interface RedisTranslationCacheOptions {
+  /** `REDIS_PREFIX`: what every key starts with. */
+  prefix: string;
+  /** `TRANSLATION_CACHE_TTL_SECONDS` in ms, as the in-process cache keeps them; 0 keeps nothing. */
+  ttlMs: number;
+}
+
+/**
+ * Translations shared by every replica: one Redis string per (from, to, format, SHA-256 of the text),
+ * JSON of the translation, expiring after `ttlMs`. Reads are one MGET per batch, writes one pipeline.
+ * A Redis that fails or is slow rejects, and the batcher counts that as a miss.
+ */
+export function createRedisTranslationCache(redis: RedisConnection, { prefix, ttlMs }: RedisTranslationCacheOptions): TranslationCache {
+  const keyOf = (key: Parameters<typeof translationCacheKey>[0]) => `${prefix}:translation:${translationCacheKey(key)}`;
+  return {
+    async getMany(keys) {
+      if (ttlMs <= 0 || keys.length === 0) return keys.map(() => undefined);
+      const values = await redis.run((client) => client.mget(keys.map(keyOf)));
+      return values.map((value) => (value === null ? undefined : parse(value)));
+    },
+    async setMany(entries) {
+      if (ttlMs <= 0 || entries.length === 0) return;
+      await redis.run((client) => {
+        const pipeline = client.pipeline();
+        for (const [key, value] of entries) pipeline.set(keyOf(key), JSON.stringify(value), 'PX', ttlMs);
+        return pipeline.exec();
+      });
+    },
+  };
+}
+
+/** A value another version wrote in another shape is a miss, not a wrong translation. */
+function parse(value: string): TranslatedText | undefined {
+  try {
+    const parsed = JSON.parse(value) as TranslatedText;
+    return typeof parsed?.text === 'string' ? { text: parsed.text, detectedLanguage: parsed.detectedLanguage ?? null } : undefined;
+  } catch {
+    return undefined;
+  }
+}
