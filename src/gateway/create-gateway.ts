@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, useSchema, type YogaServerInstance } from 'graphql-yoga';
 import { createMemoryKeyValueStore } from './cache/key-value-store.ts';
 import { createMemoryRateLimitStore, type RateLimitStore } from './client/rate-limit-store.ts';
@@ -87,6 +88,8 @@ export async function createGateway({
       // Mesh's execution engine and the per-request in-context SDK.
       ...mesh.plugins,
       useSchema(schema),
+      // @defer and @stream: Mesh executes with graphql-tools' executor, which delivers increments.
+      useDeferStream(),
       // Before the response cache (in the guards), so what it keeps is in order too.
       useSelectionOrder(),
       // After Mesh's plugins: the operation limits' parser must wrap whichever parser Mesh sets.

@@ -1,5 +1,5 @@
-import { MapperKind, mapSchema } from '@graphql-tools/utils';
-import { isNonNullType, type GraphQLSchema } from 'graphql';
+import { GraphQLDeferDirective, GraphQLStreamDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
+import { GraphQLSchema, isNonNullType } from 'graphql';
 
 /**
  * Directives the OpenAPI source uses to drive its own HTTP calls. They work on the source's
@@ -16,7 +16,9 @@ const GATEWAY_ROOT_FIELDS = new Set(['translation']);
  * - every root query field of the problems service nullable. An upstream may declare
  *   `problems: ProblemConnection!`; served as is, a problems outage would null the whole `data`
  *   (GraphQL propagates null to the nearest nullable parent) and take the translation fields with it.
- *   Nullable, the outage costs that field and its error only.
+ *   Nullable, the outage costs that field and its error only;
+ * - with `@defer` and `@stream`, which the gateway serves (useDeferStream), so tools that read this
+ *   schema accept operations that use them.
  */
 export function toPublicSchema(schema: GraphQLSchema): GraphQLSchema {
   const mapped = mapSchema(schema, {
@@ -27,5 +29,6 @@ export function toPublicSchema(schema: GraphQLSchema): GraphQLSchema {
   // The @transport usages sit on the schema definition node; drop them with it.
   mapped.astNode = undefined;
   mapped.extensionASTNodes = [];
-  return mapped;
+  const incremental = [GraphQLDeferDirective, GraphQLStreamDirective].filter((directive) => !mapped.getDirective(directive.name));
+  return new GraphQLSchema({ ...mapped.toConfig(), directives: [...mapped.getDirectives(), ...incremental] });
 }

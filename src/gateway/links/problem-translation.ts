@@ -1,7 +1,38 @@
+import { ErrorCode, createGraphQLErrorWithCode } from '../errors.ts';
 import { decodeHtmlText, escapeHtmlText } from '../statement/html-placeholders.ts';
 import { checkTextLength, languageOptions } from '../translation/resolvers.ts';
 import type { TranslationContext } from '../translation/translation-client.ts';
 import { translationRuntimeOf } from '../translation/translation-runtime.ts';
+
+interface ProblemTexts {
+  id?: string;
+  title?: string;
+  statement?: string;
+}
+
+/** The slice of Mesh's context this link may need: the in-context SDK of the source "Problems". */
+interface ProblemsContext {
+  Problems?: { Query?: { problem?: (options: { root: unknown; args: { id: string }; context: unknown; selectionSet: string }) => Promise<unknown> } };
+}
+
+/**
+ * The title and statement the link translates. Mesh fetches them with the problem (`selectionSet`),
+ * except when the link sits in a deferred fragment (`... @defer`): Mesh then delegates the fragment
+ * without them, and they are fetched here by the problem's id.
+ */
+async function textsOf(problem: ProblemTexts, context: ProblemsContext): Promise<{ title: string; statement: string }> {
+  if (typeof problem.title === 'string' && typeof problem.statement === 'string') return { title: problem.title, statement: problem.statement };
+  const fetchProblem = context.Problems?.Query?.problem;
+  if (typeof problem.id !== 'string' || !fetchProblem) {
+    throw createGraphQLErrorWithCode('The problem\'s title and statement could not be fetched for its translation; select the problem\'s `id` outside a deferred fragment.', ErrorCode.BadUserInput);
+  }
+  const fetched = (await fetchProblem({ root: {}, args: { id: problem.id }, context, selectionSet: '{ title statement }' })) as ProblemTexts | Error | null;
+  if (fetched instanceof Error) throw fetched;
+  if (typeof fetched?.title !== 'string' || typeof fetched.statement !== 'string') {
+    throw createGraphQLErrorWithCode('The problems service returned no title or statement for this problem.', ErrorCode.UpstreamError, { service: 'problems' });
+  }
+  return { title: fetched.title, statement: fetched.statement };
+}
 
 interface ProblemTranslation {
   language: string;
@@ -20,14 +51,15 @@ interface ProblemTranslation {
 export const resolvers = {
   Problem: {
     translation: {
-      selectionSet: /* GraphQL */ `{ title statement }`,
+      selectionSet: /* GraphQL */ `{ id title statement }`,
       resolve: async (
-        problem: { title: string; statement: string },
+        parent: ProblemTexts,
         args: { to: string; from?: string | null },
-        context: TranslationContext,
+        context: TranslationContext & ProblemsContext,
       ): Promise<ProblemTranslation | null> => {
         const languages = languageOptions(args);
         const runtime = translationRuntimeOf(context);
+        const problem = await textsOf(parent, context);
         // Off the event loop; a statement over the limits fails the field here, before any call.
         const segments = await runtime.statements.segment(problem.statement);
         // The service refuses an empty text; an empty title has nothing to translate anyway.
