@@ -1,4 +1,3 @@
-import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import type { Plugin } from 'graphql-yoga';
 import { useGraphiQLAssets } from '../graphiql.ts';
@@ -7,6 +6,7 @@ import type { GatewaySettings } from '../settings.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { useRoutes, type RouteTable } from './routes.ts';
 import { useClientKeys } from './use-client-keys.ts';
+import { useCsrfCheck } from './use-csrf-check.ts';
 import { useErrorMasking } from './use-error-masking.ts';
 import { useOperationLimits } from './use-operation-limits.ts';
 import { useRateLimits } from './use-rate-limits.ts';
@@ -34,7 +34,7 @@ export interface ClientGuardsOptions {
  * 3. observation, so every routed request gets an id and is measured, those refused below included;
  * 4. who is calling, then the rate limits, then the key check: wrong keys count like any request
  *    before their 401, so guessing keys is rate-limited;
- * 5. CSRF: browsers may only send requests a cross-site form could not forge; a UTF-8 body;
+ * 5. CSRF: a POST a cross-site form could forge needs a header a form cannot send; a UTF-8 body;
  * 6. introspection switch, operation limits (shape while validating; cost before executing);
  * 7. the response cache: a query answered before is answered again without executing;
  * 8. error masking: the last word on every error a client receives.
@@ -55,7 +55,7 @@ export function useClientGuards({ settings, routes, rateLimitStore, responseStor
       onRejected: onRateLimited,
     }),
     clientKeys.enforce,
-    useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'graphql-require-preflight'] }),
+    useCsrfCheck(),
     useUtf8Body(),
     useDisableIntrospection({ isDisabled: () => !settings.introspection }),
     ...useOperationLimits({
