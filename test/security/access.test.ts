@@ -81,7 +81,8 @@ describe('access: gateway keys, rate limits, CORS, production switches', () => {
 
     it('behind a trusted proxy (TRUST_PROXY), tells open-mode clients apart by X-Forwarded-For', async () => {
       const proxied = await stack.addGateway({ settings: { rateLimitRequests: 1, trustProxy: true } });
-      const from = (address: string) => proxied.query('{ __typename }', undefined, { 'x-forwarded-for': `${address}, 10.0.0.1` });
+      // The trusted proxy appends the address it saw: the right-most entry (what a client wrote before it is not trusted).
+      const from = (address: string) => proxied.query('{ __typename }', undefined, { 'x-forwarded-for': `10.0.0.1, ${address}` });
       expect((await from('203.0.113.7')).status).toBe(200);
       expect((await from('203.0.113.7')).status).toBe(429);
       expect((await from('198.51.100.9')).status).toBe(200);
