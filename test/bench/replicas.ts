@@ -1,0 +1,153 @@
+/**
+ * One gateway process against two, both behind one Redis: requests per second on this machine, and
+ * the ratio. A standalone measurement (loopback only, a few seconds):
+ *
+ *   npx tsx test/bench/replicas.ts          (BENCH_SECONDS=3, BENCH_CONNECTIONS=16)
+ *
+ * Processes, each started here and stopped at the end: redis-server, the plain problems service and
+ * the translation stand-in (test/bench/), and gateway processes with REDIS_URL (compiled when `dist/`
+ * is there, else TypeScript through tsx). The load is a warm cross-source page (20 problems with their
+ * translations) cycling over more pages than connections, so every request goes through Redis for its
+ * rate limit, its problems answer and its translations; the response cache is off, so each request
+ * is executed. With two replicas the same connections are split between them, as a balancer would.
+ * The load generator runs in this process and shares the machine's cores with what it measures.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { startRedis } from '../helpers/redis-server.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+}
+
+function start(entry: string, env: Record<string, string>, ready: RegExp, useTsx = true): Promise<Server> {
+  const child = spawn(process.execPath, useTsx ? ['--import', 'tsx', entry] : [entry], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output: string | null = '';
+    const onData = (chunk: Buffer) => {
+      if (output === null) return;
+      output += chunk.toString();
+      const match = output.match(ready);
+      if (match) {
+        output = null;
+        resolve({ child, url: match[1] });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${entry} exited (${code}) before it was ready: ${output}`)));
+  });
+}
+
+const PAGE_QUERY = /* GraphQL */ `query ($after: String, $to: String!) { problems(first: 20, after: $after) { nodes { id translation(to: $to) { title } } } }`;
+const PAGES = Math.max(40, CONNECTIONS * 3);
+const cursor = (offset: number) => (offset === 0 ? null : Buffer.from(`problems:${offset - 1}`).toString('base64'));
+const pageBody = (index: number) => JSON.stringify({ query: PAGE_QUERY, variables: { after: cursor(index % PAGES), to: 'es' } });
+const HEADERS = { 'content-type': 'application/json', authorization: 'Bearer bench-client' };
+
+function isRight(payload: { data?: any; errors?: unknown[] }): boolean {
+  return !payload.errors && payload.data?.problems?.nodes?.length > 0 && payload.data.problems.nodes.every((node: any) => typeof node.translation?.title === 'string');
+}
+
+/** `connections` workers for `seconds`, spread round-robin over the gateways; every answer checked. */
+async function load(urls: string[], seconds: number, connections: number) {
+  const pools = urls.map((url) => new Pool(new URL(url).origin, { connections: Math.ceil(connections / urls.length), pipelining: 1 }));
+  let done = 0;
+  let errors = 0;
+  let index = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const worker = async (pool: Pool) => {
+    while (performance.now() < deadline) {
+      try {
+        const response = await pool.request({ method: 'POST', path: '/graphql', headers: HEADERS, body: pageBody(index++) });
+        const payload = (await response.body.json()) as { data?: unknown; errors?: unknown[] };
+        if (response.statusCode === 200 && isRight(payload)) done += 1;
+        else errors += 1;
+      } catch {
+        errors += 1;
+      }
+    }
+  };
+  const began = performance.now();
+  await Promise.all(Array.from({ length: connections }, (_, worker_) => worker(pools[worker_ % pools.length])));
+  const elapsed = (performance.now() - began) / 1000;
+  await Promise.all(pools.map((pool) => pool.close()));
+  return { requestsPerSecond: done / elapsed, errors };
+}
+
+export async function runReplicasBench(log: (line: string) => void = console.log) {
+  const redis = await startRedis();
+  const servers: Server[] = [];
+  try {
+    const problems = await start('test/bench/plain-problems-service.ts', { PORT: '0', PROBLEMS_API_KEY: 'bench-problems' }, /(http:\/\/127\.0\.0\.1:\d+)/);
+    servers.push(problems);
+    const translation = await start('src/upstreams/translation/main.ts', { PORT: '0', TRANSLATION_API_KEY: 'bench-translation' }, /(http:\/\/127\.0\.0\.1:\d+)/);
+    servers.push(translation);
+    const compiled = existsSync(`${ROOT}dist/src/cli/start.js`);
+    const startGateway = async () => {
+      const gateway = await start(
+        compiled ? 'dist/src/cli/start.js' : 'src/cli/start.ts',
+        {
+          PORT: '0',
+          NODE_ENV: 'production',
+          PROBLEMS_URL: problems.url,
+          PROBLEMS_API_KEY: 'bench-problems',
+          TRANSLATION_URL: translation.url,
+          TRANSLATION_API_KEY: 'bench-translation',
+          GATEWAY_API_KEYS: 'bench-client',
+          REDIS_URL: redis.url,
+          RATE_LIMIT_REQUESTS: '1000000000',
+          TRANSLATION_RATE_LIMIT_REQUESTS: '1000000000',
+          RESPONSE_CACHE_TTL_SECONDS: '0',
+        },
+        /listening: (http:\/\/localhost:\d+)\/graphql/,
+        !compiled,
+      );
+      servers.push(gateway);
+      return `${gateway.url.replace('localhost', '127.0.0.1')}/graphql`;
+    };
+    const first = await startGateway();
+    const second = await startGateway();
+    // Every page once through each process (JIT warm); Redis then holds every answer and translation.
+    for (const url of [first, second]) {
+      for (let page = 0; page < PAGES; page++) {
+        const response = await fetch(url, { method: 'POST', headers: HEADERS, body: pageBody(page) });
+        if (!isRight((await response.json()) as { data?: unknown })) throw new Error(`page ${page} was not answered right`);
+      }
+    }
+
+    const one = await load([first], SECONDS, CONNECTIONS);
+    const two = await load([first, second], SECONDS, CONNECTIONS);
+    const ratio = two.requestsPerSecond / one.requestsPerSecond;
+    log(`machine: ${availableParallelism()} cores; ${SECONDS} s per run, ${CONNECTIONS} connections, warm page of 20 problems with translations, one Redis`);
+    log(`one gateway process:  ${one.requestsPerSecond.toFixed(0)} req/s (${one.errors} wrong answers)`);
+    log(`two gateway processes: ${two.requestsPerSecond.toFixed(0)} req/s (${two.errors} wrong answers)`);
+    log(`ratio two/one: ${ratio.toFixed(2)}`);
+    return { one, two, ratio };
+  } finally {
+    for (const server of servers) server.child.kill('SIGTERM');
+    await redis.stop();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  runReplicasBench().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
