@@ -76,8 +76,10 @@ async function main(settings: GatewaySettings): Promise<void> {
     let cutOff: CutOffRequest[] = [];
     if (server) {
       const running = server.inFlight();
+      // Said once the listener is closed, so whoever reads the line finds new connections refused.
+      const draining = server.shutdown(timeoutMs, () => (cuttingOff = true));
       step(`${reason}: stopping: refusing new connections, waiting up to ${timeoutMs} ms for ${running} request(s) in flight`);
-      ({ cutOff } = await server.shutdown(timeoutMs, () => (cuttingOff = true)).catch(() => ({ cutOff: [] })));
+      ({ cutOff } = await draining.catch(() => ({ cutOff: [] })));
       for (const { method, path, requestId, runningMs } of cutOff) {
         const line = { level: 'warn', msg: 'request cut off at shutdown', time: new Date().toISOString(), requestId, method, path, durationMs: runningMs };
         process.stdout.write(`${JSON.stringify(line)}\n`);

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
@@ -36,12 +37,16 @@ const alive = (pid: number) => {
   }
 };
 
-/** Whether a new TCP connection to `port` is refused (what a closed listener does). */
-const connectionRefused = (port: number) =>
-  fetch(`http://127.0.0.1:${port}/healthcheck`).then(
-    () => false,
-    (error: Error & { cause?: { code?: string } }) => error.cause?.code === 'ECONNREFUSED',
-  );
+/** What a new TCP connection to `port` meets: `ECONNREFUSED` once the listener is closed. */
+const newConnection = (port: number) =>
+  new Promise<string>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('accepted');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
 
 const sendSlowQuery = (port: number, requestId: string) =>
   fetch(`http://127.0.0.1:${port}/graphql`, {
@@ -91,13 +96,13 @@ describe('stopping the gateway with requests in flight', () => {
 
     command.child.kill('SIGTERM');
     await command.waitFor(/SIGTERM: stopping/);
-    expect(await connectionRefused(Number(port))).toBe(true);
+    expect(await newConnection(Number(port))).toBe('ECONNREFUSED');
     const { status, body } = await reply;
     expect(status).toBe(200);
     expect(body).toEqual({ data: { problem: { id: 'p1', title: 'A slow problem', statement: STATEMENT } } });
     expect(await command.exited).toBe(0);
     expect(alive(command.child.pid!)).toBe(false);
-    expect(await connectionRefused(Number(standInPort))).toBe(true);
+    expect(await newConnection(Number(standInPort))).toBe('ECONNREFUSED');
     expect(command.output()).toContain('waiting up to 10000 ms for 1 request(s) in flight');
     expect(command.output()).toContain('stopped: every request answered');
     // The log line agrees with what the client got.
@@ -125,6 +130,21 @@ describe('stopping the gateway with requests in flight', () => {
     expect(command.output()).toContain('stopped: 1 request(s) cut off after 300 ms');
   });
 
+  it('node dist/src/cli/start.js: stops by itself when its parent dies without passing a signal on', async () => {
+    // A shell that is killed outright (SIGKILL), as a wrapper killed by an impatient supervisor is.
+    const shell = runCommand('sh', ['-c', 'node dist/src/cli/start.js & wait'], { PORT: '0', PROBLEMS_URL: slow.server.url });
+    running.push(shell);
+    const [, port] = await shell.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
+    const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', String(shell.child.pid)]);
+    const gatewayPid = Number(stdout.trim());
+    shell.child.kill('SIGKILL');
+    // The gateway outlives the shell for a moment, still writing to the same pipe.
+    while (alive(gatewayPid) || !/stopped: /.test(shell.output())) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(shell.output()).toMatch(/parent process exited: stopping/);
+    expect(shell.output()).toMatch(/stopped: every request answered/);
+    expect(await newConnection(Number(port))).toBe('ECONNREFUSED');
+  });
+
   it('npm start: SIGTERM to the npm process reaches the gateway, which finishes the request; nothing is left running', async () => {
     slow.delayMs = 1500;
     const command = runCommand('npm', ['start', '--silent'], { PORT: '0', PROBLEMS_URL: slow.server.url });
@@ -147,7 +167,7 @@ describe('stopping the gateway with requests in flight', () => {
     await command.exited;
     expect(alive(command.child.pid!)).toBe(false);
     expect(alive(gatewayPid)).toBe(false);
-    expect(await connectionRefused(Number(port))).toBe(true);
+    expect(await newConnection(Number(port))).toBe('ECONNREFUSED');
     expect(command.output()).toContain('stopped: every request answered');
   });
 });
