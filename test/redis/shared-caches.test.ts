@@ -53,6 +53,19 @@ describe('several replicas, one Redis: shared caches', () => {
     expect(stack.problems.stats.requests).toBe(before + 1);
   });
 
+  it('MUST serve a whole answer cached through one replica from another without executing it (response cache)', async () => {
+    // Problems answers uncached here, so only the response cache can spare the upstream call.
+    const settings = { redisUrl: redis.url, gatewayApiKeys: [CLIENT_KEY], problemsCacheTtlSeconds: 0, responseCacheTtlSeconds: 60 };
+    const [replicaC, replicaD] = [await stack.addGateway({ settings }), await stack.addGateway({ settings })];
+    const query = /* GraphQL */ `{ problem(id: "p1042") { id title difficulty } }`;
+    const before = stack.problems.stats.requests;
+    const fromC = await replicaC.query(query, undefined, auth);
+    expect(stack.problems.stats.requests).toBe(before + 1);
+    const fromD = await replicaD.query(query, undefined, auth);
+    expect(fromD.data).toEqual(fromC.data);
+    expect(stack.problems.stats.requests).toBe(before + 1);
+  });
+
   it('MUST keep every key under the prefix, with no client key, upstream key or text in keys or values', async () => {
     const client = new Redis(redis.url);
     try {
@@ -61,7 +74,7 @@ describe('several replicas, one Redis: shared caches', () => {
       expect(keys.length).toBeGreaterThan(0);
       for (const key of keys) expect(key.startsWith('problems-translation-gateway:')).toBe(true);
       const kinds = new Set(keys.map((key) => key.split(':')[1]));
-      expect([...kinds].sort()).toEqual(['problems', 'ratelimit', 'translation']);
+      expect([...kinds].sort()).toEqual(['problems', 'ratelimit', 'responses', 'translation']);
       const secrets = [CLIENT_KEY, PROBLEMS_KEY, TRANSLATION_KEY, 'Bearer'];
       const values: string[] = [];
       for (const key of keys) {
