@@ -1,6 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { Gauge, type Registry } from 'prom-client';
 import type { GatewaySettings } from '../settings.ts';
+import { createHttpMetrics } from './http-metrics.ts';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics.ts';
 import type { RequestObserver } from './observed-request.ts';
 import { requestLogObserver, writeRequestLogLine, type RequestLog } from './request-log.ts';
@@ -48,7 +49,7 @@ export interface Observability {
 export function createObservability({ settings, requestLog = writeRequestLogLine }: ObservabilityOptions): Observability {
   const metrics = createGatewayMetrics({ translationBatchSize: settings.translationBatchSize });
   const tracing = settings.otlpEndpoint ? createTracing({ endpoint: settings.otlpEndpoint }) : undefined;
-  const observers: RequestObserver[] = [metrics.observer];
+  const observers: RequestObserver[] = [metrics.observer, createHttpMetrics(metrics.registry)];
   if (tracing) observers.push(tracing.observer);
   if (requestLog) observers.push(requestLogObserver(requestLog));
   // Set by each readiness check, so it is as fresh as the balancer's probes.

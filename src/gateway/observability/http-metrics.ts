@@ -1,0 +1,58 @@
+import { Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
+import type { ObservedRequest, RequestObserver } from './observed-request.ts';
+
+/** OpenTelemetry's recommended buckets for HTTP durations, in seconds. */
+const OTEL_HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
+/**
+ * HTTP metrics named and labelled after OpenTelemetry's semantic conventions, in their Prometheus form
+ * (`http.server.request.duration` → `http_server_request_duration_seconds`, attributes with `_`), so
+ * dashboards built for those conventions work unchanged; plus Node's process metrics (prom-client's
+ * default collectors: CPU, memory, event-loop lag, GC, handles). The gateway's own counters
+ * (`gateway_*`) stay beside them.
+ */
+export function createHttpMetrics(registry: Registry): RequestObserver {
+  collectDefaultMetrics({ register: registry });
+  const server = new Histogram({
+    name: 'http_server_request_duration_seconds',
+    help: 'Duration of HTTP server requests (OpenTelemetry http.server.request.duration), GraphQL requests only.',
+    labelNames: ['http_request_method', 'http_response_status_code', 'http_route', 'url_scheme'] as const,
+    buckets: OTEL_HTTP_BUCKETS,
+    registers: [registry],
+  });
+  const client = new Histogram({
+    name: 'http_client_request_duration_seconds',
+    help: 'Duration of HTTP client requests to the upstreams (OpenTelemetry http.client.request.duration), to the response head.',
+    labelNames: ['http_request_method', 'http_response_status_code', 'error_type', 'server_address', 'server_port', 'gateway_service'] as const,
+    buckets: OTEL_HTTP_BUCKETS,
+    registers: [registry],
+  });
+  const requests = new WeakMap<ObservedRequest, { method: string; route: string; scheme: string }>();
+  return {
+    requestStarted(observed, request) {
+      // Only GraphQL requests are observed, and exactly one path serves them: the path is the route.
+      const url = new URL(request.url);
+      requests.set(observed, { method: request.method, route: url.pathname, scheme: url.protocol.replace(':', '') });
+    },
+    requestFinished({ status, durationMs }, observed) {
+      const { method = 'GET', route = '', scheme = 'http' } = requests.get(observed) ?? {};
+      server.observe({ http_request_method: method, http_response_status_code: String(status), http_route: route, url_scheme: scheme }, durationMs / 1000);
+    },
+    upstreamCall({ service, method, url }) {
+      return ({ status, durationMs }) => {
+        const answered = /^\d+$/.test(status);
+        client.observe(
+          {
+            http_request_method: method,
+            http_response_status_code: answered ? status : '',
+            error_type: answered ? (Number(status) >= 400 ? status : '') : status,
+            server_address: url?.hostname ?? '',
+            server_port: url ? url.port || (url.protocol === 'https:' ? '443' : '80') : '',
+            gateway_service: service,
+          },
+          durationMs / 1000,
+        );
+      };
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { CROSS_SOURCE, baseOf } from './helpers.ts';
+
+/** Series of one metric in Prometheus text whose labels include every `labels` pair. */
+function series(text: string, name: string, labels: Record<string, string>): number[] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) && Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`)))
+    .map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
+}
+
+/**
+ * Metric names and labels follow OpenTelemetry's HTTP semantic conventions in their Prometheus form,
+ * so existing dashboards work; Node's process metrics sit beside them.
+ */
+describe('metrics by convention', () => {
+  let stack: Stack;
+  let text: string;
+  beforeAll(async () => {
+    stack = await startStack({ settings: { problemsCacheTtlSeconds: 0 } });
+    expect((await stack.query(CROSS_SOURCE)).errors).toBeUndefined();
+    text = await (await fetch(`${baseOf(stack.gatewayUrl)}/metrics`)).text();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('http_server_request_duration_seconds: one GraphQL request, by method, status, route and scheme', () => {
+    expect(text).toContain('# TYPE http_server_request_duration_seconds histogram');
+    expect(
+      series(text, 'http_server_request_duration_seconds_count', { http_request_method: 'POST', http_response_status_code: '200', http_route: '/graphql', url_scheme: 'http' }),
+    ).toEqual([1]);
+  });
+
+  it('http_client_request_duration_seconds: each upstream call, by method, status, server address and port', () => {
+    const { hostname, port } = new URL(stack.upstreamSettings.problemsUrl!);
+    const problems = series(text, 'http_client_request_duration_seconds_count', {
+      http_request_method: 'POST',
+      http_response_status_code: '200',
+      server_address: hostname,
+      server_port: port,
+      gateway_service: 'problems',
+    });
+    expect(problems.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(1);
+    expect(series(text, 'http_client_request_duration_seconds_count', { gateway_service: 'translation' }).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("Node's process metrics: CPU, memory, event-loop lag, GC", () => {
+    for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) {
+      expect(text).toContain(`# TYPE ${name} `);
+    }
+  });
+
+  it("the gateway's own counters stay", () => {
+    expect(text).toContain('# TYPE gateway_requests_total counter');
+    expect(text).toContain('# TYPE gateway_translation_cache_hits_total counter');
+    expect(text).toContain('# TYPE gateway_rate_limit_rejections_total counter');
+  });
+});
