@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
@@ -69,18 +72,23 @@ const logLinesOf = (command: RunningCommand, requestId: string) =>
 describe('stopping the gateway with requests in flight', () => {
   let slow: Awaited<ReturnType<typeof startSlowProblems>>;
   const running: RunningCommand[] = [];
+  let built: string;
   beforeAll(async () => {
     slow = await startSlowProblems();
-    // The compiled entry, built the way the compiled-package test builds it.
-    await run(process.execPath, [`${PROJECT_ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: PROJECT_ROOT });
+    // The compiled entry, built the way the compiled-package test builds it, but into a copy of the
+    // package (its files linked) so that neither test reads dist/ while the other rewrites it.
+    built = await mkdtemp(join(tmpdir(), 'gateway-compiled-'));
+    for (const entry of ['package.json', 'node_modules', '.meshrc.yaml', 'sources', 'src']) await symlink(join(PROJECT_ROOT, entry), join(built, entry));
+    await run(process.execPath, [`${PROJECT_ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json', '--outDir', join(built, 'dist')], { cwd: PROJECT_ROOT });
   });
   afterAll(async () => {
     for (const command of running) command.child.kill('SIGKILL');
     await slow?.server.close();
+    if (built) await rm(built, { recursive: true, force: true });
   });
 
   const startCompiled = (env: Record<string, string> = {}) => {
-    const command = runCommand(process.execPath, ['dist/src/cli/start.js'], { PORT: '0', PROBLEMS_URL: slow.server.url, ...env });
+    const command = runCommand(process.execPath, [join(built, 'dist/src/cli/start.js')], { PORT: '0', PROBLEMS_URL: slow.server.url, ...env });
     running.push(command);
     return command;
   };
@@ -132,7 +140,7 @@ describe('stopping the gateway with requests in flight', () => {
 
   it('node dist/src/cli/start.js: stops by itself when its parent dies without passing a signal on', async () => {
     // A shell that is killed outright (SIGKILL), as a wrapper killed by an impatient supervisor is.
-    const shell = runCommand('sh', ['-c', 'node dist/src/cli/start.js & wait'], { PORT: '0', PROBLEMS_URL: slow.server.url });
+    const shell = runCommand('sh', ['-c', `node ${join(built, 'dist/src/cli/start.js')} & wait`], { PORT: '0', PROBLEMS_URL: slow.server.url });
     running.push(shell);
     const [, port] = await shell.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
     const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', String(shell.child.pid)]);
