@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
+import { newConnection } from './new-connection.ts';
 
 /** A raw HTTP/1.1 connection, to see exactly when the server answers and when it hangs up. */
 async function rawConnection(port: number) {
@@ -30,16 +31,6 @@ async function rawConnection(port: number) {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
-const refused = (port: number) =>
-  new Promise<string>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve('connected');
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
-  });
-
 describe('listen(): graceful shutdown', () => {
   let server: RunningServer | undefined;
   afterEach(async () => {
@@ -67,7 +58,7 @@ describe('listen(): graceful shutdown', () => {
 
     const stopping = server.shutdown(10_000);
     await idle.closed;
-    expect(await refused(server.port)).toBe('ECONNREFUSED');
+    expect(await newConnection(server.port)).toBe('ECONNREFUSED');
     expect(server.inFlight()).toBe(1);
     order.push('slow answer sent');
     releaseSlow!();

@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { PROJECT_ROOT, runCommand, type RunningCommand } from '../helpers/run-command.ts';
+import { newConnection } from './new-connection.ts';
 
 const run = promisify(execFile);
 
@@ -39,17 +39,6 @@ const alive = (pid: number) => {
     return false;
   }
 };
-
-/** What a new TCP connection to `port` meets: `ECONNREFUSED` once the listener is closed. */
-const newConnection = (port: number) =>
-  new Promise<string>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve('accepted');
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
-  });
 
 const sendSlowQuery = (port: number, requestId: string) =>
   fetch(`http://127.0.0.1:${port}/graphql`, {
