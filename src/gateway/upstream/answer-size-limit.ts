@@ -32,7 +32,9 @@ export function limitAnswerSize({ maxBytes = {} }: AnswerSizeLimitOptions = {}):
       await response.body?.cancel().catch(() => undefined);
       throw tooLarge();
     }
-    if (!response.body) return response;
+    // A declared length within the bound is the body's length (HTTP framing): nothing to count. Only
+    // a chunked answer pays for a counting stream.
+    if (!response.body || declared <= limit) return response;
     let received = 0;
     const bounded = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
