@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { segmentStatement } from '../../src/gateway/statement/segment-statement.ts';
 import { failureOf } from '../../src/gateway/statement/statement-failure.ts';
-import { protectedSpans, shapeWithoutText } from './statement-spans.ts';
+import { growthFrom, protectedSpans, shapeWithoutText } from './statement-spans.ts';
 
 /** A stand-in MT that upper-cases the words of HTML text and leaves tags and entities alone. */
 const shout = (html: string) =>
@@ -13,30 +13,6 @@ const withUrl = (html: string) => shout(html).replace(/\.$/, ' (www.example.com)
 
 const paragraphs = (count: number, line: (index: number) => string, separator = '\n\n') =>
   Array.from({ length: count }, (_, index) => line(index)).join(separator);
-
-/**
- * How much longer the work takes for 4n than for n: the fastest of several runs of each, taken in
- * turns, so that a busy machine or a collection slows both sizes alike.
- */
-export function growthFrom(n: number, prepare: (size: number) => () => void, rounds = 5): number {
-  const small = prepare(n);
-  const large = prepare(4 * n);
-  const time = (run: () => void) => {
-    const start = performance.now();
-    run();
-    return performance.now() - start;
-  };
-  // Warm-up, for the JIT.
-  small();
-  large();
-  let fastestSmall = Infinity;
-  let fastestLarge = Infinity;
-  for (let round = 0; round < rounds; round++) {
-    fastestSmall = Math.min(fastestSmall, time(small));
-    fastestLarge = Math.min(fastestLarge, time(large));
-  }
-  return fastestLarge / fastestSmall;
-}
 
 describe('reassembling a translated statement', () => {
   it('keeps every other segment translated when one translation brings a bare URL, which stays in the source', () => {

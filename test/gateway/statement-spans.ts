@@ -31,12 +31,14 @@ export function protectedSpans(markdown: string): string[] {
   return spans;
 }
 
-/** The mdast tree without positions and without the values of text nodes. */
+/**
+ * The mdast tree without positions and without text nodes: its markup. (Text never sits next to text,
+ * so a translation may add or drop a run of it next to markup without changing any.)
+ */
 export function shapeWithoutText(markdown: string): unknown {
   const strip = (node: Nodes): unknown => {
     const { position: _position, ...rest } = node as Nodes & { children?: Nodes[] };
-    if (rest.type === 'text') return { type: 'text' };
-    if ('children' in rest) return { ...rest, children: (rest.children as Nodes[]).map(strip) };
+    if ('children' in rest) return { ...rest, children: (rest.children as Nodes[]).filter((child) => child.type !== 'text').map(strip) };
     return rest;
   };
   return strip(parseMarkdown(markdown));
@@ -51,3 +53,27 @@ export const countNodes = (markdown: string, test: (node: Nodes, source: string)
   visit(parseMarkdown(markdown));
   return count;
 };
+
+/**
+ * How much longer the work takes for 4n than for n: the fastest of several runs of each, taken in
+ * turns, so that a busy machine or a collection slows both sizes alike.
+ */
+export function growthFrom(n: number, prepare: (size: number) => () => void, rounds = 5): number {
+  const small = prepare(n);
+  const large = prepare(4 * n);
+  const time = (run: () => void) => {
+    const start = performance.now();
+    run();
+    return performance.now() - start;
+  };
+  // Warm-up, for the JIT.
+  small();
+  large();
+  let fastestSmall = Infinity;
+  let fastestLarge = Infinity;
+  for (let round = 0; round < rounds; round++) {
+    fastestSmall = Math.min(fastestSmall, time(small));
+    fastestLarge = Math.min(fastestLarge, time(large));
+  }
+  return fastestLarge / fastestSmall;
+}

@@ -25,29 +25,29 @@ export function parseStatement(markdown: string): Root {
 
 /**
  * The tree's shape: node types, structure and every attribute (math, code, URLs, heading depth, table
- * alignment…), without positions and without the values of text nodes. Two statements with the same
- * shape differ only in their prose.
+ * alignment…), without positions and without text nodes. Two statements with the same shape differ
+ * only in their prose: text never sits next to text, so where a translation adds or removes a run of
+ * it (after an emphasis, say), the markup around is unchanged.
  */
-export function statementShape(markdown: string): string {
-  return shapeOfTree(parseStatement(markdown));
-}
-
 export function shapeOfTree(tree: Nodes): string {
   return JSON.stringify(tree, (key, value) => {
     if (key === 'position') return undefined;
-    if (value && typeof value === 'object' && value.type === 'text' && 'value' in value) return { ...value, value: undefined };
+    if (key === 'children') return markupOf(value);
     return value;
   });
 }
 
-/** What a node is apart from its children, position and prose: equal for the same markup. */
+/** What a node is apart from its children's content, its position and its prose: equal for the same markup. */
 export function ownShapeOf(node: Nodes): string {
   return JSON.stringify(node, (key, value) => {
     if (key === 'position' || (key === 'value' && node.type === 'text')) return undefined;
-    if (key === 'children') return (value as unknown[]).length;
+    if (key === 'children') return markupOf(value).map((child) => child.type);
     return value;
   });
 }
+
+/** The children that are markup, not prose. */
+export const markupOf = (children: Nodes[]): Nodes[] => children.filter((child) => child.type !== 'text');
 
 const REPLACED = Symbol('textBeforeAutolinkLiterals');
 type WithReplaced = Parents & { [REPLACED]?: Nodes[] };

@@ -8,7 +8,7 @@ import {
   type PairTag,
   type PlaceholderToken,
 } from './html-placeholders.ts';
-import { ownShapeOf, parseStatement, shapeOfTree } from './parse-statement.ts';
+import { markupOf, ownShapeOf, parseStatement, shapeOfTree } from './parse-statement.ts';
 import { statementFailure } from './statement-failure.ts';
 import { checkStatementText, checkStatementTree, DEFAULT_STATEMENT_LIMITS, MAX_TRANSLATION_GROWTH, type StatementLimits } from './statement-limits.ts';
 
@@ -160,7 +160,7 @@ function blameByBlock({ markdown, tree, segments }: Source, outputs: (string | u
 
 /**
  * The segments inside the source nodes whose markup differs from the result's (type, attributes,
- * number of children). `offset` is where `source`'s text starts in the statement.
+ * the types of their children apart from text). `offset` is where `source`'s text starts in the statement.
  */
 function blame(source: Nodes, result: Nodes, offset: number, segments: Segment[]): Set<number> {
   const blamed = new Set<number>();
@@ -173,7 +173,8 @@ function blame(source: Nodes, result: Nodes, offset: number, segments: Segment[]
     if (ownShapeOf(before) !== ownShapeOf(after)) {
       for (let index = firstSegmentEndingAfter(segments, start); index < segments.length && segments[index].start < end; index++) blamed.add(index);
     } else if ('children' in before) {
-      before.children.forEach((child, index) => stack.push([child, (after as Parents).children[index], start, end]));
+      const afterMarkup = markupOf((after as Parents).children);
+      markupOf(before.children).forEach((child, index) => stack.push([child, afterMarkup[index], start, end]));
     }
   }
   return blamed;
