@@ -3,7 +3,7 @@ import type { RateLimitStore } from '../client/rate-limit-store.ts';
 import type { GatewayLog } from '../observability/mesh-logger.ts';
 import type { GatewaySettings } from '../settings.ts';
 import type { TranslationCache } from '../translation/translation-cache.ts';
-import { connectRedis, type RedisConnection } from './redis-connection.ts';
+import { connectRedis } from './redis-connection.ts';
 import { createRedisKeyValueStore } from './redis-key-value-store.ts';
 import { createRedisRateLimitStore } from './redis-rate-limit-store.ts';
 import { createRedisTranslationCache } from './redis-translation-cache.ts';
@@ -15,7 +15,6 @@ export interface SharedStores {
   keyValueStore(namespace: string): KeyValueStore;
   /** `ok`, or what is wrong with Redis (for /readiness: a degraded dependency, never "not ready"). */
   check(): Promise<string>;
-  connection: RedisConnection;
   close(): Promise<void>;
 }
 
@@ -37,7 +36,6 @@ export async function createSharedStores(
     rateLimitStore: createRedisRateLimitStore(connection, { prefix }),
     keyValueStore: (namespace) => createRedisKeyValueStore(connection, { prefix, namespace }),
     check: () => connection.check(),
-    connection,
     close: () => connection.close(),
   };
 }

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { withTimeout } from '../../shared/with-timeout.ts';
 import type { GatewayLog } from '../observability/mesh-logger.ts';
 
 export interface RedisConnectionOptions {
@@ -18,9 +19,7 @@ export interface RedisConnection {
    * command ever waits for a reconnection) and after `timeoutMs` when it is slow.
    */
   run<T>(operation: (client: Redis) => Promise<T>): Promise<T>;
-  /** `ok`, or what is wrong, in words for /readiness (never the URL: it may hold a password). */
-  state(): string;
-  /** A PING within the budget: `ok` or what is wrong. */
+  /** A PING within the budget: `ok`, or what is wrong in words for /readiness (never the URL: it may hold a password). */
   check(): Promise<string>;
   /** Where Redis is, without credentials, for log lines: `host:port`. */
   readonly where: string;
@@ -90,19 +89,10 @@ export async function connectRedis({ url, timeoutMs, log = console.warn, startWa
   const run = <T>(operation: (client: Redis) => Promise<T>): Promise<T> => {
     if (client.status !== 'ready') return Promise.reject(new Error(`redis ${client.status}`));
     if (Date.now() < skipUntil) return Promise.reject(new Error('redis skipped after a timeout'));
-    return new Promise<T>((resolve, reject) => {
-      // ioredis' commandTimeout covers each command; this covers the whole operation (a pipeline, a script load).
-      const timer = setTimeout(() => {
-        skipUntil = Date.now() + pauseAfterTimeoutMs;
-        reject(new Error(`redis: no answer within ${timeoutMs} ms`));
-      }, timeoutMs);
-      Promise.resolve()
-        .then(() => operation(client))
-        .then(resolve, (error: Error) => {
-          if (/timed out/i.test(error.message)) skipUntil = Date.now() + pauseAfterTimeoutMs;
-          reject(error);
-        })
-        .finally(() => clearTimeout(timer));
+    // ioredis' commandTimeout covers each command; this covers the whole operation (a pipeline, a script load).
+    return withTimeout(() => operation(client), timeoutMs).catch((error: Error) => {
+      if (/no answer within|timed out/i.test(error.message)) skipUntil = Date.now() + pauseAfterTimeoutMs;
+      throw error;
     });
   };
 
@@ -110,7 +100,6 @@ export async function connectRedis({ url, timeoutMs, log = console.warn, startWa
     run,
     where,
     client,
-    state: () => (client.status === 'ready' ? 'ok' : `unreachable (${lastError})`),
     check: () =>
       run((redis) => redis.ping()).then(
         () => 'ok',
