@@ -38,6 +38,16 @@ export const ErrorCode = {
   OperationLimitExceeded: 'OPERATION_LIMIT_EXCEEDED',
   /** A browser request without the headers that prove it is not a cross-site forgery (403). */
   CsrfCheckFailed: 'CSRF_CHECK_FAILED',
+  /** An APQ hash the gateway does not hold (yet): the client sends it again with the document. */
+  PersistedQueryNotFound: 'PERSISTED_QUERY_NOT_FOUND',
+  /** APQ is off (PERSISTED_QUERIES_TTL_SECONDS=0): the client sends the document itself. */
+  PersistedQueryNotSupported: 'PERSISTED_QUERY_NOT_SUPPORTED',
+  /** A document sent with an APQ hash that is not its SHA-256 (400); nothing is stored. */
+  PersistedQueryHashMismatch: 'PERSISTED_QUERY_HASH_MISMATCH',
+  /** Trusted documents only (TRUSTED_DOCUMENTS): a document that is not in the manifest (400). */
+  PersistedQueryOnly: 'PERSISTED_QUERY_ONLY',
+  /** Trusted documents only: a hash or document id that is not in the manifest (400). */
+  UnknownOperation: 'UNKNOWN_OPERATION',
   /** Anything the gateway did not expect; in production its message is hidden. */
   InternalServerError: 'INTERNAL_SERVER_ERROR',
 } as const;

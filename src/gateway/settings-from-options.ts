@@ -22,6 +22,8 @@ export const VARIABLE_OF_SETTING: Record<keyof GatewaySettings, string> = {
   translationCacheMaxBytes: 'TRANSLATION_CACHE_MAX_BYTES',
   problemsCacheTtlSeconds: 'PROBLEMS_CACHE_TTL_SECONDS',
   responseCacheTtlSeconds: 'RESPONSE_CACHE_TTL_SECONDS',
+  persistedQueriesTtlSeconds: 'PERSISTED_QUERIES_TTL_SECONDS',
+  trustedDocuments: 'TRUSTED_DOCUMENTS',
   problemsMaxResponseBytes: 'PROBLEMS_MAX_RESPONSE_BYTES',
   translationMaxResponseBytes: 'TRANSLATION_MAX_RESPONSE_BYTES',
   production: 'NODE_ENV',

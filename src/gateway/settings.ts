@@ -59,6 +59,18 @@ export interface GatewaySettings {
    */
   responseCacheTtlSeconds: number;
   /**
+   * `PERSISTED_QUERIES_TTL_SECONDS`: how long a document registered by automatic persisted queries
+   * (APQ: Apollo's PersistedQueryLink, urql's persistedExchange) is kept under its SHA-256 hash;
+   * 0 turns APQ off (clients are told PersistedQueryNotSupported and send the text). @default 86400
+   */
+  persistedQueriesTtlSeconds: number;
+  /**
+   * `TRUSTED_DOCUMENTS`: path of a JSON manifest `{ "<hash>": "<document>" }` (graphql-codegen's client
+   * preset writes one with `persistedDocuments: true`); when set, only its operations run, by hash
+   * or by their exact text, and APQ registration is off. Unset: any operation runs.
+   */
+  trustedDocuments?: string;
+  /**
    * `PROBLEMS_MAX_RESPONSE_BYTES`: largest problems answer the gateway reads; reading stops there and
    * the call fails with UPSTREAM_RESPONSE_TOO_LARGE, so a runaway answer cannot fill memory.
    * @default 10485760 (10 MiB), applied where answers are read (upstream/answer-size-limit.ts)
@@ -169,6 +181,8 @@ export function readSettings(env: Env): GatewaySettings {
     translationCacheMaxBytes: readInteger(env, 'TRANSLATION_CACHE_MAX_BYTES', 64 * 1024 * 1024, 0),
     problemsCacheTtlSeconds: readInteger(env, 'PROBLEMS_CACHE_TTL_SECONDS', 10, 0),
     responseCacheTtlSeconds: readInteger(env, 'RESPONSE_CACHE_TTL_SECONDS', 60, 0),
+    persistedQueriesTtlSeconds: readInteger(env, 'PERSISTED_QUERIES_TTL_SECONDS', 86_400, 0),
+    trustedDocuments: present(env, 'TRUSTED_DOCUMENTS'),
     problemsMaxResponseBytes: readOptionalInteger(env, 'PROBLEMS_MAX_RESPONSE_BYTES', 1),
     translationMaxResponseBytes: readOptionalInteger(env, 'TRANSLATION_MAX_RESPONSE_BYTES', 1),
     production,

@@ -9,6 +9,7 @@ import { useClientKeys } from './use-client-keys.ts';
 import { useCsrfCheck } from './use-csrf-check.ts';
 import { useErrorMasking } from './use-error-masking.ts';
 import { useOperationLimits } from './use-operation-limits.ts';
+import { loadTrustedDocuments, usePersistedQueries } from './use-persisted-queries.ts';
 import { useRateLimits } from './use-rate-limits.ts';
 import { useResponseCache } from './use-response-cache.ts';
 import { useUtf8Body } from './use-utf8-body.ts';
@@ -20,6 +21,8 @@ export interface ClientGuardsOptions {
   rateLimitStore: RateLimitStore;
   /** Where whole answers to queries are kept (the response cache). */
   responseStore: KeyValueStore;
+  /** Where documents registered by automatic persisted queries live. @default in-process */
+  persistedQueryStore?: KeyValueStore;
   /** Plugins that watch every routed request (ids, logs, metrics) and serve /readiness and /metrics. */
   observe: Plugin[];
   /** Told about every request a rate limit refuses, for metrics. */
@@ -35,11 +38,13 @@ export interface ClientGuardsOptions {
  * 4. who is calling, then the rate limits, then the key check: wrong keys count like any request
  *    before their 401, so guessing keys is rate-limited;
  * 5. CSRF: a POST a cross-site form could forge needs a header a form cannot send; a UTF-8 body;
+ *    persisted queries and trusted documents, which turn a hash into its document before anything
+ *    below (the response cache keys on the document) reads it;
  * 6. introspection switch, operation limits (shape while validating; cost before executing);
  * 7. the response cache: a query answered before is answered again without executing;
  * 8. error masking: the last word on every error a client receives.
  */
-export function useClientGuards({ settings, routes, rateLimitStore, responseStore, observe, onRateLimited }: ClientGuardsOptions): Plugin {
+export function useClientGuards({ settings, routes, rateLimitStore, responseStore, persistedQueryStore, observe, onRateLimited }: ClientGuardsOptions): Plugin {
   const clientKeys = useClientKeys({ keys: settings.gatewayApiKeys, trustProxy: settings.trustProxy });
   const guards: Plugin[] = [
     useRoutes(routes),
@@ -57,6 +62,11 @@ export function useClientGuards({ settings, routes, rateLimitStore, responseStor
     clientKeys.enforce,
     useCsrfCheck(),
     useUtf8Body(),
+    usePersistedQueries({
+      store: persistedQueryStore,
+      ttlMs: settings.persistedQueriesTtlSeconds * 1000,
+      trustedDocuments: settings.trustedDocuments ? loadTrustedDocuments(settings.trustedDocuments) : undefined,
+    }),
     useDisableIntrospection({ isDisabled: () => !settings.introspection }),
     ...useOperationLimits({
       maxDepth: settings.maxDepth,

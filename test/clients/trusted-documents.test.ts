@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway } from '../../src/gateway/create-gateway.ts';
+import { startStack, type Stack } from '../helpers/start-stack.ts';
+
+/** TRUSTED_DOCUMENTS: only the manifest's operations run, by hash, document id or exact text. */
+const KEY = 'trusted-suite-key';
+const OPERATIONS = fileURLToPath(new URL('../../src/sdk/operations/', import.meta.url));
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('trusted documents', () => {
+  let stack: Stack;
+  let trusted: Awaited<ReturnType<Stack['addGateway']>>;
+  let manifest: Record<string, string>;
+
+  beforeAll(async () => {
+    const texts = await Promise.all((await readdir(OPERATIONS)).filter((name) => name.endsWith('.graphql')).map((name) => readFile(OPERATIONS + name, 'utf8')));
+    manifest = Object.fromEntries(texts.map((text) => [sha256(text), text]));
+    const path = join(await mkdtemp(join(tmpdir(), 'trusted-')), 'persisted-documents.json');
+    await writeFile(path, JSON.stringify(manifest));
+    stack = await startStack({ settings: { gatewayApiKeys: [KEY] } });
+    trusted = await stack.addGateway({ settings: { gatewayApiKeys: [KEY], trustedDocuments: path } });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  const entry = (name: string) => Object.entries(manifest).find(([, text]) => text.includes(`query ${name}`))!;
+  const post = (body: unknown) =>
+    fetch(trusted.gatewayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+      body: JSON.stringify(body),
+    }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
+
+  it('runs a manifest operation named by its APQ hash, over POST and GET', async () => {
+    const [hash] = entry('TranslationLanguages');
+    const extensions = { persistedQuery: { version: 1, sha256Hash: hash } };
+    const byPost = await post({ extensions });
+    expect(byPost.status).toBe(200);
+    expect(byPost.body.data.translation.languages.length).toBeGreaterThan(1);
+    const byGet = await fetch(`${trusted.gatewayUrl}?extensions=${encodeURIComponent(JSON.stringify(extensions))}`, { headers: { authorization: `Bearer ${KEY}` } });
+    expect(((await byGet.json()) as any).data).toEqual(byPost.body.data);
+  });
+
+  it('runs one named by documentId, with variables', async () => {
+    const [hash] = entry('TranslateText');
+    const sent = await post({ documentId: hash, variables: { text: 'Print the answer.', to: 'fr' } });
+    expect(sent.status).toBe(200);
+    expect(sent.body.data.translation.translate.text).toBeTruthy();
+  });
+
+  it('runs one sent as the exact text of an entry', async () => {
+    const [, text] = entry('TranslationLanguages');
+    expect((await post({ query: text })).status).toBe(200);
+  });
+
+  it('refuses any other document with 400 PERSISTED_QUERY_ONLY', async () => {
+    const sent = await post({ query: '{ problems(first: 100) { nodes { id } } }' });
+    expect(sent.status).toBe(400);
+    expect(sent.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_ONLY');
+  });
+
+  it('refuses an unknown hash with 400 UNKNOWN_OPERATION and never registers one', async () => {
+    const query = '{ tags }';
+    const register = await post({ query, extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } } });
+    expect([register.status, register.body.errors[0].extensions.code]).toEqual([400, 'UNKNOWN_OPERATION']);
+    const again = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } } });
+    expect([again.status, again.body.errors[0].extensions.code]).toEqual([400, 'UNKNOWN_OPERATION']);
+  });
+
+  it('checks the key first: no key, 401', async () => {
+    const response = await fetch(trusted.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ documentId: entry('TranslateText')[0] }) });
+    expect(response.status).toBe(401);
+  });
+
+  it('stops start-up with one line naming TRUSTED_DOCUMENTS when the manifest cannot be read', async () => {
+    await expect(createGateway({ log: () => undefined, requestLog: false, settings: { ...stack.upstreamSettings, trustedDocuments: '/nonexistent/manifest.json' } })).rejects.toThrow(/^TRUSTED_DOCUMENTS: /);
+  });
+});
