@@ -122,9 +122,14 @@ async function buildFromConfig(
       translationCache ??
       createMemoryTranslationCache({ maxBytes: settings.translationCacheMaxBytes, ttlMs: settings.translationCacheTtlSeconds * 1000 }),
     batchSize: settings.translationBatchSize,
+    maxCharsPerCall: settings.translationMaxCharsPerCall,
     concurrency: settings.translationConcurrency,
+    maxCallsPerRequest: settings.translationMaxCallsPerRequest ?? 100,
     maxTextLength: settings.translationMaxTextLength,
     bodyApiKey: settings.translationKeyInBody ? settings.translationApiKey : undefined,
+    translationUrl: settings.translationUrl,
+    translationApiKey: settings.translationApiKey,
+    detectionsTtlMs: settings.translationCacheTtlSeconds * 1000,
     onServed: onTranslationServed,
   });
   processed.additionalEnvelopPlugins = [

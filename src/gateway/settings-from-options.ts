@@ -17,6 +17,8 @@ export const VARIABLE_OF_SETTING: Record<keyof GatewaySettings, string> = {
   upstreamRetries: 'UPSTREAM_RETRIES',
   translationBatchSize: 'TRANSLATION_BATCH_SIZE',
   translationConcurrency: 'TRANSLATION_CONCURRENCY',
+  translationMaxCharsPerCall: 'TRANSLATION_MAX_CHARS_PER_CALL',
+  translationMaxCallsPerRequest: 'TRANSLATION_MAX_CALLS_PER_REQUEST',
   translationMaxTextLength: 'TRANSLATION_MAX_TEXT_LENGTH',
   translationCacheTtlSeconds: 'TRANSLATION_CACHE_TTL_SECONDS',
   translationCacheMaxBytes: 'TRANSLATION_CACHE_MAX_BYTES',

@@ -44,6 +44,17 @@ export interface GatewaySettings {
   translationBatchSize: number;
   /** `TRANSLATION_CONCURRENCY`: most translation calls in flight for one request's batches. @default 4 */
   translationConcurrency: number;
+  /**
+   * `TRANSLATION_MAX_CHARS_PER_CALL`: most characters in one `POST /translate`, summed over its texts;
+   * what the service is seen to accept (or publishes) may lower it, never raise it. @default no bound
+   */
+  translationMaxCharsPerCall?: number;
+  /**
+   * `TRANSLATION_MAX_CALLS_PER_REQUEST`: most translation calls (translate, detect) one
+   * client request may cause, whatever happens upstream; each call may be tried 1 + UPSTREAM_RETRIES
+   * times. @default 100, applied by the translation runtime
+   */
+  translationMaxCallsPerRequest?: number;
   /** `TRANSLATION_MAX_TEXT_LENGTH`: longest text (characters) sent for translation; longer is refused up front. @default 5000 */
   translationMaxTextLength: number;
   /** `TRANSLATION_CACHE_TTL_SECONDS`: how long a translation is reused; 0 turns the cache off. @default 21600 (6 h) */
@@ -176,6 +187,8 @@ export function readSettings(env: Env): GatewaySettings {
     upstreamRetries: readInteger(env, 'UPSTREAM_RETRIES', 2, 0, 10),
     translationBatchSize: readInteger(env, 'TRANSLATION_BATCH_SIZE', 200, 1),
     translationConcurrency: readInteger(env, 'TRANSLATION_CONCURRENCY', 4, 1, 64),
+    translationMaxCharsPerCall: readOptionalInteger(env, 'TRANSLATION_MAX_CHARS_PER_CALL', 1),
+    translationMaxCallsPerRequest: readOptionalInteger(env, 'TRANSLATION_MAX_CALLS_PER_REQUEST', 1),
     translationMaxTextLength: readInteger(env, 'TRANSLATION_MAX_TEXT_LENGTH', 5000, 1),
     translationCacheTtlSeconds: readInteger(env, 'TRANSLATION_CACHE_TTL_SECONDS', 21_600, 0),
     translationCacheMaxBytes: readInteger(env, 'TRANSLATION_CACHE_MAX_BYTES', 64 * 1024 * 1024, 0),

@@ -1,9 +1,37 @@
 import { createGraphQLError } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import { createTranslationBatcher, type BatchOptions } from '../../src/gateway/translation/translation-batcher.ts';
+import { ErrorCode, UpstreamError } from '../../src/gateway/errors.ts';
+import { createTranslationBatcher, type BatchOptions, type TranslationBatcher } from '../../src/gateway/translation/translation-batcher.ts';
+import { createCallGate } from '../../src/gateway/translation/translation-call-gate.ts';
 import { createMemoryTranslationCache, type TranslationCache } from '../../src/gateway/translation/translation-cache.ts';
 
 const ES: BatchOptions = { from: null, to: 'es', format: 'text' };
+
+const refusal = () => new UpstreamError('refused', { code: ErrorCode.UpstreamBadRequest, service: 'translation', status: 400 });
+
+/** An upstream that holds every call until released, and refuses (400) the calls `refuses` picks. */
+function heldUpstream(refuses: (texts: string[]) => boolean) {
+  const calls: string[][] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const send = async (_context: object, texts: string[], options: BatchOptions) => {
+    calls.push(texts);
+    await gate;
+    if (refuses(texts)) throw refusal();
+    return texts.map((text) => ({ text: `${options.to}:${text}`, detectedLanguage: null }));
+  };
+  return { calls, send, release };
+}
+
+/** A first request's call goes out; a second request asks for some of its texts meanwhile (joins). */
+async function firstThenJoiner(batcher: TranslationBatcher<object>, firstTexts: string[], joinerTexts: string[], release: () => void) {
+  const first = batcher.translate({}, firstTexts, ES);
+  await new Promise((resolve) => setImmediate(resolve));
+  const second = batcher.translate({}, joinerTexts, ES);
+  await new Promise((resolve) => setImmediate(resolve));
+  release();
+  return Promise.all([first, second]);
+}
 
 /** A fake upstream: records each call, answers "<to>:<text>", optionally fails or waits. */
 function fakeUpstream() {
@@ -92,20 +120,44 @@ describe('createTranslationBatcher', () => {
     expect(retried).toEqual([{ result: { text: 'es:x', detectedLanguage: null } }]);
   });
 
-  it("does not hand one request another's failure: a joiner sends its text again, alone", async () => {
+  it('hands a joiner the failure of the call it joined, with no call of its own (a service failure is everyone\'s)', async () => {
     const upstream = fakeUpstream();
     const release = upstream.hold();
     const batcher = createTranslationBatcher({ cache: createMemoryTranslationCache(), batchSize: 50, concurrency: 4, send: upstream.send });
-    upstream.failNext(createGraphQLError('rejected because of a text only the first request sent'));
-    const first = batcher.translate({}, ['shared', 'bad'], ES);
+    upstream.failNext(new UpstreamError('down', { code: ErrorCode.UpstreamError, service: 'translation', status: 503 }));
+    const first = batcher.translate({}, ['shared', 'other'], ES);
     await new Promise((resolve) => setImmediate(resolve));
     const second = batcher.translate({}, ['shared'], ES);
     await new Promise((resolve) => setImmediate(resolve));
     release();
     const [firstOutcomes, secondOutcomes] = await Promise.all([first, second]);
-    expect('failure' in firstOutcomes[0]).toBe(true);
+    expect('failure' in firstOutcomes[0] && 'failure' in secondOutcomes[0]).toBe(true);
+    // Before: the joiner sent each of its texts again, alone (one call per text per joiner).
+    expect(upstream.calls.map((call) => call.texts)).toEqual([['shared', 'other']]);
+  });
+
+  it("never hands a joiner another request's bad text: a 400 is narrowed to the text it is about", async () => {
+    const { calls, send, release } = heldUpstream((texts) => texts.includes('bad'));
+    const batcher = createTranslationBatcher({ cache: createMemoryTranslationCache(), batchSize: 50, concurrency: 4, send });
+    const [firstOutcomes, secondOutcomes] = await firstThenJoiner(batcher, ['shared', 'bad'], ['shared'], release);
     expect(secondOutcomes).toEqual([{ result: { text: 'es:shared', detectedLanguage: null } }]);
-    expect(upstream.calls.map((call) => call.texts)).toEqual([['shared', 'bad'], ['shared']]);
+    expect(firstOutcomes[0]).toEqual({ result: { text: 'es:shared', detectedLanguage: null } });
+    expect('failure' in firstOutcomes[1]).toBe(true);
+    expect(calls).toEqual([['shared', 'bad'], ['shared'], ['bad']]);
+  });
+
+  it('re-sends, as one batch, the texts of a failure that belonged to the request it joined', async () => {
+    const { calls, send, release } = heldUpstream(() => false);
+    const callGate = createCallGate({ concurrency: 4, maxCallsPerRequest: 1 });
+    const batcher = createTranslationBatcher({ cache: createMemoryTranslationCache(), batchSize: 2, concurrency: 4, gate: callGate, send });
+    // The first request may make one call but needs two: its second call's texts fail for it alone.
+    const [firstOutcomes, secondOutcomes] = await firstThenJoiner(batcher, ['a', 'b', 'c', 'd'], ['c', 'd'], release);
+    expect(firstOutcomes.map((outcome) => 'result' in outcome)).toEqual([true, true, false, false]);
+    expect(secondOutcomes).toEqual([
+      { result: { text: 'es:c', detectedLanguage: null } },
+      { result: { text: 'es:d', detectedLanguage: null } },
+    ]);
+    expect(calls).toEqual([['a', 'b'], ['c', 'd']]);
   });
 
   it('survives a cache that throws synchronously or never answers', async () => {

@@ -1,4 +1,5 @@
 import { Counter, Histogram, Registry } from 'prom-client';
+import type { TranslationServedEvent } from '../translation/translation-batcher.ts';
 import type { RequestObserver } from './observed-request.ts';
 
 export interface GatewayMetricsOptions {
@@ -13,11 +14,14 @@ export interface GatewayMetrics {
   registry: Registry;
   /** Counts requests and upstream calls. */
   observer: RequestObserver;
-  /** The translation batcher's `onServed` hook: cache hits and misses, texts per call. */
-  translationServed(event: { cached: number; joined: number; sent: number; calls: number }): void;
+  /** The translation batcher's `onServed` hook: cache hits and misses, texts per call, splits, limits learned. */
+  translationServed(event: TranslationServedMetrics): void;
   /** The rate limiter's `onRejected` hook. */
   rateLimited(budget: 'requests' | 'translation'): void;
 }
+
+/** What the translation batcher reports after each group of texts. */
+export type TranslationServedMetrics = TranslationServedEvent;
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -70,6 +74,20 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
     help: 'Texts not in the translation cache: sent upstream, or joined to a call already on its way for another request.',
     registers,
   });
+  const splits = new Counter({
+    name: 'gateway_translation_splits_total',
+    help: 'Translation work split to fit the service: `call` a call refused as too large and sent again in parts, `text` a text cut at paragraph or sentence boundaries.',
+    labelNames: ['kind'] as const,
+    registers,
+  });
+  const limitsLearned = new Counter({
+    name: 'gateway_translation_limits_learned_total',
+    help: 'Limits of the translation service learned or lowered from its refusals: `texts` per call, `chars` per call, `longest` text.',
+    labelNames: ['limit'] as const,
+    registers,
+  });
+  for (const kind of ['call', 'text']) splits.inc({ kind }, 0);
+  for (const limit of ['texts', 'chars', 'longest']) limitsLearned.inc({ limit }, 0);
   const rateLimitRejections = new Counter({
     name: 'gateway_rate_limit_rejections_total',
     help: 'Requests refused by a per-client rate limit, by budget (requests, translation).',
@@ -102,11 +120,15 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
         };
       },
     },
-    translationServed({ cached, joined, sent, calls }) {
+    translationServed({ cached, joined, sent, calls, callSizes, splitCalls = 0, splitTexts = 0, learned = [] }) {
       cacheHits.inc(cached);
       cacheMisses.inc(sent + joined);
-      // The batcher cuts `sent` texts into `calls` calls of `translationBatchSize`, the last one shorter.
-      for (let call = 0; call < calls; call += 1) batchSize.observe(Math.min(translationBatchSize, sent - call * translationBatchSize));
+      if (callSizes) for (const size of callSizes) batchSize.observe(size);
+      // Without sizes: `sent` texts cut into `calls` calls of `translationBatchSize`, the last one shorter.
+      else for (let call = 0; call < calls; call += 1) batchSize.observe(Math.min(translationBatchSize, sent - call * translationBatchSize));
+      if (splitCalls > 0) splits.inc({ kind: 'call' }, splitCalls);
+      if (splitTexts > 0) splits.inc({ kind: 'text' }, splitTexts);
+      for (const limit of learned) limitsLearned.inc({ limit });
     },
     rateLimited(budget) {
       rateLimitRejections.inc({ budget });

@@ -1,12 +1,20 @@
-import pLimit, { type LimitFunction } from 'p-limit';
-import { ErrorCode, UpstreamError } from '../errors.ts';
+import type { GraphQLError } from 'graphql';
+import { ErrorCode, UpstreamError, createGraphQLErrorWithCode, upstreamErrorIn } from '../errors.ts';
 import { withTimeout } from '../../shared/with-timeout.ts';
+import { createCallGate, isBudgetError, type CallGate } from './translation-call-gate.ts';
 import { translationCacheKey, type TranslationCache, type TranslationKey } from './translation-cache.ts';
 import type { TextFormat, TranslatedText } from './translation-client.ts';
+import { createLimitLearner, createServiceLimits, type CallCaps, type CallShape, type LimitLearner, type ServiceLimits } from './translation-limits.ts';
+import { characters, joinParts, splitText } from './text-parts.ts';
 
-/** One failed upstream call, shared by every text it carried. */
+/** One failure, shared by every text it stands for. */
 export interface BatchFailure {
-  error: UpstreamError;
+  error: GraphQLError;
+  /**
+   * The failure belongs to the request that met it (its call budget ran out, its client went away),
+   * not to its texts: a request that joined them sends them again rather than inherit it.
+   */
+  ownRequest?: boolean;
 }
 
 export type TranslationOutcome = { result: TranslatedText } | { failure: BatchFailure };
@@ -17,23 +25,54 @@ export interface BatchOptions {
   format: TextFormat;
 }
 
+/** What the batcher tells about its work, for metrics and tests. */
+export interface TranslationServedEvent {
+  cached: number;
+  joined: number;
+  sent: number;
+  calls: number;
+  /** Texts in each call made (calls of one group's flush). */
+  callSizes?: number[];
+  /** Calls refused as too large (400) whose texts went out again in smaller calls. */
+  splitCalls?: number;
+  /** Texts cut into parts to fit the character limit. */
+  splitTexts?: number;
+  /** Measures whose limit was learned (or lowered) by this flush. */
+  learned?: (keyof CallShape)[];
+}
+
 export interface TranslationBatcherOptions<TContext extends object> {
   cache: TranslationCache;
-  /** Most texts in one upstream call. */
+  /** Most texts in one upstream call (TRANSLATION_BATCH_SIZE): learning never goes above it. */
   batchSize: number;
-  /** Most upstream calls in flight for one request. */
+  /** Most characters in one upstream call, summed over its texts (TRANSLATION_MAX_CHARS_PER_CALL). @default no bound */
+  maxCharsPerCall?: number;
+  /** Longest text the gateway sends (TRANSLATION_MAX_TEXT_LENGTH), named when the service refuses one. */
+  maxTextLength?: number;
+  /** Most upstream calls in flight for one request; used when no `gate` is given. */
   concurrency: number;
+  /** Every call goes through it: per-request concurrency and call budget. @default a gate of `concurrency` */
+  gate?: CallGate;
+  /** What the service accepted and refused so far, shared by every request. @default fresh */
+  limits?: ServiceLimits;
   /** Sends one batch upstream; resolves with one result per text, in order, or rejects. */
   send: (context: TContext, texts: string[], options: BatchOptions) => Promise<TranslatedText[]>;
-  /** Called with how each text was served, for metrics and tests. */
-  onServed?: (event: { cached: number; joined: number; sent: number; calls: number }) => void;
+  /** Reads the limits the service publishes into `limits.published`; asked at the first refusal. */
+  readPublishedLimits?: (context: TContext) => Promise<void>;
+  /**
+   * A text was refused alone: the error when the cause holds for the whole group (a language the
+   * service does not offer), else undefined.
+   */
+  explainGroup?: (context: TContext, options: BatchOptions, refusal: UpstreamError) => Promise<GraphQLError | undefined>;
+  /** Called with how each group's texts were served, for metrics and tests. */
+  onServed?: (event: TranslationServedEvent) => void;
 }
 
 export interface TranslationBatcher<TContext extends object> {
   /**
    * Queues texts for translation within the current request. Everything queued by the request's
    * resolvers before the event loop turns goes out together: per (from, to, format), equal texts once,
-   * cached texts not at all, the rest in the fewest calls of at most `batchSize`.
+   * cached texts not at all, the rest in the fewest calls the service accepts.
    */
   translate(context: TContext, texts: string[], options: BatchOptions): Promise<TranslationOutcome[]>;
 }
@@ -44,25 +83,46 @@ interface Group {
   waiters: Map<string, ((outcome: TranslationOutcome) => void)[]>;
 }
 
+/** One whole text of the request; its parts, if cut, answer to it. */
+interface Root {
+  text: string;
+  outcome?: TranslationOutcome;
+}
+
+/** What goes into a call: a whole text or a part of one. */
+interface Item {
+  root: Root;
+  text: string;
+  chars: number;
+  done(result: TranslatedText): void;
+  fail(failure: BatchFailure): void;
+}
+
 export function createTranslationBatcher<TContext extends object>({
   cache,
   batchSize,
+  maxCharsPerCall,
+  maxTextLength,
   concurrency,
+  gate = createCallGate({ concurrency }),
+  limits = createServiceLimits(),
   send,
+  readPublishedLimits,
+  explainGroup,
   onServed,
 }: TranslationBatcherOptions<TContext>): TranslationBatcher<TContext> {
   // Texts being translated right now, by cache key, across requests: a second request asking for the
-  // same text joins the call already on its way instead of sending another.
+  // same text joins the call already on its way instead of sending another, and shares its outcome.
   const inFlight = new Map<string, Promise<TranslationOutcome>>();
   const queued = new WeakMap<TContext, Map<string, Group>>();
+  let published: Promise<void> | undefined;
 
   async function flush(context: TContext, groups: Map<string, Group>): Promise<void> {
     queued.delete(context);
-    const limit = pLimit(concurrency);
-    await Promise.all([...groups.values()].map((group) => runGroup(context, group, limit)));
+    await Promise.all([...groups.values()].map((group) => runGroup(context, group)));
   }
 
-  async function runGroup(context: TContext, { options, waiters }: Group, limit: LimitFunction): Promise<void> {
+  async function runGroup(context: TContext, { options, waiters }: Group): Promise<void> {
     const texts = [...waiters.keys()];
     const keys: TranslationKey[] = texts.map((text) => ({ ...options, text }));
     // A cache that cannot answer (fails, throws, or is slow) is a cache miss, never a failed translation.
@@ -71,51 +131,156 @@ export function createTranslationBatcher<TContext extends object>({
       for (const resolve of waiters.get(text) ?? []) resolve(outcome);
     };
     const misses: number[] = [];
-    let joined = 0;
+    const joins: Promise<number | undefined>[] = [];
     texts.forEach((text, index) => {
       const hit = cached[index];
       if (hit) return deliver(text, { result: hit });
       const pending = inFlight.get(translationCacheKey(keys[index]));
-      if (pending) {
-        joined += 1;
-        // Only a success is shared: another request's call may fail because of its own texts, so on
-        // failure this text is sent again, alone, for this request.
-        return void pending.then((outcome) => ('result' in outcome ? deliver(text, outcome) : sendAlone(index)));
-      }
-      misses.push(index);
+      if (!pending) return void misses.push(index);
+      // A failure is the text's own (a 400 is narrowed down to the text it is about) or the
+      // service's (down, slow, key refused), so it holds for this request too; only one that belongs
+      // to the other request sends the text again, in one batch with the others like it.
+      joins.push(pending.then((outcome) => (('failure' in outcome && outcome.failure.ownRequest) ? index : void deliver(text, outcome))));
     });
-    const sendAlone = (index: number) =>
-      limit(() => send(context, [texts[index]], options)).then(
-        ([result]) => deliver(texts[index], { result }),
-        (error: UpstreamError) => deliver(texts[index], { failure: { error } }),
+    const stats = { calls: [] as number[], splitCalls: 0, splitTexts: 0 };
+    const learner = createLimitLearner<Root>(limits, { maxTexts: batchSize, maxChars: maxCharsPerCall });
+    const sendRoots = async (indexes: number[], share: boolean) => {
+      const roots = indexes.map((index): Root => ({ text: texts[index] }));
+      const settled = sendAll(context, options, roots, learner, stats).then(() => roots.map((root) => root.outcome!));
+      const cacheKeys = indexes.map((index) => translationCacheKey(keys[index]));
+      if (share) cacheKeys.forEach((key, position) => inFlight.set(key, settled.then((all) => all[position])));
+      const outcomes = await settled;
+      const fresh = outcomes.flatMap((outcome, position): [TranslationKey, TranslatedText][] =>
+        'result' in outcome ? [[keys[indexes[position]], outcome.result]] : [],
       );
-    const chunks = chunk(misses, batchSize);
+      if (fresh.length > 0) await withTimeout(() => cache.setMany(fresh), CACHE_TIMEOUT_MS).catch(() => undefined);
+      if (share) for (const key of cacheKeys) inFlight.delete(key);
+      return outcomes.map((outcome, position) => [texts[indexes[position]], outcome] as const);
+    };
+    const delivered = await Promise.all([
+      sendRoots(misses, true),
+      Promise.all(joins).then((again) => {
+        const resend = again.filter((index): index is number => index !== undefined);
+        return resend.length > 0 ? sendRoots(resend, false) : [];
+      }),
+    ]);
+    const learned = learner.commit();
     try {
-      onServed?.({ cached: texts.length - misses.length - joined, joined, sent: misses.length, calls: chunks.length });
+      onServed?.({
+        cached: texts.length - misses.length - joins.length,
+        joined: joins.length,
+        sent: misses.length,
+        calls: stats.calls.length,
+        callSizes: stats.calls,
+        splitCalls: stats.splitCalls,
+        splitTexts: stats.splitTexts,
+        learned,
+      });
     } catch {
       // Metrics must never cost a translation.
     }
-    await Promise.all(
-      chunks.map(async (indexes) => {
-        const call = limit(() => send(context, indexes.map((index) => texts[index]), options));
-        const outcomes = call.then(
-          (results): TranslationOutcome[] => results.map((result) => ({ result })),
-          (error: UpstreamError): TranslationOutcome[] => {
-            const failure = { failure: { error } };
-            return indexes.map(() => failure);
-          },
-        );
-        const cacheKeys = indexes.map((index) => translationCacheKey(keys[index]));
-        cacheKeys.forEach((key, position) => inFlight.set(key, outcomes.then((all) => all[position])));
-        const settled = await outcomes;
-        for (const key of cacheKeys) inFlight.delete(key);
-        const fresh = settled.flatMap((outcome, position): [TranslationKey, TranslatedText][] =>
-          'result' in outcome ? [[keys[indexes[position]], outcome.result]] : [],
-        );
-        if (fresh.length > 0) await withTimeout(() => cache.setMany(fresh), CACHE_TIMEOUT_MS).catch(() => undefined);
-        settled.forEach((outcome, position) => deliver(texts[indexes[position]], outcome));
-      }),
-    );
+    for (const [text, outcome] of delivered.flat()) deliver(text, outcome);
+  }
+
+  /**
+   * Sends `roots` in calls sized by what the service is known to accept. While its limits are being
+   * learned, one call goes at a time, so each refusal resizes the rest before they go; once the sizes
+   * are known to pass (or nothing was ever refused), the calls go together.
+   */
+  async function sendAll(context: TContext, options: BatchOptions, roots: Root[], learner: LimitLearner<Root>, stats: { calls: number[]; splitCalls: number; splitTexts: number }) {
+    const calls = gate.of(context);
+    let groupFailure: BatchFailure | undefined;
+    const fail = (root: Root, failure: BatchFailure) => {
+      root.outcome ??= { failure };
+    };
+    let queue: Item[] = roots.map((root) => wholeItem(root));
+    const split = new Set<Root>();
+    const shape = (items: Item[]): CallShape => ({
+      texts: items.length,
+      chars: items.reduce((sum, item) => sum + item.chars, 0),
+      longest: items.reduce((max, item) => Math.max(max, item.chars), 0),
+    });
+    let explained = false;
+
+    while (queue.length > 0) {
+      queue = queue.filter((item) => !item.root.outcome);
+      if (groupFailure) {
+        for (const item of queue) item.fail(groupFailure);
+        break;
+      }
+      const caps = learner.caps();
+      queue = queue.flatMap((item) => {
+        if (item.chars <= caps.longest) return [item];
+        const parts = splitItem(item, caps.longest, options.format);
+        if (!parts) {
+          // Refused only when the service is known to refuse that length; else it goes alone, to see.
+          if (item.chars > caps.refusedAbove) item.fail({ error: tooLong(item.root, caps) });
+          return item.chars > caps.refusedAbove ? [] : [item];
+        }
+        if (!split.has(item.root)) {
+          split.add(item.root);
+          stats.splitTexts += 1;
+        }
+        return parts;
+      });
+      if (queue.length === 0) break;
+      const bins = pack(queue, caps);
+      const together = !caps.limited || bins.every((bin) => learner.knownToFit(shape(bin)));
+      const round = together ? bins : bins.slice(0, 1);
+      const back: Item[] = [];
+      const refused: { bin: Item[]; error: UpstreamError }[] = [];
+      await Promise.all(
+        round.map(async (bin) => {
+          const texts = bin.map((item) => item.text);
+          try {
+            const results = await calls.run(() => {
+              stats.calls.push(texts.length);
+              return send(context, texts, options);
+            });
+            learner.accepted(shape(bin));
+            bin.forEach((item, index) => item.done(results[index]));
+          } catch (error) {
+            const upstream = upstreamErrorIn(error);
+            if (upstream && isRefusal(upstream)) {
+              refused.push({ bin, error: upstream });
+              back.push(...bin);
+              return;
+            }
+            const failure: BatchFailure = isBudgetError(error)
+              ? { error: error as GraphQLError, ownRequest: true }
+              : { error: upstream ?? asUpstreamError(error), ownRequest: clientGone(context) };
+            for (const item of bin) item.fail(failure);
+            // The service itself failed (down, slow, key refused, over its rate): the texts not sent yet
+            // would fare the same, so they share this failure instead of each paying for it.
+            groupFailure ??= failure;
+          }
+        }),
+      );
+      for (const { bin, error } of refused) {
+        learner.refused(shape(bin), bin.map((item) => item.root));
+        if (bin.length > 1) stats.splitCalls += 1;
+        if (!published && readPublishedLimits) published = readPublishedLimits(context).catch(() => undefined);
+        // First the causes that hold for every text of the group, whatever the call's size.
+        if (!explained && explainGroup) {
+          explained = true;
+          const groupError = await explainGroup(context, options, error).catch(() => undefined);
+          if (groupError) {
+            learner.forget();
+            groupFailure = { error: groupError };
+            break;
+          }
+        }
+        const [item] = bin;
+        // Refused alone although as long a text passed before: refused for what it says, not its size.
+        if (bin.length === 1 && item.chars <= limits.ok.longest) {
+          learner.exclude(item.root);
+          item.fail({ error: refusedText(item, error, maxTextLength) });
+        }
+      }
+      if (published) await published;
+      queue = [...back, ...queue.filter((item) => !round.some((bin) => bin.includes(item)))];
+    }
+    for (const root of roots) if (!root.outcome) fail(root, { error: asUpstreamError(new Error('not translated')) });
   }
 
   return {
@@ -156,15 +321,95 @@ export function createTranslationBatcher<TContext extends object>({
 /** How long the cache may take to answer before the batcher goes on without it. */
 const CACHE_TIMEOUT_MS = 250;
 
-function failEveryone(groups: Map<string, Group>, error: unknown): void {
-  const failure = {
-    failure: { error: new UpstreamError('The gateway could not translate these texts.', { code: ErrorCode.UpstreamError, service: 'translation' }, error) },
+function wholeItem(root: Root): Item {
+  return {
+    root,
+    text: root.text,
+    chars: characters(root.text),
+    done: (result) => {
+      root.outcome ??= { result };
+    },
+    fail: (failure) => {
+      root.outcome ??= { failure };
+    },
   };
-  for (const { waiters } of groups.values()) for (const resolvers of waiters.values()) for (const resolve of resolvers) resolve(failure);
 }
 
-function chunk<T>(items: T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
-  return chunks;
+/** Cuts an item into parts of at most `maxChars`; their translations, joined, answer for it. */
+function splitItem(item: Item, maxChars: number, format: TextFormat): Item[] | undefined {
+  const cut = splitText(item.text, maxChars, format);
+  if (!cut || cut.parts.length < 2) return undefined;
+  const results: TranslatedText[] = [];
+  let left = cut.parts.length;
+  return cut.parts.map((text, index) => ({
+    root: item.root,
+    text,
+    chars: characters(text),
+    done: (result: TranslatedText) => {
+      results[index] = result;
+      left -= 1;
+      if (left === 0) item.done({ text: joinParts(results.map((part) => part.text), cut.separators), detectedLanguage: results[0].detectedLanguage });
+    },
+    fail: item.fail,
+  }));
+}
+
+/**
+ * First fit, longest first: the fewest calls within both caps in practice (texts are small next
+ * to the character cap), and in the texts' own order when only the count binds.
+ */
+function pack(items: Item[], caps: CallCaps): Item[][] {
+  const bins: { items: Item[]; chars: number }[] = [];
+  const order = [...items].sort((a, b) => b.chars - a.chars);
+  for (const item of order) {
+    const bin = bins.find((candidate) => candidate.items.length < caps.texts && candidate.chars + item.chars <= caps.chars);
+    if (bin) {
+      bin.items.push(item);
+      bin.chars += item.chars;
+    } else bins.push({ items: [item], chars: item.chars });
+  }
+  // Back in queue order inside each call, so a page's texts go in the order they were asked for.
+  const position = new Map(items.map((item, index) => [item, index]));
+  return bins.map((bin) => bin.items.sort((a, b) => position.get(a)! - position.get(b)!));
+}
+
+/** A refusal of the request's content (400, or 413 from a proxy in front): maybe too large, maybe one bad text. */
+function isRefusal(error: UpstreamError): boolean {
+  return error.code === ErrorCode.UpstreamBadRequest && (error.extensions.status === 400 || error.extensions.status === 413);
+}
+
+function clientGone(context: object): boolean {
+  return Boolean((context as { request?: { signal?: AbortSignal } }).request?.signal?.aborted);
+}
+
+function asUpstreamError(error: unknown): UpstreamError {
+  return new UpstreamError('The gateway could not translate these texts.', { code: ErrorCode.UpstreamError, service: 'translation' }, error);
+}
+
+function tooLong(root: Root, caps: CallCaps): GraphQLError {
+  const limit = caps.refusedAbove;
+  const source =
+    caps.charsFrom === 'setting' && limit === caps.chars
+      ? 'the most the gateway sends in one call (TRANSLATION_MAX_CHARS_PER_CALL)'
+      : caps.charsFrom === 'published' && limit === caps.chars
+        ? 'the character limit the translation service publishes'
+        : 'the longest the translation service accepts, as its refusals show';
+  return createGraphQLErrorWithCode(
+    `A text of ${characters(root.text)} characters could not be translated: it has a sentence longer than ${limit} characters, ${source}, and the gateway cuts texts only at paragraph and sentence boundaries. Shorten it, or raise the service's limit.`,
+    ErrorCode.TextTooLong,
+    { service: 'translation', limit },
+  );
+}
+
+function refusedText(item: Item, cause: UpstreamError, maxTextLength: number | undefined): UpstreamError {
+  return new UpstreamError(
+    `The translation service refused a text of ${item.chars} characters (HTTP 400), although it offers these languages and accepted longer texts: it refuses this text's content, or its limits went down. Its answer is not passed on. The gateway sends texts of up to ${maxTextLength ?? 'any'} characters (TRANSLATION_MAX_TEXT_LENGTH): if the service limits one text to less, set it to that limit so longer texts are refused before any call.`,
+    { code: ErrorCode.UpstreamBadRequest, service: 'translation', status: 400, ...(maxTextLength ? { limit: maxTextLength } : {}) },
+    cause,
+  );
+}
+
+function failEveryone(groups: Map<string, Group>, error: unknown): void {
+  const failure = { failure: { error: asUpstreamError(error) } };
+  for (const { waiters } of groups.values()) for (const resolvers of waiters.values()) for (const resolve of resolvers) resolve(failure);
 }

@@ -144,3 +144,33 @@ export async function detectLanguage(context: TranslationContext, text: string, 
     return detection;
   });
 }
+
+type MeshFetchCall = (url: string, init: RequestInit, context: unknown, info: unknown) => Promise<Response>;
+
+/**
+ * The character limit the service publishes: LibreTranslate's `GET /frontend/settings` has
+ * `charLimit` (-1 for none) and no batch limit. It is not in the OpenAPI contract (a service need not
+ * have it), so it goes through Mesh's context fetch, named as the Translation source's call so it
+ * passes the same upstream steps (budget, retries, errors, observation). null: not published (404,
+ * no usable field, or no limit).
+ */
+export async function readPublishedCharLimit(context: TranslationContext, baseUrl: string, apiKey: string | undefined): Promise<number | null> {
+  const fetchFn = (context as unknown as { fetch?: MeshFetchCall }).fetch;
+  if (!fetchFn) return null;
+  let response: Response;
+  try {
+    response = await fetchFn(
+      `${baseUrl.replace(/\/+$/, '')}/frontend/settings`,
+      { method: 'GET', headers: { accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) } },
+      context,
+      { sourceName: 'Translation' },
+    );
+  } catch (error) {
+    const upstream = upstreamErrorIn(error);
+    if (upstream?.code === ErrorCode.UpstreamBadRequest) return null;
+    throw error;
+  }
+  const body = (await response.json().catch(() => undefined)) as { charLimit?: unknown } | undefined;
+  const limit = body?.charLimit;
+  return typeof limit === 'number' && Number.isInteger(limit) && limit > 0 ? limit : null;
+}

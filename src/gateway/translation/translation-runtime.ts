@@ -1,6 +1,10 @@
 import type { MeshPlugin } from '@graphql-mesh/types';
 import { useExtendContext } from 'graphql-yoga';
-import { ErrorCode, UpstreamError, upstreamErrorIn } from '../errors.ts';
+import { LRUCache } from 'lru-cache';
+import { sha256Of } from '../../shared/hash.ts';
+import { ErrorCode, UpstreamError } from '../errors.ts';
+import { createCallGate } from './translation-call-gate.ts';
+import { createServiceLimits, type ServiceLimits } from './translation-limits.ts';
 import {
   createTranslationBatcher,
   type BatchFailure,
@@ -9,26 +13,40 @@ import {
   type TranslationOutcome,
 } from './translation-batcher.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation-cache.ts';
-import { detectLanguage, listLanguages, translateTexts, type Detection, type Language, type TranslatedText, type TranslationContext } from './translation-client.ts';
+import { detectLanguage, listLanguages, readPublishedCharLimit, translateTexts, type Detection, type Language, type TranslatedText, type TranslationContext } from './translation-client.ts';
 import { createStatementMemo, type StatementMemo } from '../statement/statement-memo.ts';
 
 export interface TranslationRuntimeOptions {
   /** @default an in-process LRU cache (see createMemoryTranslationCache) */
   cache?: TranslationCache;
+  /** Most texts in one call (TRANSLATION_BATCH_SIZE); what the service is seen to accept may lower it. */
   batchSize: number;
+  /** Most characters in one call, summed over its texts (TRANSLATION_MAX_CHARS_PER_CALL). @default no bound */
+  maxCharsPerCall?: number;
+  /** Most translation calls in flight for one client request (TRANSLATION_CONCURRENCY). */
   concurrency: number;
+  /** Most translation calls one client request may cause (TRANSLATION_MAX_CALLS_PER_REQUEST). @default no bound */
+  maxCallsPerRequest?: number;
+  /** Most translation calls in flight for the whole gateway. @default 16 × concurrency */
+  gatewayConcurrency?: number;
   maxTextLength: number;
   /** The translation key, to send as the `api_key` body field too (TRANSLATION_KEY_IN_BODY); undefined = not in the body. */
   bodyApiKey?: string;
+  /** TRANSLATION_URL and its key, to read the limits the service publishes (GET /frontend/settings). */
+  translationUrl?: string;
+  translationApiKey?: string;
   /** How long the language list is reused to explain a refused language. @default 1 hour */
   languagesTtlMs?: number;
-  /** Told how each batch's texts were served (cache hits, joined, sent, calls), for metrics. */
+  /** How long a detection is reused (TRANSLATION_CACHE_TTL_SECONDS). @default 6 hours */
+  detectionsTtlMs?: number;
+  /** Told how each batch's texts were served (cache hits, joined, sent, calls, splits), for metrics. */
   onServed?: TranslationBatcherOptions<TranslationContext>['onServed'];
 }
 
 /**
  * Everything the translation resolvers share across requests: the batcher (with its cache and
- * in-flight table) and the limits. One per gateway, reached from resolvers through the context.
+ * in-flight table), the limits learned from the service, and the limits. One per gateway, reached
+ * from resolvers through the context.
  */
 export interface TranslationRuntime {
   maxTextLength: number;
@@ -36,7 +54,7 @@ export interface TranslationRuntime {
   statements: StatementMemo;
   /** The languages the service offers, fetched once per `languagesTtlMs`. */
   languages(context: TranslationContext): Promise<Language[]>;
-  /** The service's guesses at a text's language, best first. */
+  /** The service's guesses at a text's language, best first; equal texts once, cached, within the request's call bound. */
   detect(context: TranslationContext, text: string): Promise<Detection[]>;
   /** Translates texts, batched with the rest of the request; one outcome per text. */
   translate(context: TranslationContext, texts: string[], options: BatchOptions): Promise<TranslationOutcome[]>;
@@ -52,10 +70,16 @@ const RUNTIME = Symbol('translationRuntime');
 export function createTranslationRuntime({
   cache = createMemoryTranslationCache(),
   batchSize,
+  maxCharsPerCall,
   concurrency,
+  maxCallsPerRequest,
+  gatewayConcurrency = 16 * concurrency,
   maxTextLength,
   bodyApiKey,
+  translationUrl,
+  translationApiKey,
   languagesTtlMs = 60 * 60 * 1000,
+  detectionsTtlMs = 6 * 60 * 60 * 1000,
   onServed,
 }: TranslationRuntimeOptions): TranslationRuntime {
   let languages: { list: Promise<Language[]>; expiresAt: number } | undefined;
@@ -68,23 +92,60 @@ export function createTranslationRuntime({
     return languages.list;
   };
 
+  // Learned per service URL: a gateway has one, but what was learned must never carry over to another.
+  const limitsByUrl = new Map<string, ServiceLimits>();
+  const limitsKey = translationUrl ?? '';
+  if (!limitsByUrl.has(limitsKey)) limitsByUrl.set(limitsKey, createServiceLimits());
+  const limits = limitsByUrl.get(limitsKey)!;
+  let publishedReadAt = -Infinity;
+
+  const gate = createCallGate({ concurrency, maxCallsPerRequest, gatewayConcurrency });
   const batcher = createTranslationBatcher<TranslationContext>({
     cache,
     batchSize,
+    maxCharsPerCall,
+    maxTextLength,
     concurrency,
+    gate,
+    limits,
     onServed,
-    send: (context, texts, options) =>
-      translateTexts(context, texts, { ...options, bodyApiKey }).catch(async (error) => {
-        throw await explainRefusal(error, options, () => supportedLanguages(context), maxTextLength);
-      }),
+    send: (context, texts, options) => translateTexts(context, texts, { ...options, bodyApiKey }),
+    readPublishedLimits: async (context) => {
+      // Asked once per gateway; a failed read (not a 404) is tried again after a minute.
+      if (limits.published !== undefined || !translationUrl || Date.now() - publishedReadAt < 60_000) return;
+      publishedReadAt = Date.now();
+      limits.published = await readPublishedCharLimit(context, translationUrl, translationApiKey);
+    },
+    explainGroup: (context, options, refusal) => unsupportedIn(refusal, options, () => supportedLanguages(context)),
   });
   const reported = new WeakMap<object, Set<BatchFailure>>();
+
+  const detections = new LRUCache<string, Detection[]>({ max: 10_000, ttl: Math.max(1, detectionsTtlMs) });
+  const detecting = new Map<string, Promise<Detection[]>>();
+  const detect = (context: TranslationContext, text: string): Promise<Detection[]> => {
+    const key = sha256Of(text);
+    const hit = detectionsTtlMs > 0 ? detections.get(key) : undefined;
+    if (hit) return Promise.resolve(hit);
+    // Equal texts in flight, from this request or another, share one call.
+    let pending = detecting.get(key);
+    if (!pending) {
+      pending = gate.of(context).run(() => detectLanguage(context, text, bodyApiKey));
+      detecting.set(key, pending);
+      pending.then(
+        (result) => {
+          if (detectionsTtlMs > 0) detections.set(key, result);
+        },
+        () => undefined,
+      ).finally(() => detecting.delete(key));
+    }
+    return pending;
+  };
 
   return {
     maxTextLength,
     statements: createStatementMemo(),
     languages: supportedLanguages,
-    detect: (context, text) => detectLanguage(context, text, bodyApiKey),
+    detect,
     translate: (context, texts, options) => batcher.translate(context, texts, options),
     settle(context, outcomes) {
       const failed = outcomes.find((outcome): outcome is { failure: BatchFailure } => 'failure' in outcome);
@@ -99,28 +160,18 @@ export function createTranslationRuntime({
 }
 
 /**
- * The upstream's 400 body is not passed on (it may say anything); when the request named a language
- * the service does not offer, say so in the gateway's words, naming the argument.
+ * The upstream's 400 body is not passed on (it may say anything, and the gateway never reads it);
+ * when the request named a language the service does not offer, say so in the gateway's words,
+ * naming the argument. Any other cause is narrowed down by the batcher (sizes, one text).
  */
-async function explainRefusal(
-  error: unknown,
-  options: BatchOptions,
-  languages: () => Promise<Language[]>,
-  maxTextLength: number,
-): Promise<UpstreamError> {
-  const upstream = upstreamErrorIn(error) ?? new UpstreamError('The gateway could not translate these texts.', { code: ErrorCode.UpstreamError, service: 'translation' }, error);
-  if (upstream.code !== ErrorCode.UpstreamBadRequest) return upstream;
+async function unsupportedIn(refusal: UpstreamError, options: BatchOptions, languages: () => Promise<Language[]>): Promise<UpstreamError | undefined> {
   const known = await languages().catch(() => undefined);
-  if (!known) return upstream;
+  if (!known) return undefined;
   const source = options.from ? known.find((language) => language.code === options.from) : undefined;
-  if (options.from && !source) return unsupported('from', options.from, known.map((language) => language.code), upstream);
+  if (options.from && !source) return unsupported('from', options.from, known.map((language) => language.code), refusal);
   const targets = source ? source.targets : known.map((language) => language.code);
-  if (!targets.includes(options.to)) return unsupported('to', options.to, targets, upstream);
-  return new UpstreamError(
-    `The translation service refused the texts (HTTP 400) although it offers these languages; the likely cause is a text over its character limit. The gateway sends texts of up to ${maxTextLength} characters (TRANSLATION_MAX_TEXT_LENGTH): set it to the service's limit.`,
-    { code: ErrorCode.UpstreamBadRequest, service: 'translation', status: 400, limit: maxTextLength },
-    upstream,
-  );
+  if (!targets.includes(options.to)) return unsupported('to', options.to, targets, refusal);
+  return undefined;
 }
 
 function unsupported(argument: string, code: string, offered: string[], cause: UpstreamError): UpstreamError {

@@ -28,6 +28,18 @@ export interface TranslationServiceOptions {
   maxTextLength?: number;
   /** Most texts accepted in one array `q`. @default 200 (LibreTranslate's own batch limit is off by default) */
   maxBatchSize?: number;
+  /**
+   * LibreTranslate's `--batch-limit`: most texts in one request; over it → 400 "Invalid request:
+   * request (N) exceeds text limit (L)". Unset (LibreTranslate's -1): off. @default undefined
+   */
+  batchLimit?: number;
+  /**
+   * LibreTranslate's `--char-limit`: most characters in one request, summed over an array `q`; over it
+   * → 400 with the same message. Published as `charLimit` by GET /frontend/settings. Unset: off. @default undefined
+   */
+  charLimit?: number;
+  /** Serve GET /frontend/settings, as LibreTranslate does; false → 404, as a service without it. @default true */
+  frontendSettings?: boolean;
   /** Requests allowed per window; over it → 429 with `Retry-After`. Unset: no limit. @default undefined */
   rateLimit?: RateLimit;
   /** Largest request body, in bytes; bigger → 413. @default 2097152 (2 MiB) */
@@ -36,8 +48,8 @@ export interface TranslationServiceOptions {
   now?: () => number;
 }
 
-export type ResolvedTranslationServiceOptions = Required<Omit<TranslationServiceOptions, 'apiKey' | 'rateLimit'>> &
-  Pick<TranslationServiceOptions, 'apiKey' | 'rateLimit'>;
+export type ResolvedTranslationServiceOptions = Required<Omit<TranslationServiceOptions, 'apiKey' | 'rateLimit' | 'batchLimit' | 'charLimit'>> &
+  Pick<TranslationServiceOptions, 'apiKey' | 'rateLimit' | 'batchLimit' | 'charLimit'>;
 
 export interface RecordedRequest {
   method: string;
@@ -84,7 +96,7 @@ const ENGINE_HEADER = ['X-Translation-Engine', 'glossary-stand-in'] as const;
 const MAX_RECORDED = 50;
 const MAX_RECORDED_BODY_BYTES = 64 * 1024;
 
-const ROUTES: Record<string, 'GET' | 'POST'> = { '/languages': 'GET', '/translate': 'POST', '/detect': 'POST' };
+const ROUTES: Record<string, 'GET' | 'POST'> = { '/languages': 'GET', '/translate': 'POST', '/detect': 'POST', '/frontend/settings': 'GET' };
 const ROUTE_NAMES = Object.entries(ROUTES).map(([path, method]) => `${method} ${path}`);
 
 /** An answer to send: status, JSON body, extra headers. */
@@ -117,6 +129,8 @@ function validateOptions(options: ResolvedTranslationServiceOptions): void {
   positive('maxTextLength', options.maxTextLength);
   positive('maxBatchSize', options.maxBatchSize);
   positive('maxBodyBytes', options.maxBodyBytes);
+  if (options.batchLimit !== undefined) positive('batchLimit', options.batchLimit);
+  if (options.charLimit !== undefined) positive('charLimit', options.charLimit);
   if (options.rateLimit) {
     positive('rateLimit.requests', options.rateLimit.requests);
     positive('rateLimit.windowMs', options.rateLimit.windowMs);
@@ -206,6 +220,9 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
     apiKey: undefined,
     maxTextLength: 5000,
     maxBatchSize: 200,
+    batchLimit: undefined,
+    charLimit: undefined,
+    frontendSettings: true,
     rateLimit: undefined,
     maxBodyBytes: 2 * 1024 * 1024,
     now: Date.now,
@@ -214,7 +231,7 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
     const next = { ...options };
     for (const [key, value] of Object.entries(partial) as [keyof TranslationServiceOptions, unknown][]) {
       // Optional features switch off with an explicit undefined; the others keep their value.
-      if (value !== undefined || key === 'apiKey' || key === 'rateLimit') Object.assign(next, { [key]: value });
+      if (value !== undefined || key === 'apiKey' || key === 'rateLimit' || key === 'batchLimit' || key === 'charLimit') Object.assign(next, { [key]: value });
     }
     if (next.rateLimit) next.rateLimit = { ...next.rateLimit };
     validateOptions(next);
@@ -278,6 +295,14 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
     if (Array.isArray(q) && q.length > options.maxBatchSize) {
       return invalid(`q has ${q.length} texts, over the batch limit of ${options.maxBatchSize} texts per request`);
     }
+    // LibreTranslate checks its limits before the languages, with one message for both.
+    if (Array.isArray(q) && options.batchLimit !== undefined && q.length > options.batchLimit) {
+      return invalid(`request (${q.length}) exceeds text limit (${options.batchLimit})`);
+    }
+    if (options.charLimit !== undefined) {
+      const chars = (Array.isArray(q) ? q : [q]).reduce((sum, text) => sum + characters(text), 0);
+      if (chars > options.charLimit) return invalid(`request (${chars}) exceeds text limit (${options.charLimit})`);
+    }
     if (source === undefined || source === null || source === '') return invalid('missing source parameter');
     if (target === undefined || target === null || target === '') return invalid('missing target parameter');
     if (typeof source !== 'string') return invalid('source must be a language code string');
@@ -306,16 +331,29 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
     if (q === undefined || q === null || q === '') return invalid('missing q parameter');
     if (typeof q !== 'string') return invalid('q must be a string');
     const length = characters(q);
+    if (options.charLimit !== undefined && length > options.charLimit) return invalid(`request (${length}) exceeds text limit (${options.charLimit})`);
     if (length > options.maxTextLength) return invalid(`q has ${length} characters, over the text limit of ${options.maxTextLength} characters`);
     return { status: 200, body: translator.detect(q) };
   };
+
+  /** LibreTranslate's answer (its fields, -1 for no limit); it publishes no batch limit. */
+  const frontendSettings = () => ({
+    charLimit: options.charLimit ?? -1,
+    frontendTimeout: 500,
+    apiKeys: options.apiKey !== undefined,
+    keyRequired: options.apiKey !== undefined,
+    suggestions: false,
+    filesTranslation: false,
+    supportedFilesFormat: [],
+    language: { source: { code: 'auto', name: 'Auto Detect' }, target: { code: 'es', name: 'Spanish' } },
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     res.setHeader(...ENGINE_HEADER);
     stats.requests++;
     const method = req.method ?? 'GET';
     const path = (req.url ?? '/').split('?')[0];
-    const allowed = ROUTES[path];
+    const allowed = ROUTES[path] && (path !== '/frontend/settings' || options.frontendSettings) ? ROUTES[path] : undefined;
     if (!allowed) {
       req.resume();
       return send(res, fail(404, `No such route: ${method} ${path.slice(0, 100)}`));
@@ -358,6 +396,8 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
         ? invalid(body.error)
         : path === '/languages'
           ? { status: 200, body: translator.languages }
+          : path === '/frontend/settings'
+            ? { status: 200, body: frontendSettings() }
           : path === '/translate'
             ? translate(body!.value)
             : detect(body!.value));

@@ -1,0 +1,157 @@
+/**
+ * What one translation service accepts in a call, as far as the gateway has seen: texts per call,
+ * characters per call (summed over its texts) and characters of one text. LibreTranslate deployments
+ * set `--batch-limit` and `--char-limit` and answer 400 past them; the gateway learns both from
+ * what it was accepted and refused, and sizes later calls to fit from the start.
+ */
+
+/** The size of one call. */
+export interface CallShape {
+  texts: number;
+  chars: number;
+  /** Characters of its longest text. */
+  longest: number;
+}
+
+/** Learned facts about one service (one TRANSLATION_URL), shared by every request of a gateway. */
+export interface ServiceLimits {
+  /** The largest call of each measure the service accepted. */
+  ok: CallShape;
+  /** The smallest of each measure it refused for that measure (Infinity: none seen). */
+  bad: CallShape;
+  /** `charLimit` of its GET /frontend/settings: undefined not asked yet, null absent or unlimited. */
+  published?: number | null;
+}
+
+export function createServiceLimits(): ServiceLimits {
+  return { ok: { texts: 0, chars: 0, longest: 0 }, bad: { texts: Infinity, chars: Infinity, longest: Infinity } };
+}
+
+/** How calls are sized now: each measure's cap, and whether it is the service's limit known exactly. */
+export interface CallCaps {
+  texts: number;
+  chars: number;
+  /** Longest text one call may carry (longer texts are cut into parts). */
+  longest: number;
+  /**
+   * Longest text known to pass the limits for sure is unknown; this is the length above which a text
+   * is known to be refused (a setting, the published limit, or a text refused alone).
+   */
+  refusedAbove: number;
+  /** Whether any refusal is known: else every call is sized by the settings alone. */
+  limited: boolean;
+  /** Where the character cap comes from, for error messages. */
+  charsFrom: 'setting' | 'published' | 'learned';
+}
+
+export interface LimitLearner<TRoot> {
+  caps(): CallCaps;
+  /** Whether a call of this shape is known to pass (the service accepted one at least as large). */
+  knownToFit(shape: CallShape): boolean;
+  accepted(shape: CallShape): void;
+  /** Records a refusal (400) of a call carrying texts of these roots. */
+  refused(shape: CallShape, roots: Iterable<TRoot>): void;
+  /** A text was refused for itself (not for its size): refusals of calls carrying it prove no limit. */
+  exclude(root: TRoot): void;
+  /** Drops every refusal of this flush: their cause was not size (a language the service does not offer). */
+  forget(): void;
+  /** Hands the refusals learned in this flush to the shared limits; returns the measures newly learned. */
+  commit(): (keyof CallShape)[];
+}
+
+/**
+ * The view of one request's flush: accepted calls are facts shared at once; refusals stay local until
+ * the flush ends, since a refusal may turn out to be caused by one bad text (or an unsupported
+ * language) rather than by size, and must then teach nothing.
+ */
+export function createLimitLearner<TRoot>(shared: ServiceLimits, settings: { maxTexts: number; maxChars?: number }): LimitLearner<TRoot> {
+  const refusals: { shape: CallShape; roots: Set<TRoot> }[] = [];
+  const excluded = new Set<TRoot>();
+
+  const view = () => {
+    const ok = { ...shared.ok };
+    const bad = { ...shared.bad };
+    const published = shared.published ?? undefined;
+    if (published !== undefined) {
+      ok.chars = Math.max(ok.chars, published);
+      bad.chars = Math.min(bad.chars, published + 1);
+    }
+    const counted = refusals.filter(({ roots }) => ![...roots].some((root) => excluded.has(root)));
+    // A text refused alone is over a limit on one text (or on the call, which it alone makes).
+    for (const { shape } of counted) if (shape.texts === 1) bad.longest = Math.min(bad.longest, shape.chars);
+    const sized = counted.filter(({ shape }) => shape.texts > 1 && shape.longest < bad.longest && !(published !== undefined && shape.chars > published));
+    // Refusals that only one measure explains first; then the others, unless those already explain them.
+    for (const { shape } of sized) {
+      if (shape.texts <= ok.texts) bad.chars = Math.min(bad.chars, shape.chars);
+      else if (shape.chars <= ok.chars) bad.texts = Math.min(bad.texts, shape.texts);
+    }
+    for (const { shape } of sized) {
+      if (shape.texts <= ok.texts || shape.chars <= ok.chars || shape.texts >= bad.texts || shape.chars >= bad.chars) continue;
+      // Either measure may be the cause: take it as characters, which also bounds texts of a size, and
+      // lets a later refusal of a call with fewer characters than one that passed show a count limit.
+      bad.chars = Math.min(bad.chars, shape.chars);
+    }
+    return { ok, bad, published };
+  };
+
+  return {
+    caps() {
+      const { ok, bad, published } = view();
+      const texts = Math.min(settings.maxTexts, cap(ok.texts, bad.texts, settings.maxTexts));
+      const learnedChars = cap(ok.chars, bad.chars, settings.maxChars ?? Infinity);
+      const chars = Math.min(settings.maxChars ?? Infinity, learnedChars);
+      const charsFrom = chars === settings.maxChars ? 'setting' : published !== undefined && chars === published ? 'published' : 'learned';
+      const longest = Math.min(chars, cap(ok.longest, bad.longest, Infinity));
+      const limited = bad.texts !== Infinity || bad.chars !== Infinity || bad.longest !== Infinity;
+      const refusedAbove = Math.min(settings.maxChars ?? Infinity, published ?? Infinity, bad.longest - 1);
+      return { texts, chars, longest, refusedAbove, limited, charsFrom };
+    },
+    knownToFit(shape) {
+      const { ok } = view();
+      return shape.texts <= ok.texts && shape.chars <= ok.chars && shape.longest <= ok.longest;
+    },
+    accepted(shape) {
+      for (const measure of MEASURES) {
+        shared.ok[measure] = Math.max(shared.ok[measure], shape[measure]);
+        // The service now takes more than it once refused: its limits were raised.
+        if (shared.bad[measure] <= shared.ok[measure]) shared.bad[measure] = Infinity;
+      }
+    },
+    refused(shape, roots) {
+      refusals.push({ shape, roots: new Set(roots) });
+    },
+    exclude(root) {
+      excluded.add(root);
+    },
+    forget() {
+      refusals.length = 0;
+    },
+    commit() {
+      const { bad } = view();
+      const learned: (keyof CallShape)[] = [];
+      for (const measure of MEASURES) {
+        if (bad[measure] < shared.bad[measure] && !(measure === 'chars' && shared.published != null && bad.chars === shared.published + 1)) {
+          shared.bad[measure] = bad[measure];
+          learned.push(measure);
+        }
+      }
+      refusals.length = 0;
+      return learned;
+    },
+  };
+}
+
+const MEASURES = ['texts', 'chars', 'longest'] as const;
+
+/**
+ * The size to try for one measure: the largest accepted when the limit lies just above it (within
+ * 1/16, so a page does not pay many probes for the last few characters), else halfway between the
+ * largest accepted and the smallest refused.
+ */
+function cap(ok: number, bad: number, max: number): number {
+  if (bad === Infinity) return max;
+  // Refused at or below what passed before: the service's limits went down; start again from nothing.
+  const floor = ok >= bad ? 0 : ok;
+  if (bad - floor <= Math.max(1, Math.floor(bad / 16))) return Math.max(1, floor);
+  return Math.max(1, Math.floor((floor + bad) / 2));
+}
