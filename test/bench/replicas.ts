@@ -2,25 +2,27 @@
  * One gateway process against two, both behind one Redis: requests per second on this machine, and
  * the ratio. A standalone measurement (loopback only, a few seconds):
  *
- *   npx tsx test/bench/replicas.ts          (BENCH_SECONDS=3, BENCH_CONNECTIONS=16)
+ *   npx tsx test/bench/replicas.ts          (BENCH_SECONDS=2, BENCH_ROUNDS=3, BENCH_CONNECTIONS=16)
  *
  * Processes, each started here and stopped at the end: redis-server, the plain problems service and
- * the translation stand-in (test/bench/), and gateway processes with REDIS_URL (compiled when `dist/`
- * is there, else TypeScript through tsx). The load is a warm cross-source page (20 problems with their
- * translations) cycling over more pages than connections, so every request goes through Redis for its
- * rate limit, its problems answer and its translations; the response cache is off, so each request
- * is executed. With two replicas the same connections are split between them, as a balancer would.
- * The load generator runs in this process and shares the machine's cores with what it measures.
+ * the translation stand-in (test/bench/), and gateway processes with REDIS_URL (TypeScript through
+ * tsx; the compiled `dist/` with BENCH_COMPILED=true after `npm run build`). The load is a warm
+ * cross-source page (20 problems with their translations) cycling over more pages than connections,
+ * so every request goes through Redis for its rate limit, its problems answer and its translations;
+ * the response cache is off, so each request is executed. With two replicas the same connections are split between them, as a balancer would.
+ * A third process without REDIS_URL is the control (Redis' own cost). The load generator runs in this
+ * process and shares the machine's cores with what it measures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { startRedis } from '../helpers/redis-server.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
 interface Server {
@@ -95,8 +97,9 @@ export async function runReplicasBench(log: (line: string) => void = console.log
     servers.push(problems);
     const translation = await start('src/upstreams/translation/main.ts', { PORT: '0', TRANSLATION_API_KEY: 'bench-translation' }, /(http:\/\/127\.0\.0\.1:\d+)/);
     servers.push(translation);
-    const compiled = existsSync(`${ROOT}dist/src/cli/start.js`);
-    const startGateway = async () => {
+    // The sources by default: a dist/ left from an older build would measure older code.
+    const compiled = process.env.BENCH_COMPILED === 'true' && existsSync(`${ROOT}dist/src/cli/start.js`);
+    const startGateway = async (redisUrl: string | undefined) => {
       const gateway = await start(
         compiled ? 'dist/src/cli/start.js' : 'src/cli/start.ts',
         {
@@ -107,7 +110,7 @@ export async function runReplicasBench(log: (line: string) => void = console.log
           TRANSLATION_URL: translation.url,
           TRANSLATION_API_KEY: 'bench-translation',
           GATEWAY_API_KEYS: 'bench-client',
-          REDIS_URL: redis.url,
+          ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
           RATE_LIMIT_REQUESTS: '1000000000',
           TRANSLATION_RATE_LIMIT_REQUESTS: '1000000000',
           RESPONSE_CACHE_TTL_SECONDS: '0',
@@ -118,24 +121,41 @@ export async function runReplicasBench(log: (line: string) => void = console.log
       servers.push(gateway);
       return `${gateway.url.replace('localhost', '127.0.0.1')}/graphql`;
     };
-    const first = await startGateway();
-    const second = await startGateway();
+    const first = await startGateway(redis.url);
+    const second = await startGateway(redis.url);
+    // The control: one process keeping everything in its own memory, as without REDIS_URL.
+    const alone = await startGateway(undefined);
     // Every page once through each process (JIT warm); Redis then holds every answer and translation.
-    for (const url of [first, second]) {
+    for (const url of [first, second, alone]) {
       for (let page = 0; page < PAGES; page++) {
         const response = await fetch(url, { method: 'POST', headers: HEADERS, body: pageBody(page) });
         if (!isRight((await response.json()) as { data?: unknown })) throw new Error(`page ${page} was not answered right`);
       }
     }
 
-    const one = await load([first], SECONDS, CONNECTIONS);
-    const two = await load([first, second], SECONDS, CONNECTIONS);
-    const ratio = two.requestsPerSecond / one.requestsPerSecond;
-    log(`machine: ${availableParallelism()} cores; ${SECONDS} s per run, ${CONNECTIONS} connections, warm page of 20 problems with translations, one Redis`);
-    log(`one gateway process:  ${one.requestsPerSecond.toFixed(0)} req/s (${one.errors} wrong answers)`);
-    log(`two gateway processes: ${two.requestsPerSecond.toFixed(0)} req/s (${two.errors} wrong answers)`);
-    log(`ratio two/one: ${ratio.toFixed(2)}`);
-    return { one, two, ratio };
+    log(`machine: ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)}; ${ROUNDS} rounds of ${SECONDS} s per setup, ${CONNECTIONS} connections, warm page of 20 problems with translations, one Redis`);
+    // Alternated, so a change in what else the machine runs weighs on both setups alike.
+    const rounds: { one: number; two: number; inProcess: number; errors: number }[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const one = await load([first], SECONDS, CONNECTIONS);
+      const two = await load([first, second], SECONDS, CONNECTIONS);
+      const inProcess = await load([alone], SECONDS, CONNECTIONS);
+      const errors = one.errors + two.errors + inProcess.errors;
+      rounds.push({ one: one.requestsPerSecond, two: two.requestsPerSecond, inProcess: inProcess.requestsPerSecond, errors });
+      log(
+        `round ${round + 1}: one process ${one.requestsPerSecond.toFixed(0)} req/s, two processes ${two.requestsPerSecond.toFixed(0)} req/s, ` +
+          `one process without Redis ${inProcess.requestsPerSecond.toFixed(0)} req/s (${errors} wrong answers)`,
+      );
+    }
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const one = median(rounds.map((round) => round.one));
+    const two = median(rounds.map((round) => round.two));
+    const inProcess = median(rounds.map((round) => round.inProcess));
+    log(
+      `median: one process ${one.toFixed(0)} req/s, two processes ${two.toFixed(0)} req/s, ratio two/one ${(two / one).toFixed(2)}; ` +
+        `one process without Redis ${inProcess.toFixed(0)} req/s (load average now ${loadavg()[0].toFixed(1)})`,
+    );
+    return { rounds, one, two, inProcess, ratio: two / one };
   } finally {
     for (const server of servers) server.child.kill('SIGTERM');
     await redis.stop();
