@@ -150,6 +150,21 @@ describe('REDIS_URL pointing at nothing', () => {
     }
   });
 
+  it('MUST say nothing about a lost connection when the gateway itself closes', async () => {
+    const redis = await startRedis();
+    const stack = await startStack();
+    const lines: string[] = [];
+    try {
+      const gateway = await createGateway({ settings: { ...stack.upstreamSettings, redisUrl: redis.url }, log: (line) => lines.push(line), requestLog: false });
+      await gateway.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(lines.filter((line) => line.includes('redis'))).toEqual([]);
+    } finally {
+      await stack.close();
+      await redis.stop();
+    }
+  });
+
   it('MUST close promptly while Redis is unreachable (no wait for a reconnection)', async () => {
     const port = await freePort();
     const stack = await startStack();

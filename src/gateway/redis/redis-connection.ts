@@ -46,9 +46,10 @@ export async function connectRedis({ url, timeoutMs, log = console.warn, startWa
     // Connecting starts here; no command is sent before 'ready' anyway (no offline queue).
     lazyConnect: false,
   });
-  let lastError = 'not connected yet';
+  let lastError = '';
   let wasReady = false;
   let reportedDown = false;
+  let closing = false;
   client.on('error', (error: NodeJS.ErrnoException) => {
     lastError = error.code ?? error.message;
   });
@@ -56,12 +57,13 @@ export async function connectRedis({ url, timeoutMs, log = console.warn, startWa
     if (reportedDown) log(`redis: reachable again at ${where}; caches and rate limits are shared again`, 'warn');
     wasReady = true;
     reportedDown = false;
+    lastError = '';
   });
   client.on('close', () => {
-    // One line per outage, not one per reconnection attempt.
-    if (wasReady && !reportedDown) {
+    // One line per outage, not one per reconnection attempt, and none for the gateway's own close.
+    if (wasReady && !reportedDown && !closing) {
       reportedDown = true;
-      log(`redis: connection to ${where} lost (${lastError}); serving with in-process rate limits and no shared cache until it is back`, 'warn');
+      log(`redis: connection to ${where} lost (${lastError || 'closed'}); serving with in-process rate limits and no shared cache until it is back`, 'warn');
     }
   });
 
@@ -78,7 +80,7 @@ export async function connectRedis({ url, timeoutMs, log = console.warn, startWa
   });
   if (!ready) {
     reportedDown = true;
-    log(`redis: not reachable at ${where} (${lastError}); starting with in-process rate limits and no shared cache, and connecting in the background`, 'warn');
+    log(`redis: not reachable at ${where} (${lastError || `no answer within ${startWaitMs} ms`}); starting with in-process rate limits and no shared cache, and connecting in the background`, 'warn');
   }
 
   // After a timeout Redis is skipped for a moment: a Redis that hangs (paused, swapping) would
@@ -103,9 +105,10 @@ export async function connectRedis({ url, timeoutMs, log = console.warn, startWa
     check: () =>
       run((redis) => redis.ping()).then(
         () => 'ok',
-        (error: Error) => (client.status === 'ready' ? `did not answer within ${timeoutMs} ms` : `unreachable (${lastError || error.message})`),
+        () => (client.status === 'ready' ? `did not answer within ${timeoutMs} ms` : `unreachable${lastError ? ` (${lastError})` : ''}`),
       ),
     close: async () => {
+      closing = true;
       // quit() waits for pending replies, but on a dead connection it would wait for a reconnection.
       if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
       else client.disconnect();
