@@ -1,6 +1,10 @@
 /**
  * The gateway mounted in an Express app next to the app's own routes.
  * Run: `node --conditions=source --import tsx examples/express/server.ts` (upstreams as for `npm start`).
+ *
+ * Apollo Client apps querying it: `Query.translation` is a namespace with no id, so give the cache
+ * `new InMemoryCache({ typePolicies: { TranslationQuery: { merge: true } } })`, or one translation
+ * query's answer replaces another's ("Cache data may be lost"; README "Clients").
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,6 +1,10 @@
 /**
  * The gateway as a Fastify route. Fastify owns the request and reply; yoga answers through them.
  * Run: `node --conditions=source --import tsx examples/fastify/server.ts` (upstreams as for `npm start`).
+ *
+ * Apollo Client apps querying it: `Query.translation` is a namespace with no id, so give the cache
+ * `new InMemoryCache({ typePolicies: { TranslationQuery: { merge: true } } })`, or one translation
+ * query's answer replaces another's ("Cache data may be lost"; README "Clients").
  */
 import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';

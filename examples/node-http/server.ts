@@ -1,6 +1,10 @@
 /**
  * The gateway inside a plain node:http server. Run: `node --conditions=source --import tsx examples/node-http/server.ts`
  * (with PROBLEMS_URL, TRANSLATION_URL and their keys set: the app reads its environment, the gateway does not).
+ *
+ * Apollo Client apps querying it: `Query.translation` is a namespace with no id, so give the cache
+ * `new InMemoryCache({ typePolicies: { TranslationQuery: { merge: true } } })`, or one translation
+ * query's answer replaces another's ("Cache data may be lost"; README "Clients").
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

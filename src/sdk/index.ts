@@ -1,6 +1,8 @@
 /**
  * A typed SDK for server-side callers: one function per operation in src/sdk/operations, with
- * TypeScript types for variables and results generated from the gateway's schema.
+ * TypeScript types for variables and results generated from the shipped schema.graphql by
+ * `npm run codegen`; and the operations themselves as typed documents (`TranslateTextDocument`, …)
+ * for Apollo Client, urql or graphql-request.
  *
  *   const sdk = createGatewaySdk({ url: process.env.GATEWAY_URL!, apiKey: process.env.GATEWAY_KEY });
  *   const { problems } = await sdk.ProblemsInLanguage({ to: 'es' });
@@ -8,7 +10,8 @@
 import { print, type DocumentNode } from 'graphql';
 import { getSdk, type Requester } from './generated.ts';
 
-export * from './generated.ts';
+export * from './gql/graphql.ts';
+export { getSdk, type Requester, type Sdk } from './generated.ts';
 
 export interface GatewaySdkOptions {
   /** The gateway's GraphQL endpoint. */

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/gateway/create-gateway.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
-/** TRUSTED_DOCUMENTS: only the manifest's operations run, by hash, document id or exact text. */
+/**
+ * TRUSTED_DOCUMENTS: only the manifest's operations run, by hash, document id or exact text. The
+ * manifest is the one `npm run codegen` writes for the SDK's operations.
+ */
 const KEY = 'trusted-suite-key';
-const OPERATIONS = fileURLToPath(new URL('../../src/sdk/operations/', import.meta.url));
+const MANIFEST = fileURLToPath(new URL('../../src/sdk/gql/persisted-documents.json', import.meta.url));
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('trusted documents', () => {
@@ -18,12 +19,9 @@ describe('trusted documents', () => {
   let manifest: Record<string, string>;
 
   beforeAll(async () => {
-    const texts = await Promise.all((await readdir(OPERATIONS)).filter((name) => name.endsWith('.graphql')).map((name) => readFile(OPERATIONS + name, 'utf8')));
-    manifest = Object.fromEntries(texts.map((text) => [sha256(text), text]));
-    const path = join(await mkdtemp(join(tmpdir(), 'trusted-')), 'persisted-documents.json');
-    await writeFile(path, JSON.stringify(manifest));
+    manifest = JSON.parse(await readFile(MANIFEST, 'utf8'));
     stack = await startStack({ settings: { gatewayApiKeys: [KEY] } });
-    trusted = await stack.addGateway({ settings: { gatewayApiKeys: [KEY], trustedDocuments: path } });
+    trusted = await stack.addGateway({ settings: { gatewayApiKeys: [KEY], trustedDocuments: MANIFEST } });
   });
   afterAll(async () => {
     await stack?.close();
