@@ -7,11 +7,10 @@
  * SHUTDOWN_TIMEOUT_MS), then the gateway and the stand-ins close and the process exits: 0 when every
  * request was answered, 1 when some had to be cut off.
  */
-import { createGateway, type Gateway } from '../gateway/create-gateway.ts';
-import { writeRequestLogLine } from '../gateway/observability/request-log.ts';
+import type { Gateway } from '../gateway/create-gateway.ts';
 import { SettingsError, readSettings, type GatewaySettings } from '../gateway/settings.ts';
 import { listen, type CutOffRequest, type RunningServer } from '../shared/listen.ts';
-import { startProblemsStandIn, startTranslationStandIn, type StandIn } from '../upstreams/stand-ins.ts';
+import type { StandIn } from '../upstreams/stand-ins.ts';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 /** Past the drain, closing the gateway and the stand-ins gets this long before the process exits anyway. */
@@ -104,6 +103,14 @@ async function main(settings: GatewaySettings): Promise<void> {
     if (process.ppid !== parent) void stop('parent process exited');
   }, 1000).unref();
 
+  // Loaded only once the settings are known to be usable, so a refusal is immediate.
+  const [{ createGateway }, { writeRequestLogLine }, { startProblemsStandIn, startTranslationStandIn }] = await Promise.all([
+    import('../gateway/create-gateway.ts'),
+    import('../gateway/observability/request-log.ts'),
+    import('../upstreams/stand-ins.ts'),
+  ]);
+  if (stopping) return;
+
   const upstreams: Partial<GatewaySettings> = {};
   for (const { name, urlSetting, urlVariable } of UPSTREAMS) {
     const url = settings[urlSetting];
@@ -147,7 +154,9 @@ async function main(settings: GatewaySettings): Promise<void> {
     return;
   }
   const over = standIns.length > 0 ? `; fake data from the local stand-ins for ${replaced.join(' and ')}` : '';
-  step(`listening: http://localhost:${server.port}/graphql (GraphiQL in a browser, GraphQL over HTTP for clients${over})`);
+  // GraphiQL is advertised only when served (GATEWAY_GRAPHIQL; off in production unless enabled).
+  const serves = settings.graphiql ? 'GraphiQL in a browser, GraphQL over HTTP for clients' : 'GraphQL over HTTP; GraphiQL off';
+  step(`listening: http://localhost:${server.port}/graphql (${serves}${over})`);
 }
 
 let settings: GatewaySettings;
