@@ -14,7 +14,7 @@
  * process and shares the machine's cores with what it measures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
@@ -63,8 +63,20 @@ function isRight(payload: { data?: any; errors?: unknown[] }): boolean {
   return !payload.errors && payload.data?.problems?.nodes?.length > 0 && payload.data.problems.nodes.every((node: any) => typeof node.translation?.title === 'string');
 }
 
-/** `connections` workers for `seconds`, spread round-robin over the gateways; every answer checked. */
-async function load(urls: string[], seconds: number, connections: number) {
+/** User + system CPU time of a process so far, in microseconds (/proc/<pid>/stat, 100 ticks a second). */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * `connections` workers for `seconds`, spread round-robin over the gateways; every answer checked.
+ * CPU per request is the gateways' own: on a machine busy with other work it stays meaningful when
+ * requests per second do not.
+ */
+async function load(gateways: Server[], seconds: number, connections: number) {
+  const urls = gateways.map((gateway) => gateway.url);
   const pools = urls.map((url) => new Pool(new URL(url).origin, { connections: Math.ceil(connections / urls.length), pipelining: 1 }));
   let done = 0;
   let errors = 0;
@@ -82,11 +94,14 @@ async function load(urls: string[], seconds: number, connections: number) {
       }
     }
   };
+  const pids = gateways.map((gateway) => gateway.child.pid!);
+  const cpuBefore = pids.reduce((sum, pid) => sum + cpuMicros(pid), 0);
   const began = performance.now();
   await Promise.all(Array.from({ length: connections }, (_, worker_) => worker(pools[worker_ % pools.length])));
   const elapsed = (performance.now() - began) / 1000;
   await Promise.all(pools.map((pool) => pool.close()));
-  return { requestsPerSecond: done / elapsed, errors };
+  const cpuMsPerRequest = (pids.reduce((sum, pid) => sum + cpuMicros(pid), 0) - cpuBefore) / 1000 / Math.max(1, done);
+  return { requestsPerSecond: done / elapsed, cpuMsPerRequest, errors };
 }
 
 export async function runReplicasBench(log: (line: string) => void = console.log) {
@@ -119,14 +134,14 @@ export async function runReplicasBench(log: (line: string) => void = console.log
         !compiled,
       );
       servers.push(gateway);
-      return `${gateway.url.replace('localhost', '127.0.0.1')}/graphql`;
+      return { child: gateway.child, url: `${gateway.url.replace('localhost', '127.0.0.1')}/graphql` };
     };
     const first = await startGateway(redis.url);
     const second = await startGateway(redis.url);
     // The control: one process keeping everything in its own memory, as without REDIS_URL.
     const alone = await startGateway(undefined);
     // Every page once through each process (JIT warm); Redis then holds every answer and translation.
-    for (const url of [first, second, alone]) {
+    for (const { url } of [first, second, alone]) {
       for (let page = 0; page < PAGES; page++) {
         const response = await fetch(url, { method: 'POST', headers: HEADERS, body: pageBody(page) });
         if (!isRight((await response.json()) as { data?: unknown })) throw new Error(`page ${page} was not answered right`);
@@ -135,27 +150,32 @@ export async function runReplicasBench(log: (line: string) => void = console.log
 
     log(`machine: ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)}; ${ROUNDS} rounds of ${SECONDS} s per setup, ${CONNECTIONS} connections, warm page of 20 problems with translations, one Redis`);
     // Alternated, so a change in what else the machine runs weighs on both setups alike.
-    const rounds: { one: number; two: number; inProcess: number; errors: number }[] = [];
+    type Run = Awaited<ReturnType<typeof load>>;
+    const rounds: { one: Run; two: Run; inProcess: Run }[] = [];
+    const figures = ({ requestsPerSecond, cpuMsPerRequest }: Pick<Run, 'requestsPerSecond' | 'cpuMsPerRequest'>) =>
+      `${requestsPerSecond.toFixed(0)} req/s (${cpuMsPerRequest.toFixed(1)} ms CPU a request)`;
     for (let round = 0; round < ROUNDS; round++) {
       const one = await load([first], SECONDS, CONNECTIONS);
       const two = await load([first, second], SECONDS, CONNECTIONS);
       const inProcess = await load([alone], SECONDS, CONNECTIONS);
-      const errors = one.errors + two.errors + inProcess.errors;
-      rounds.push({ one: one.requestsPerSecond, two: two.requestsPerSecond, inProcess: inProcess.requestsPerSecond, errors });
+      rounds.push({ one, two, inProcess });
       log(
-        `round ${round + 1}: one process ${one.requestsPerSecond.toFixed(0)} req/s, two processes ${two.requestsPerSecond.toFixed(0)} req/s, ` +
-          `one process without Redis ${inProcess.requestsPerSecond.toFixed(0)} req/s (${errors} wrong answers)`,
+        `round ${round + 1}: one process ${figures(one)}, two processes ${figures(two)}, one process without Redis ${figures(inProcess)}; ` +
+          `${one.errors + two.errors + inProcess.errors} wrong answers`,
       );
     }
     const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-    const one = median(rounds.map((round) => round.one));
-    const two = median(rounds.map((round) => round.two));
-    const inProcess = median(rounds.map((round) => round.inProcess));
+    const medianOf = (setup: 'one' | 'two' | 'inProcess') => ({
+      requestsPerSecond: median(rounds.map((round) => round[setup].requestsPerSecond)),
+      cpuMsPerRequest: median(rounds.map((round) => round[setup].cpuMsPerRequest)),
+    });
+    const [one, two, inProcess] = [medianOf('one'), medianOf('two'), medianOf('inProcess')];
+    const ratio = two.requestsPerSecond / one.requestsPerSecond;
     log(
-      `median: one process ${one.toFixed(0)} req/s, two processes ${two.toFixed(0)} req/s, ratio two/one ${(two / one).toFixed(2)}; ` +
-        `one process without Redis ${inProcess.toFixed(0)} req/s (load average now ${loadavg()[0].toFixed(1)})`,
+      `median: one process ${figures(one)}, two processes ${figures(two)}, ratio two/one ${ratio.toFixed(2)}; ` +
+        `one process without Redis ${figures(inProcess)} (load average now ${loadavg()[0].toFixed(1)})`,
     );
-    return { rounds, one, two, inProcess, ratio: two / one };
+    return { rounds, one, two, inProcess, ratio };
   } finally {
     for (const server of servers) server.child.kill('SIGTERM');
     await redis.stop();
