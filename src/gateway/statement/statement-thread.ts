@@ -126,7 +126,8 @@ export function createStatementThread({ limits, timeoutMs = 10_000, maxHeapMb = 
  * one, as the gateway itself runs.
  */
 function spawnStatementWorker(limits: StatementLimits, maxHeapMb: number): Worker {
-  const options = { workerData: { limits }, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } };
+  // None of the host's flags: `--input-type` (a host run with `node -e`) would stop the thread loading.
+  const options = { workerData: { limits }, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb }, execArgv: [] };
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./statement-worker.js', import.meta.url), options);
   const entry = new URL('./statement-worker.ts', import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');
