@@ -104,9 +104,10 @@ async function main(settings: GatewaySettings): Promise<void> {
   }, 1000).unref();
 
   // Loaded only once the settings are known to be usable, so a refusal is immediate.
-  const [{ createGateway }, { writeRequestLogLine }, { startProblemsStandIn, startTranslationStandIn }] = await Promise.all([
+  const [{ createGateway }, { writeRequestLogLine }, { REQUEST_ID_HEADER, requestIdFrom }, { startProblemsStandIn, startTranslationStandIn }] = await Promise.all([
     import('../gateway/create-gateway.ts'),
     import('../gateway/observability/request-log.ts'),
+    import('../gateway/observability/observed-request.ts'),
     import('../upstreams/stand-ins.ts'),
   ]);
   if (stopping) return;
@@ -148,7 +149,17 @@ async function main(settings: GatewaySettings): Promise<void> {
   const types = Object.keys(gateway.schema.getTypeMap()).filter((name) => !name.startsWith('__')).length;
   const links = gateway.linksLeftOut.length === 0 ? 'all links in place' : `${gateway.linksLeftOut.length} link(s) left out`;
   step(`schema ready in ${((Date.now() - building) / 1000).toFixed(1)} s: ${types} types, ${links}`);
-  server = await listen(gateway.yoga, { port: settings.port, host: '0.0.0.0' });
+  const { listener } = gateway;
+  server = await listen(
+    (request, response) => {
+      // The id the gateway would pick, picked here, so a request cut off at shutdown is logged under
+      // the same id as its upstream calls and traces.
+      const given = request.headers[REQUEST_ID_HEADER];
+      request.headers[REQUEST_ID_HEADER] = requestIdFrom(typeof given === 'string' ? given : undefined);
+      listener(request, response);
+    },
+    { port: settings.port, host: '0.0.0.0' },
+  );
   if (stopping) {
     await server.close();
     return;

@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface ListenOptions {
@@ -13,7 +13,7 @@ export interface CutOffRequest {
   method: string;
   /** The path without its query string (which may carry a client's data). */
   path: string;
-  /** The client's `x-request-id`, when it sent one. */
+  /** The request's `x-request-id` header, when it has one (as the listener left it). */
   requestId?: string;
   /** How long it had been running when it was cut off. */
   runningMs: number;
@@ -51,18 +51,12 @@ export async function listen(listener: RequestListener, { port = 0, host = '127.
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  const inFlight = new Map<ServerResponse, Omit<CutOffRequest, 'runningMs'> & { startedAt: number }>();
+  const inFlight = new Map<ServerResponse, { request: IncomingMessage; startedAt: number }>();
   let draining = false;
   // Before the listener, so the header is in place whatever the listener writes.
   server.prependListener('request', (request, response) => {
     if (draining) response.setHeader('connection', 'close');
-    const requestId = request.headers['x-request-id'];
-    inFlight.set(response, {
-      method: request.method ?? 'GET',
-      path: (request.url ?? '/').split('?')[0]!,
-      requestId: typeof requestId === 'string' ? requestId : undefined,
-      startedAt: performance.now(),
-    });
+    inFlight.set(response, { request, startedAt: performance.now() });
     response.once('close', () => {
       inFlight.delete(response);
       // A keep-alive connection whose answer went out before the shutdown began is idle only now.
@@ -107,7 +101,15 @@ export async function listen(listener: RequestListener, { port = 0, host = '127.
       clearTimeout(timer);
       if (outcome === 'drained') return { cutOff: [] };
       const now = performance.now();
-      const cutOff = [...inFlight.values()].map(({ startedAt, ...request }) => ({ ...request, runningMs: Math.round(now - startedAt) }));
+      const cutOff = [...inFlight.values()].map(({ request, startedAt }): CutOffRequest => {
+        const requestId = request.headers['x-request-id'];
+        return {
+          method: request.method ?? 'GET',
+          path: (request.url ?? '/').split('?')[0]!,
+          requestId: typeof requestId === 'string' ? requestId : undefined,
+          runningMs: Math.round(now - startedAt),
+        };
+      });
       beforeCutOff?.();
       for (const socket of sockets) socket.destroy();
       await done;

@@ -40,11 +40,11 @@ const alive = (pid: number) => {
   }
 };
 
-const sendSlowQuery = (port: number, requestId: string) =>
+const sendSlowQuery = (port: number, requestId?: string, query = QUERY) =>
   fetch(`http://127.0.0.1:${port}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-request-id': requestId },
-    body: JSON.stringify({ query: QUERY }),
+    headers: { 'content-type': 'application/json', ...(requestId ? { 'x-request-id': requestId } : {}) },
+    body: JSON.stringify({ query }),
   }).then(async (response) => ({ status: response.status, body: await response.json() }));
 
 const logLinesOf = (command: RunningCommand, requestId: string) =>
@@ -111,20 +111,35 @@ describe('stopping the gateway with requests in flight', () => {
     const command = startCompiled({ SHUTDOWN_TIMEOUT_MS: '300' });
     const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
     const arrivedBefore = slow.arrived;
-    const reply = sendSlowQuery(Number(port), 'cut-1').then(
-      () => 'answered',
-      () => 'no answer',
+    const replies = [sendSlowQuery(Number(port), 'cut-1'), sendSlowQuery(Number(port), undefined, QUERY.replace('p1', 'p2'))].map((reply) =>
+      reply.then(
+        () => 'answered',
+        () => 'no answer',
+      ),
     );
-    while (slow.arrived === arrivedBefore) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (slow.arrived < arrivedBefore + 2) await new Promise((resolve) => setTimeout(resolve, 10));
     const answeredBefore = slow.answered;
 
     command.child.kill('SIGTERM');
     expect(await command.exited).toBe(1);
     // Gone well before the upstream would have answered.
     expect(slow.answered).toBe(answeredBefore);
-    expect(await reply).toBe('no answer');
-    expect(logLinesOf(command, 'cut-1')).toMatchObject([{ level: 'warn', msg: 'request cut off at shutdown', method: 'POST', path: '/graphql' }]);
-    expect(command.output()).toContain('stopped: 1 request(s) cut off after 300 ms');
+    expect(await Promise.all(replies)).toEqual(['no answer', 'no answer']);
+    const cutOffLines = command
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    // Only the cut-off lines: nothing claims these requests were answered.
+    expect(cutOffLines).toMatchObject([
+      { level: 'warn', msg: 'request cut off at shutdown', method: 'POST', path: '/graphql' },
+      { level: 'warn', msg: 'request cut off at shutdown', method: 'POST', path: '/graphql' },
+    ]);
+    // The client's id, or else the one the gateway gave the request.
+    const ids = cutOffLines.map(({ requestId }) => requestId as string);
+    expect(ids).toContain('cut-1');
+    expect(ids.find((id) => id !== 'cut-1')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(command.output()).toContain('stopped: 2 request(s) cut off after 300 ms');
   });
 
   it('node dist/src/cli/start.js: stops by itself when its parent dies without passing a signal on', async () => {
