@@ -1,4 +1,5 @@
 import { Client, cacheExchange, fetchExchange, gql } from '@urql/core';
+import { persistedExchange } from '@urql/exchange-persisted';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
@@ -41,5 +42,32 @@ describe('urql core on its defaults', () => {
     expect(result.data.problems.nodes).toHaveLength(2);
     expect(result.data.problems.nodes[0].translation.language).toBe('es');
     expect(methods).toEqual(['GET']);
+  });
+
+  it('speaks automatic persisted queries with persistedExchange: the document once, then its hash alone', async () => {
+    const sent: { method: string; hasQuery: boolean }[] = [];
+    const recordingFetch: typeof fetch = (input, init) => {
+      const url = new URL(String(input));
+      const body = typeof init?.body === 'string' ? JSON.parse(init.body) : {};
+      sent.push({ method: init?.method ?? 'GET', hasQuery: Boolean(body.query ?? url.searchParams.get('query')) });
+      return fetch(input, init);
+    };
+    const query = gql`query ProblemTags { problem(id: "p1007") { id tags } }`;
+    const createClient = () =>
+      new Client({
+        url: stack.gatewayUrl,
+        exchanges: [cacheExchange, persistedExchange(), fetchExchange],
+        fetchOptions: { headers: { authorization: `Bearer ${KEY}` } },
+        fetch: recordingFetch,
+      });
+    const first = await createClient().query(query, {}).toPromise();
+    expect(first.error).toBeUndefined();
+    expect(first.data.problem.id).toBe('p1007');
+    expect(sent.at(0)).toEqual({ method: 'GET', hasQuery: false });
+    expect(sent.at(-1)?.hasQuery).toBe(true);
+    sent.length = 0;
+    const second = await createClient().query(query, {}).toPromise();
+    expect(second.data).toEqual(first.data);
+    expect(sent).toEqual([{ method: 'GET', hasQuery: false }]);
   });
 });
