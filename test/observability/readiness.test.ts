@@ -1,4 +1,6 @@
+import { createYoga } from 'graphql-yoga';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useReadiness } from '../../src/gateway/observability/use-readiness.ts';
 import { PROBLEMS_KEY, TRANSLATION_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
 import { baseOf } from './helpers.ts';
 
@@ -73,6 +75,27 @@ describe('readiness and health', () => {
     const text = await (await fetch(`${baseOf(other.gatewayUrl)}/metrics`)).text();
     expect(text).toMatch(/^gateway_upstream_up\{service="problems"\} 1$/m);
     expect(text).toMatch(/^gateway_upstream_up\{service="translation"\} 0$/m);
+  });
+
+  it('reports other dependencies beside the upstreams: a failing or silent one degrades, never takes the gateway out', async () => {
+    const { problemsUrl, problemsApiKey, translationUrl, translationApiKey } = stack.upstreamSettings;
+    const yoga = createYoga({
+      logging: false,
+      plugins: [
+        useReadiness({
+          upstreams: { problems: { url: problemsUrl, apiKey: problemsApiKey }, translation: { url: translationUrl, apiKey: translationApiKey } },
+          dependencies: { redis: async () => 'unreachable (connection refused)', store: () => new Promise<string>(() => undefined), cache: async () => 'ok' },
+          timeoutMs: 300,
+        }),
+      ],
+    });
+    const response = await yoga.fetch('http://gateway/readiness');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      status: 'degraded',
+      services: { problems: 'ok', translation: 'ok', redis: 'unreachable (connection refused)', store: 'did not answer within 300 ms', cache: 'ok' },
+      standIns: false,
+    });
   });
 
   it('says when local stand-ins serve the gateway', async () => {

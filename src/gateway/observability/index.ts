@@ -26,6 +26,8 @@ export interface ObservabilityOptions {
   >;
   /** Where each request's log line goes; `false` for none. @default one JSON line on stdout */
   requestLog?: RequestLog | false;
+  /** What /readiness reports beside the upstreams (e.g. `{ redis: () => stores.check() }`); see `useReadiness`. */
+  readinessDependencies?: Record<string, () => Promise<string>>;
 }
 
 export interface Observability {
@@ -46,7 +48,7 @@ export interface Observability {
 }
 
 /** Request log, metrics, tracing and readiness of one gateway, wired to the same per-request record. */
-export function createObservability({ settings, requestLog = writeRequestLogLine }: ObservabilityOptions): Observability {
+export function createObservability({ settings, requestLog = writeRequestLogLine, readinessDependencies }: ObservabilityOptions): Observability {
   const metrics = createGatewayMetrics({ translationBatchSize: settings.translationBatchSize });
   const tracing = settings.otlpEndpoint ? createTracing({ endpoint: settings.otlpEndpoint }) : undefined;
   const observers: RequestObserver[] = [metrics.observer, createHttpMetrics(metrics.registry)];
@@ -55,7 +57,7 @@ export function createObservability({ settings, requestLog = writeRequestLogLine
   // Set by each readiness check, so it is as fresh as the balancer's probes.
   const upstreamUp = new Gauge({
     name: 'gateway_upstream_up',
-    help: "1 when the last readiness check found the upstream answering with the gateway's key, else 0 (the gateway is then degraded).",
+    help: "1 when the last readiness check found the upstream (or other dependency, such as redis) answering with the gateway's key, else 0 (the gateway is then degraded).",
     labelNames: ['service'] as const,
     registers: [metrics.registry],
   });
@@ -68,6 +70,7 @@ export function createObservability({ settings, requestLog = writeRequestLogLine
           translation: { url: settings.translationUrl, apiKey: settings.translationApiKey },
         },
         standIns: settings.standIns ?? false,
+        dependencies: readinessDependencies,
         onChecked: (services) => {
           for (const [service, state] of Object.entries(services)) upstreamUp.set({ service }, state === 'ok' ? 1 : 0);
         },

@@ -10,8 +10,14 @@ export interface ReadinessOptions {
   upstreams: UpstreamTargets;
   /** Local stand-ins (fake data) answer for some upstreams: said in every answer. @default false */
   standIns?: boolean;
-  /** Told each upstream's state after every check (for a metric). */
-  onChecked?: (services: Record<ServiceName, string>) => void;
+  /**
+   * Other things the gateway relies on (a shared store, say), checked with the upstreams and reported
+   * beside them: each resolves `ok` or, in a few words, what is wrong. Like an upstream, one that
+   * fails makes the gateway `degraded`, never not ready. @default {}
+   */
+  dependencies?: Record<string, () => Promise<string>>;
+  /** Told each upstream's (and dependency's) state after every check (for a metric). */
+  onChecked?: (services: Record<string, string>) => void;
   /** @default '/readiness' */
   endpoint?: string;
   /** Longest wait for each upstream's answer. @default 2000 */
@@ -26,7 +32,7 @@ export interface UpstreamReport {
   /** `ready`: every upstream answers; `degraded`: one or more does not, and the fields it serves answer with errors. */
   status: 'ready' | 'degraded';
   /** `ok`, or in a few words what is wrong: never a URL, a key or an upstream's own text. */
-  services: Record<ServiceName, string>;
+  services: Record<ServiceName, string> & Record<string, string>;
 }
 
 export type ReadinessReport =
@@ -83,6 +89,7 @@ const CHECKS: Record<ServiceName, UpstreamCheck> = {
 export function useReadiness({
   upstreams,
   standIns = false,
+  dependencies = {},
   onChecked,
   endpoint = '/readiness',
   timeoutMs = 2000,
@@ -93,7 +100,7 @@ export function useReadiness({
   const check = (): Promise<UpstreamReport> => {
     const now = performance.now();
     if (last && now - last.at < cacheMs) return last.report;
-    const report = checkUpstreams(upstreams, timeoutMs, fetchFn);
+    const report = checkUpstreams(upstreams, timeoutMs, fetchFn, dependencies);
     last = { at: now, report };
     // Probes arriving while a check runs share it; the result is kept `cacheMs` from when it is known.
     void report.then(({ services }) => {
@@ -128,13 +135,19 @@ function stoppedAccepting(serverContext: unknown): boolean {
   return socket?.server?.listening === false;
 }
 
-export async function checkUpstreams(upstreams: UpstreamTargets, timeoutMs: number, fetchFn: typeof fetch = globalThis.fetch): Promise<UpstreamReport> {
-  const entries = await Promise.all(
-    (Object.entries(CHECKS) as [ServiceName, UpstreamCheck][]).map(
+export async function checkUpstreams(
+  upstreams: UpstreamTargets,
+  timeoutMs: number,
+  fetchFn: typeof fetch = globalThis.fetch,
+  dependencies: Record<string, () => Promise<string>> = {},
+): Promise<UpstreamReport> {
+  const entries = await Promise.all([
+    ...(Object.entries(CHECKS) as [ServiceName, UpstreamCheck][]).map(
       async ([service, check]) => [service, await checkOne(check, upstreams[service], timeoutMs, fetchFn)] as const,
     ),
-  );
-  const services = Object.fromEntries(entries) as Record<ServiceName, string>;
+    ...Object.entries(dependencies).map(async ([name, check]) => [name, await checkDependency(check, timeoutMs)] as const),
+  ]);
+  const services = Object.fromEntries(entries) as UpstreamReport['services'];
   return { status: entries.every(([, state]) => state === 'ok') ? 'ready' : 'degraded', services };
 }
 
@@ -152,6 +165,17 @@ async function checkOne(
     return await probe(base, headers, signal, fetchFn);
   } catch {
     return signal.aborted ? `did not answer within ${timeoutMs} ms` : 'unreachable';
+  }
+}
+
+/** A dependency's own check, held to the same time limit as the upstreams'. */
+async function checkDependency(check: () => Promise<string>, timeoutMs: number): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`did not answer within ${timeoutMs} ms`), timeoutMs)));
+  try {
+    return await Promise.race([check().catch(() => 'unreachable'), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
