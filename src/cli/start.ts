@@ -9,6 +9,7 @@
  */
 import type { Gateway } from '../gateway/create-gateway.ts';
 import { SettingsError, readSettings, type GatewaySettings } from '../gateway/settings.ts';
+import { createEntryLog } from './entry-log.ts';
 import { listen, type CutOffRequest, type RunningServer } from '../shared/listen.ts';
 import type { StandIn } from '../upstreams/stand-ins.ts';
 
@@ -51,8 +52,12 @@ async function main(settings: GatewaySettings): Promise<void> {
   const allowStandIns = standInsAllowed(settings);
   const replaced = UPSTREAMS.filter(({ urlSetting }) => !settings[urlSetting]).map(({ name }) => name);
   // Asked for by name: every line says so, so fake data is never mistaken for the real services.
-  const label = settings.standIns && replaced.length > 0 ? '[gateway] [stand-ins]' : '[gateway]';
-  const step = (line: string) => console.log(`${label} ${line}`);
+  const standInsServe = Boolean(settings.standIns) && replaced.length > 0;
+  const step = createEntryLog({
+    json: settings.production,
+    prefix: standInsServe ? '[gateway] [stand-ins]' : '[gateway]',
+    fields: standInsServe ? { standIns: true } : {},
+  });
   const timeoutMs = settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
 
   const standIns: StandIn[] = [];
@@ -69,7 +74,7 @@ async function main(settings: GatewaySettings): Promise<void> {
     if (stopping) return;
     stopping = true;
     setTimeout(() => {
-      console.error(`${label} did not stop within ${timeoutMs + CLOSE_GRACE_MS} ms; exiting`);
+      step(`did not stop within ${timeoutMs + CLOSE_GRACE_MS} ms; exiting`, 'error');
       process.exit(1);
     }, timeoutMs + CLOSE_GRACE_MS).unref();
     let cutOff: CutOffRequest[] = [];
@@ -133,14 +138,14 @@ async function main(settings: GatewaySettings): Promise<void> {
 
   if (process.env.DEBUG) step('DEBUG is ignored by the gateway: Mesh debug output would print upstream keys');
   if (settings.gatewayApiKeys.length === 0) {
-    console.warn(`${label} warning: GATEWAY_API_KEYS is not set, so any client may call the gateway (fine for development only)`);
+    step('GATEWAY_API_KEYS is not set, so any client may call the gateway (fine for development only)', 'warn');
   }
   step('building the schema from .meshrc.yaml…');
   const building = Date.now();
   gateway = await createGateway({
     // Tells the gateway (and so /readiness) whether stand-ins serve it, not whether they were allowed.
     settings: { ...settings, ...upstreams, standIns: standIns.length > 0 },
-    log: (line) => step(line),
+    log: step,
     requestLog: (entry) => {
       if (!cuttingOff) writeRequestLogLine(entry);
     },
@@ -170,16 +175,17 @@ async function main(settings: GatewaySettings): Promise<void> {
   step(`listening: http://localhost:${server.port}/graphql (${serves}${over})`);
 }
 
+// Before the settings are read, NODE_ENV alone says whether lines must be JSON.
+const fatal = createEntryLog({ json: process.env.NODE_ENV?.trim() === 'production' });
 let settings: GatewaySettings;
 try {
   settings = readSettings(process.env);
 } catch (error) {
   if (!(error instanceof SettingsError)) throw error;
-  console.error(`[gateway] cannot start: ${error.message}`);
+  fatal(`cannot start: ${error.message}`, 'error');
   process.exit(1);
 }
 main(settings).catch((error: Error) => {
-  if (error instanceof SettingsError) console.error(`[gateway] cannot start: ${error.message}`);
-  else console.error(`[gateway] failed to start: ${error.message}`);
+  fatal(`${error instanceof SettingsError ? 'cannot start' : 'failed to start'}: ${error.message}`, 'error');
   process.exit(1);
 });

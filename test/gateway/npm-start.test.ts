@@ -61,22 +61,29 @@ describe('npm start (src/cli/start.ts)', () => {
     const neither = runEntry('src/cli/start.ts', { PORT: '0', NODE_ENV: 'production' });
     const onlyProblems = runEntry('src/cli/start.ts', { PORT: '0', NODE_ENV: 'production', PROBLEMS_URL: 'http://127.0.0.1:9' });
     running.push(neither, onlyProblems);
+    // In production every line is a JSON object, this one too.
     expect(await neither.exited).toBe(1);
-    expect(neither.output().trim()).toBe(
-      "[gateway] cannot start: PROBLEMS_URL, TRANSLATION_URL: not set, and in production (NODE_ENV=production) the gateway runs no stand-ins with fake data: set them to the services' base URLs (or STAND_INS=true to run the local stand-ins on purpose)",
-    );
+    expect(JSON.parse(neither.output().trim())).toMatchObject({
+      level: 'error',
+      msg: "cannot start: PROBLEMS_URL, TRANSLATION_URL: not set, and in production (NODE_ENV=production) the gateway runs no stand-ins with fake data: set them to the services' base URLs (or STAND_INS=true to run the local stand-ins on purpose)",
+    });
     expect(await onlyProblems.exited).toBe(1);
-    expect(onlyProblems.output().trim()).toMatch(/^\[gateway\] cannot start: TRANSLATION_URL: not set, and in production/);
     expect(onlyProblems.output().trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(onlyProblems.output()).msg).toMatch(/^cannot start: TRANSLATION_URL: not set, and in production/);
   });
 
   it('starts with NODE_ENV=production and STAND_INS=true, and every line and /readiness say the stand-ins serve it', async () => {
     const command = runEntry('src/cli/start.ts', { PORT: '0', NODE_ENV: 'production', STAND_INS: 'true' });
     running.push(command);
     const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
-    const gatewayLines = command.output().split('\n').filter((line) => line.startsWith('[gateway]'));
-    expect(gatewayLines.length).toBeGreaterThanOrEqual(5);
-    for (const line of gatewayLines) expect(line).toMatch(/^\[gateway\] \[stand-ins\] /);
+    // Production: stdout is one JSON stream, and every start-up line says the stand-ins serve it.
+    const lines = command
+      .output()
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line) as { level: string; msg: string; standIns?: boolean });
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    for (const line of lines) expect(line).toMatchObject({ level: expect.any(String), msg: expect.any(String), standIns: true });
     expect(command.output()).toMatch(/listening: .*fake data from the local stand-ins for problems and translation\)/);
     const readiness = await (await fetch(`http://127.0.0.1:${port}/readiness`)).json();
     expect(readiness).toEqual({ status: 'ready', services: { problems: 'ok', translation: 'ok' }, standIns: true });
@@ -85,6 +92,13 @@ describe('npm start (src/cli/start.ts)', () => {
     expect(result.data.problem.translation.title).toBeTruthy();
     command.child.kill('SIGTERM');
     expect(await command.exited).toBe(0);
+    // The request's log line and the shutdown lines are in the same JSON stream; nothing else is.
+    const all = command
+      .output()
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line) as { msg: string });
+    expect(all.map((line) => line.msg)).toEqual(expect.arrayContaining(['request', 'stopped: every request answered']));
   });
 
   it('never prints credentials that an upstream URL carries', async () => {
