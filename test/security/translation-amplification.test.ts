@@ -41,13 +41,14 @@ describe('translation calls per client request are bounded', () => {
     mostInFlight = 0;
   });
 
-  it('10 identical translateMany operations of 498 texts into an unsupported language: one call, not 4,485', async () => {
+  it('10 identical translateMany operations of 498 texts into an unsupported language: one refused call per 200 texts, not 4,485', async () => {
     const gateway = await stack.addGateway({ settings: { translationCacheTtlSeconds: 0, maxCost: 100_000 } });
     const texts = Array.from({ length: 498 }, (_, index) => `Sentence number ${index}.`);
     const operation = { query: /* GraphQL */ `query ($t: [String!]!) { translation { translateMany(texts: $t, to: "zz") { text } } }`, variables: { t: texts } };
     const answers = await batch(gateway.gatewayUrl, Array.from({ length: 10 }, () => operation));
     expect(answers).toHaveLength(10);
     for (const answer of answers) expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'UNSUPPORTED_LANGUAGE', argument: 'to' });
+    console.info(`10 × 498 texts, unsupported language: ${calls('POST /translate')} POST /translate, ${calls('GET /languages')} GET /languages`);
     expect(calls('POST /translate')).toBeLessThanOrEqual(3);
   });
 
@@ -59,7 +60,18 @@ describe('translation calls per client request are bounded', () => {
     const answers = await batch(gateway.gatewayUrl, [operation, operation]);
     for (const answer of answers) expect(answer.errors?.[0]?.extensions).toMatchObject({ code: 'UPSTREAM_ERROR', status: 503 });
     // One call, tried 1 + UPSTREAM_RETRIES (2) times.
+    console.info(`2 × 200 texts against a 503: ${calls('POST /translate')} POST /translate`);
     expect(calls('POST /translate')).toBeLessThanOrEqual(3);
+  });
+
+  it('a failing service ends the request\'s other calls: aliases to five languages cost one failed call, not five', async () => {
+    const gateway = await stack.addGateway({ settings: { translationCacheTtlSeconds: 0, translationConcurrency: 1, upstreamRetries: 0 } });
+    stack.translation.setFaults({ status: 500, routes: ['POST /translate'] });
+    const fields = ['de', 'es', 'fr', 'it', 'pt'].map((to) => `${to}: translate(text: "Read the input.", to: "${to}") { text }`);
+    const result = await gateway.query(`{ translation { ${fields.join('\n')} } }`);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors![0].extensions).toMatchObject({ code: 'UPSTREAM_ERROR', status: 500 });
+    expect(calls('POST /translate')).toBe(1);
   });
 
   it('16 translation roots of translate, translateMany, detect and languages: one call of each kind, not 64', async () => {

@@ -1,7 +1,7 @@
 import type { GraphQLError } from 'graphql';
 import { ErrorCode, UpstreamError, createGraphQLErrorWithCode, upstreamErrorIn } from '../errors.ts';
 import { withTimeout } from '../../shared/with-timeout.ts';
-import { createCallGate, isBudgetError, type CallGate } from './translation-call-gate.ts';
+import { createCallGate, isBudgetError, requestKeyOf, type CallGate } from './translation-call-gate.ts';
 import { translationCacheKey, type TranslationCache, type TranslationKey } from './translation-cache.ts';
 import type { TextFormat, TranslatedText } from './translation-client.ts';
 import { createLimitLearner, createServiceLimits, type CallCaps, type CallShape, type LimitLearner, type ServiceLimits } from './translation-limits.ts';
@@ -115,6 +115,7 @@ export function createTranslationBatcher<TContext extends object>({
   // same text joins the call already on its way instead of sending another, and shares its outcome.
   const inFlight = new Map<string, Promise<TranslationOutcome>>();
   const queued = new WeakMap<TContext, Map<string, Group>>();
+  const failedRequests = new WeakMap<object, BatchFailure>();
   let published: Promise<void> | undefined;
 
   async function flush(context: TContext, groups: Map<string, Group>): Promise<void> {
@@ -189,10 +190,9 @@ export function createTranslationBatcher<TContext extends object>({
    */
   async function sendAll(context: TContext, options: BatchOptions, roots: Root[], learner: LimitLearner<Root>, stats: { calls: number[]; splitCalls: number; splitTexts: number }) {
     const calls = gate.of(context);
+    const request = requestKeyOf(context);
+    // A cause that holds for every text of the group (a language), or of the request (the service failed).
     let groupFailure: BatchFailure | undefined;
-    const fail = (root: Root, failure: BatchFailure) => {
-      root.outcome ??= { failure };
-    };
     let queue: Item[] = roots.map((root) => wholeItem(root));
     const split = new Set<Root>();
     const shape = (items: Item[]): CallShape => ({
@@ -204,8 +204,9 @@ export function createTranslationBatcher<TContext extends object>({
 
     while (queue.length > 0) {
       queue = queue.filter((item) => !item.root.outcome);
-      if (groupFailure) {
-        for (const item of queue) item.fail(groupFailure);
+      const failure = groupFailure ?? failedRequests.get(request);
+      if (failure) {
+        for (const item of queue) item.fail(failure);
         break;
       }
       const caps = learner.caps();
@@ -234,12 +235,19 @@ export function createTranslationBatcher<TContext extends object>({
           const texts = bin.map((item) => item.text);
           try {
             const results = await calls.run(() => {
+              // Waiting for its turn, the call may have become pointless: another failed for good.
+              const failed = failedRequests.get(request);
+              if (failed) return Promise.reject(new SkippedCall(failed));
               stats.calls.push(texts.length);
               return send(context, texts, options);
             });
             learner.accepted(shape(bin));
             bin.forEach((item, index) => item.done(results[index]));
           } catch (error) {
+            if (error instanceof SkippedCall) {
+              for (const item of bin) item.fail(error.failure);
+              return;
+            }
             const upstream = upstreamErrorIn(error);
             if (upstream && isRefusal(upstream)) {
               refused.push({ bin, error: upstream });
@@ -250,9 +258,11 @@ export function createTranslationBatcher<TContext extends object>({
               ? { error: error as GraphQLError, ownRequest: true }
               : { error: upstream ?? asUpstreamError(error), ownRequest: clientGone(context) };
             for (const item of bin) item.fail(failure);
-            // The service itself failed (down, slow, key refused, over its rate): the texts not sent yet
-            // would fare the same, so they share this failure instead of each paying for it.
-            groupFailure ??= failure;
+            // The service itself failed (down, slow, key refused, over its rate): the request's texts
+            // not sent yet, in any group, would fare the same, so they share this failure instead of
+            // each paying for it.
+            // (A spent call budget refuses the request's later calls by itself, and lets those admitted run.)
+            if (!failure.ownRequest && !failedRequests.has(request)) failedRequests.set(request, failure);
           }
         }),
       );
@@ -280,7 +290,7 @@ export function createTranslationBatcher<TContext extends object>({
       if (published) await published;
       queue = [...back, ...queue.filter((item) => !round.some((bin) => bin.includes(item)))];
     }
-    for (const root of roots) if (!root.outcome) fail(root, { error: asUpstreamError(new Error('not translated')) });
+    for (const root of roots) root.outcome ??= { failure: { error: asUpstreamError(new Error('not translated')) } };
   }
 
   return {
@@ -316,6 +326,13 @@ export function createTranslationBatcher<TContext extends object>({
       );
     },
   };
+}
+
+/** A call not made, because the request's calls already failed with `failure`. */
+class SkippedCall extends Error {
+  constructor(readonly failure: BatchFailure) {
+    super('skipped');
+  }
 }
 
 /** How long the cache may take to answer before the batcher goes on without it. */

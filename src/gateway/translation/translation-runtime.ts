@@ -92,11 +92,8 @@ export function createTranslationRuntime({
     return languages.list;
   };
 
-  // Learned per service URL: a gateway has one, but what was learned must never carry over to another.
-  const limitsByUrl = new Map<string, ServiceLimits>();
-  const limitsKey = translationUrl ?? '';
-  if (!limitsByUrl.has(limitsKey)) limitsByUrl.set(limitsKey, createServiceLimits());
-  const limits = limitsByUrl.get(limitsKey)!;
+  // What the service accepts, learned per gateway, so per TRANSLATION_URL: never carried to another service.
+  const limits: ServiceLimits = createServiceLimits();
   let publishedReadAt = -Infinity;
 
   const gate = createCallGate({ concurrency, maxCallsPerRequest, gatewayConcurrency });
