@@ -66,6 +66,13 @@ describe('translation against a service with batch and character limits', () => 
     expect(coldCalls).toBeGreaterThanOrEqual(least);
     expect(coldCalls).toBeLessThanOrEqual(least + 6);
     console.info(`limited stand-in, page 1 cold: ${coldCalls} calls for ${texts} texts (least ${least})`);
+    // Counted: the refused calls sent again in parts, and the limit learned.
+    const metric = async (name: string, labels: string) =>
+      Number(new RegExp(`^${name}\\{${labels}\\} (\\d+)$`, 'm').exec(await limited.gateway.metrics.getSingleMetricAsString(name))?.[1]);
+    const splitCalls = await metric('gateway_translation_splits_total', 'kind="call"');
+    expect(splitCalls).toBeGreaterThan(0);
+    expect(splitCalls).toBeLessThanOrEqual(coldCalls - least);
+    expect(await metric('gateway_translation_limits_learned_total', 'limit="texts"')).toBe(1);
 
     stack.translation.resetStats();
     const second = await limited.query(page('fr', secondCursor));
