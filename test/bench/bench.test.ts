@@ -5,7 +5,7 @@ import { runBench } from './bench.ts';
 describe('npm run bench', () => {
   it('runs every scenario against real processes with only correct answers, and reports every figure', async () => {
     const lines: string[] = [];
-    const report = await runBench({ seconds: 0.3, connections: 4, rounds: 1, reportPath: false, log: (line) => lines.push(line) });
+    const report = await runBench({ seconds: 0.3, connections: 4, rounds: 1, runtime: 'sources', reportPath: false, log: (line) => lines.push(line) });
     expect(report.results.map((result) => result.name)).toEqual([
       'upstream direct: problem(id)',
       'gateway pass-through: problem(id)',

@@ -12,8 +12,8 @@
  *
  *   BENCH_SECONDS=5 BENCH_CONNECTIONS=16 BENCH_ROUNDS=2 npm run bench
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
@@ -25,6 +25,11 @@ export interface BenchOptions {
   seconds?: number;
   connections?: number;
   rounds?: number;
+  /**
+   * Run the gateway from `dist/` (built first, as production runs it) or from the TypeScript sources
+   * through tsx. @default 'compiled'
+   */
+  runtime?: 'compiled' | 'sources';
   /** Where the JSON report goes. @default test-artifacts/bench.json */
   reportPath?: string | false;
   log?: (line: string) => void;
@@ -78,8 +83,8 @@ interface Scenario {
   body: (index: number) => string;
   /** Checks an answer is right, not only fast. */
   check: (payload: { data?: any; errors?: unknown[] }) => boolean;
-  /** Whether to read the gateway's upstream call counters around it. */
-  gateway?: boolean;
+  /** The gateway whose upstream call counters are read around it (its base URL). */
+  gateway?: string;
 }
 
 function start(entry: string, env: Record<string, string>, ready: RegExp, useTsx = true): Promise<Server> {
@@ -169,6 +174,7 @@ export async function runBench({
   seconds = 5,
   connections = 16,
   rounds = 2,
+  runtime = 'compiled',
   reportPath = `${ROOT}test-artifacts/bench.json`,
   log = console.log,
 }: BenchOptions = {}): Promise<BenchReport> {
@@ -178,27 +184,37 @@ export async function runBench({
     servers.push(problems);
     const translation = await start('src/upstreams/translation/main.ts', { PORT: '0', TRANSLATION_API_KEY: 'bench-translation' }, /(http:\/\/127\.0\.0\.1:\d+)/);
     servers.push(translation);
-    const compiled = existsSync(`${ROOT}dist/src/cli/start.js`);
-    const gatewayEntry = await start(
-      compiled ? 'dist/src/cli/start.js' : 'src/cli/start.ts',
-      {
-        PORT: '0',
-        // Set before start, as a deployment would: graphql-js then loads in production mode.
-        NODE_ENV: 'production',
-        PROBLEMS_URL: problems.url,
-        PROBLEMS_API_KEY: 'bench-problems',
-        TRANSLATION_URL: translation.url,
-        TRANSLATION_API_KEY: 'bench-translation',
-        GATEWAY_API_KEYS: 'bench-client',
-        RATE_LIMIT_REQUESTS: '1000000000',
-        TRANSLATION_RATE_LIMIT_REQUESTS: '1000000000',
-        // Distinct ids cycle through the dataset: keep the problems answer cache out of the pass-through.
-        PROBLEMS_CACHE_TTL_SECONDS: '0',
-      },
-      /listening: (http:\/\/localhost:\d+)\/graphql/,
-      !compiled,
-    );
+    const compiled = runtime === 'compiled';
+    if (compiled) {
+      // Built now, so the measured code is the checked-out code, never a stale dist/.
+      execFileSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+    }
+    const startGateway = (env: Record<string, string>) =>
+      start(
+        compiled ? 'dist/src/cli/start.js' : 'src/cli/start.ts',
+        {
+          PORT: '0',
+          // Set before start, as a deployment would: graphql-js then loads in production mode.
+          NODE_ENV: 'production',
+          PROBLEMS_URL: problems.url,
+          PROBLEMS_API_KEY: 'bench-problems',
+          TRANSLATION_URL: translation.url,
+          TRANSLATION_API_KEY: 'bench-translation',
+          GATEWAY_API_KEYS: 'bench-client',
+          RATE_LIMIT_REQUESTS: '1000000000',
+          TRANSLATION_RATE_LIMIT_REQUESTS: '1000000000',
+          ...env,
+        },
+        /listening: (http:\/\/localhost:\d+)\/graphql/,
+        !compiled,
+      );
+    // Distinct ids and pages cycle through the dataset: this gateway keeps its answer caches out of
+    // the way, so pass-through and page measure the path itself.
+    const gatewayEntry = await startGateway({ PROBLEMS_CACHE_TTL_SECONDS: '0', RESPONSE_CACHE_TTL_SECONDS: '0' });
     servers.push(gatewayEntry);
+    // The repeated query runs against a gateway on its defaults, response cache included.
+    const defaultsGateway = await startGateway({});
+    servers.push(defaultsGateway);
     const gatewayBase = gatewayEntry.url.replace('localhost', '127.0.0.1');
     const gatewayUrl = `${gatewayBase}/graphql`;
     const gatewayPid = gatewayEntry.child.pid!;
@@ -242,17 +258,17 @@ export async function runBench({
         headers: client,
         body: byId,
         check: (payload) => !payload.errors && typeof payload.data?.problem?.title === 'string',
-        gateway: true,
+        gateway: gatewayBase,
       },
-      { name: 'gateway warm page: 20 with translation', url: gatewayUrl, server: gatewayEntry, headers: client, body: page('es'), check: translated, gateway: true },
+      { name: 'gateway warm page: 20 with translation', url: gatewayUrl, server: gatewayEntry, headers: client, body: page('es'), check: translated, gateway: gatewayBase },
       {
         name: 'gateway repeated identical query',
-        url: gatewayUrl,
-        server: gatewayEntry,
+        url: `${defaultsGateway.url.replace('localhost', '127.0.0.1')}/graphql`,
+        server: defaultsGateway,
         headers: client,
         body: () => repeated,
         check: (payload) => !payload.errors && payload.data?.problems?.nodes?.length === 10,
-        gateway: true,
+        gateway: defaultsGateway.url.replace('localhost', '127.0.0.1'),
       },
       { name: 'bare node:http, same bytes', url: `${bare.url}/`, server: bare, headers: {}, body: () => repeated, check: (payload) => payload.data !== undefined },
     ];
@@ -265,7 +281,7 @@ export async function runBench({
     const totals = scenarios.map(() => ({ latencies: [] as number[], errors: 0, elapsed: 0, cpu: 0, calls: { problems: 0, translation: 0 } }));
     for (let round = 0; round < rounds; round += 1) {
       for (const [index, scenario] of scenarios.entries()) {
-        const before = scenario.gateway ? await upstreamCalls(gatewayBase) : undefined;
+        const before = scenario.gateway ? await upstreamCalls(scenario.gateway) : undefined;
         const run = await load(scenario, seconds, connections);
         const total = totals[index];
         total.latencies.push(...run.latencies);
@@ -273,7 +289,7 @@ export async function runBench({
         total.elapsed += run.elapsed;
         total.cpu += run.cpu;
         if (before) {
-          const after = await upstreamCalls(gatewayBase);
+          const after = await upstreamCalls(scenario.gateway!);
           total.calls.problems += after.problems - before.problems;
           total.calls.translation += after.translation - before.translation;
         }
