@@ -39,5 +39,3 @@ export async function createSharedStores(
     close: () => connection.close(),
   };
 }
-
-export type { RedisConnection } from './redis-connection.ts';
