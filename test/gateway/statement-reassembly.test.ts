@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { segmentStatement } from '../../src/gateway/statement/segment-statement.ts';
-import { failureOf } from '../../src/gateway/statement/statement-failure.ts';
+import { failureOf, type StatementFailure } from '../../src/gateway/statement/statement-failure.ts';
 import { growthFrom, protectedSpans, shapeWithoutText } from './statement-spans.ts';
 
 /** A stand-in MT that upper-cases the words of HTML text and leaves tags and entities alone. */
@@ -13,6 +13,17 @@ const withUrl = (html: string) => shout(html).replace(/\.$/, ' (www.example.com)
 
 const paragraphs = (count: number, line: (index: number) => string, separator = '\n\n') =>
   Array.from({ length: count }, (_, index) => line(index)).join(separator);
+
+/** The statement failure `run` throws, and how long it took to throw it. */
+function failureFrom(run: () => unknown): { failure?: StatementFailure; ms: number } {
+  const start = performance.now();
+  try {
+    run();
+    return { ms: performance.now() - start };
+  } catch (error) {
+    return { failure: failureOf(error), ms: performance.now() - start };
+  }
+}
 
 describe('reassembling a translated statement', () => {
   it('keeps every other segment translated when one translation brings a bare URL, which stays in the source', () => {
@@ -53,12 +64,7 @@ describe('reassembling a translated statement', () => {
     const markdown = paragraphs(5, (index) => `Paragraph ${index} with $n$ and \`code\`.`);
     const { segments, reassemble } = segmentStatement(markdown);
     expect(() => reassemble(segments.map(withUrl))).toThrow(/cannot translate this statement/);
-    let failure;
-    try {
-      reassemble(segments.map((segment) => segment.replace('Paragraph', '<b>Párrafo</b>')));
-    } catch (error) {
-      failure = failureOf(error);
-    }
+    const { failure } = failureFrom(() => reassemble(segments.map((segment) => segment.replace('Paragraph', '<b>Párrafo</b>'))));
     expect(failure?.message).toMatch(/does not present the original as its translation/);
   });
 
@@ -82,16 +88,10 @@ describe('reassembling a translated statement', () => {
 describe('limits on the Markdown of one statement', () => {
   it('refuses a statement over the length limit before parsing it', () => {
     const markdown = paragraphs(9000, (index) => `Line ${index} has $n$ and \`code${index}\` here, a short paragraph of prose.`);
-    const start = performance.now();
-    let failure;
-    try {
-      segmentStatement(markdown);
-    } catch (error) {
-      failure = failureOf(error);
-    }
+    const { failure, ms } = failureFrom(() => segmentStatement(markdown));
     expect(failure).toMatchObject({ limit: 65_536, actual: markdown.length });
     expect(failure?.message).toMatch(/characters long/);
-    expect(performance.now() - start).toBeLessThan(1000);
+    expect(ms).toBeLessThan(1000);
   });
 
   it.each([
@@ -99,16 +99,10 @@ describe('limits on the Markdown of one statement', () => {
     ['nested brackets', '['.repeat(30_000) + 'x' + ']'.repeat(30_000)],
     ['a list nested 400 deep', paragraphs(400, (index) => `${' '.repeat(2 * index)}- item ${index}`, '\n').slice(0, 60_000)],
   ])('refuses %s with a coded reason, without overflowing the stack or taking seconds', (_, markdown) => {
-    const start = performance.now();
-    let failure;
-    try {
-      segmentStatement(markdown);
-    } catch (error) {
-      failure = failureOf(error);
-    }
+    const { failure, ms } = failureFrom(() => segmentStatement(markdown));
     expect(failure?.limit).toBe(32);
     expect(failure?.message).toMatch(/nested \d+ levels deep/);
-    expect(performance.now() - start).toBeLessThan(1000);
+    expect(ms).toBeLessThan(1000);
   });
 
   it('accepts the nesting real statements have: lists in quotes with emphasis and links', () => {
