@@ -143,6 +143,8 @@ async function buildFromConfig(
   const mesh = await getMesh({ ...processed, logger });
   const destroy = async () => {
     mesh.destroy();
+    // The statement worker thread, if it started.
+    await translationRuntime.statements.close();
     await upstreamFetch.close();
   };
   return { mesh, linksLeftOut, destroy };

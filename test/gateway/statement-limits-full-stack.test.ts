@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { STATEMENT_NOT_TRANSLATABLE } from '../../src/gateway/statement/statement-failure.ts';
+import { ErrorCode } from '../../src/gateway/errors.ts';
+
+const STATEMENT_NOT_TRANSLATABLE = ErrorCode.StatementNotTranslatable;
 import { dataset } from '../../src/upstreams/problems/data/index.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 

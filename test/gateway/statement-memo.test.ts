@@ -1,7 +1,9 @@
 import { GraphQLError } from 'graphql';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { STATEMENT_NOT_TRANSLATABLE } from '../../src/gateway/statement/statement-failure.ts';
+import { ErrorCode } from '../../src/gateway/errors.ts';
+
+const STATEMENT_NOT_TRANSLATABLE = ErrorCode.StatementNotTranslatable;
 import { DEFAULT_STATEMENT_LIMITS } from '../../src/gateway/statement/statement-limits.ts';
 import { createStatementMemo, type StatementMemo } from '../../src/gateway/statement/statement-memo.ts';
 import type { StatementRunner } from '../../src/gateway/statement/statement-thread.ts';

@@ -1,74 +1,32 @@
+import { LRUCache } from 'lru-cache';
+
 export interface LruCacheOptions<V> {
   /** Total size bound, as counted by `sizeOf`; the least recently used entries go first. */
   maxBytes: number;
-  /** How long an entry lives. */
+  /** How long an entry lives; 0 keeps nothing. */
   ttlMs: number;
   /** Approximate bytes an entry holds (key included). */
   sizeOf: (key: string, value: V) => number;
-  /** Clock, replaceable in tests. @default Date.now */
-  now?: () => number;
 }
 
 export interface LruCache<V> {
   get(key: string): V | undefined;
   set(key: string, value: V): void;
   readonly size: number;
-  readonly bytes: number;
-  clear(): void;
-}
-
-interface Entry<V> {
-  value: V;
-  bytes: number;
-  expiresAt: number;
 }
 
 /**
- * An in-process cache bounded by bytes, with a TTL. A Map keeps insertion order, so re-inserting an
- * entry on every hit makes the first key the least recently used.
+ * The in-process caches' shape over `lru-cache` (bytes bound, TTL): what the statement memo needs, in
+ * two lines at each use instead of its options at each.
  */
-export function createLruCache<V>({ maxBytes, ttlMs, sizeOf, now = Date.now }: LruCacheOptions<V>): LruCache<V> {
-  const entries = new Map<string, Entry<V>>();
-  let bytes = 0;
-  const remove = (key: string, entry: Entry<V>) => {
-    entries.delete(key);
-    bytes -= entry.bytes;
-  };
+export function createLruCache<V extends {}>({ maxBytes, ttlMs, sizeOf }: LruCacheOptions<V>): LruCache<V> {
+  if (ttlMs <= 0 || maxBytes <= 0) return { get: () => undefined, set: () => undefined, size: 0 };
+  const cache = new LRUCache<string, V>({ maxSize: maxBytes, ttl: ttlMs, sizeCalculation: (value, key) => Math.max(1, sizeOf(key, value)) });
   return {
-    get(key) {
-      const entry = entries.get(key);
-      if (!entry) return undefined;
-      if (entry.expiresAt <= now()) {
-        remove(key, entry);
-        return undefined;
-      }
-      entries.delete(key);
-      entries.set(key, entry);
-      return entry.value;
-    },
-    set(key, value) {
-      if (ttlMs <= 0) return;
-      const size = sizeOf(key, value);
-      const existing = entries.get(key);
-      if (existing) remove(key, existing);
-      // An entry larger than the whole cache would only evict everything else.
-      if (size > maxBytes) return;
-      entries.set(key, { value, bytes: size, expiresAt: now() + ttlMs });
-      bytes += size;
-      for (const [oldestKey, oldest] of entries) {
-        if (bytes <= maxBytes) break;
-        remove(oldestKey, oldest);
-      }
-    },
+    get: (key) => cache.get(key),
+    set: (key, value) => void cache.set(key, value),
     get size() {
-      return entries.size;
-    },
-    get bytes() {
-      return bytes;
-    },
-    clear() {
-      entries.clear();
-      bytes = 0;
+      return cache.size;
     },
   };
 }

@@ -1,8 +1,5 @@
 import { createGraphQLError } from 'graphql-yoga';
-
-// TODO(errors.ts): add `StatementNotTranslatable: 'STATEMENT_NOT_TRANSLATABLE'` to ErrorCode; until
-// then error masking does not know the code and, in production, hides the message.
-export const STATEMENT_NOT_TRANSLATABLE = 'STATEMENT_NOT_TRANSLATABLE';
+import { ErrorCode } from '../errors.ts';
 
 /** Why the gateway gives no translation of a statement. Plain data: it crosses the worker's port and is memoized. */
 export interface StatementFailure {
@@ -31,5 +28,5 @@ export function failureOf(error: unknown): StatementFailure {
 
 /** The field's error. A new one each time: graphql-js places it at the field that throws it. */
 export function statementError({ message, limit, actual }: StatementFailure) {
-  return createGraphQLError(message, { extensions: { code: STATEMENT_NOT_TRANSLATABLE, limit, actual } });
+  return createGraphQLError(message, { extensions: { code: ErrorCode.StatementNotTranslatable, limit, actual } });
 }
