@@ -277,8 +277,9 @@ describe('hostile input', () => {
       console.log(
         `120 timed-out calls: translation stand-in connections ${socketsBefore} -> ${socketsAfter}; heap ${(heapBefore / 1e6).toFixed(1)} MB -> ${(heapAfter / 1e6).toFixed(1)} MB`,
       );
-      // 120 more timed-out calls leave no more connections open than the warm-up did ...
-      expect(socketsAfter).toBeLessThanOrEqual(socketsBefore);
+      // 120 more timed-out calls leave no more connections open than the warm-up did, or than the
+      // pool holds (32: the warm-up may not have reached it) ...
+      expect(socketsAfter).toBeLessThanOrEqual(Math.max(socketsBefore, 32));
       // ... nor grow the heap by anything like their number.
       expect(heapAfter - heapBefore).toBeLessThan(20 * 1024 * 1024);
     } finally {
