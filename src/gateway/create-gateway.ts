@@ -54,7 +54,7 @@ export interface Gateway {
 
 /**
  * Builds the gateway: the mesh from .meshrc.yaml, served by graphql-yoga. Nothing listens yet, and
- * nothing outside the gateway changes: the environment is read (for settings not given), never written.
+ * the process environment is neither read nor written: the settings given are all it uses.
  */
 export async function createGateway({
   graphqlEndpoint = '/graphql',
@@ -69,7 +69,12 @@ export async function createGateway({
   }
   // With REDIS_URL, replicas share caches and rate limits; resolves (saying so) even if Redis is down.
   const shared = await createSharedStores(resolvedSettings, meshOptions.log);
-  const observability = createObservability({ settings: resolvedSettings, requestLog });
+  const observability = createObservability({
+    settings: resolvedSettings,
+    requestLog,
+    // Reported beside the upstreams, as degraded when away, never as not ready.
+    readinessDependencies: shared ? { redis: () => shared.check() } : undefined,
+  });
   const { mesh, linksLeftOut, destroy } = await buildMesh({
     ...meshOptions,
     translationCache: meshOptions.translationCache ?? shared?.translationCache,
@@ -98,6 +103,7 @@ export async function createGateway({
         routes,
         rateLimitStore: rateLimitStore ?? shared?.rateLimitStore ?? createMemoryRateLimitStore(),
         responseStore: shared?.keyValueStore('responses') ?? createMemoryKeyValueStore(),
+        persistedQueryStore: shared?.keyValueStore('persisted-queries'),
         observe: observability.yogaPlugins,
         onRateLimited: observability.onRateLimited,
       }),
