@@ -381,4 +381,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     connections: Number(process.env.BENCH_CONNECTIONS ?? 16),
     rounds: Number(process.env.BENCH_ROUNDS ?? 2),
   });
+  // The replicas scenario: one gateway process against two over one Redis (needs redis-server; README
+  // "Running several replicas"). BENCH_REPLICAS=false skips it.
+  if (process.env.BENCH_REPLICAS !== 'false') {
+    const { runReplicasBench } = await import('./replicas.ts');
+    console.log('');
+    await runReplicasBench();
+  }
 }
