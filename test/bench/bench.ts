@@ -69,7 +69,7 @@ export interface BenchReport {
   };
 }
 
-interface Server {
+export interface Server {
   child: ChildProcess;
   url: string;
 }
@@ -87,7 +87,8 @@ interface Scenario {
   gateway?: string;
 }
 
-function start(entry: string, env: Record<string, string>, ready: RegExp, useTsx = true): Promise<Server> {
+/** Starts a project entry as its own process; resolves once its output matches `ready` (group 1: its URL). */
+export function start(entry: string, env: Record<string, string>, ready: RegExp, useTsx = true): Promise<Server> {
   const args = useTsx ? ['--import', 'tsx', entry] : [entry];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -113,7 +114,7 @@ function start(entry: string, env: Record<string, string>, ready: RegExp, useTsx
 }
 
 /** User + system CPU time of a process so far, in microseconds. */
-function cpuMicros(pid: number): number {
+export function cpuMicros(pid: number): number {
   // Fields after the command name (which may hold spaces) start at state; utime and stime are 14 and 15.
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

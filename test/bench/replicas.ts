@@ -13,45 +13,18 @@
  * A third process without REDIS_URL is the control (Redis' own cost). The load generator runs in this
  * process and shares the machine's cores with what it measures.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { startRedis } from '../helpers/redis-server.ts';
+import { cpuMicros, start, type Server } from './bench.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-}
-
-function start(entry: string, env: Record<string, string>, ready: RegExp, useTsx = true): Promise<Server> {
-  const child = spawn(process.execPath, useTsx ? ['--import', 'tsx', entry] : [entry], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output: string | null = '';
-    const onData = (chunk: Buffer) => {
-      if (output === null) return;
-      output += chunk.toString();
-      const match = output.match(ready);
-      if (match) {
-        output = null;
-        resolve({ child, url: match[1] });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${entry} exited (${code}) before it was ready: ${output}`)));
-  });
-}
 
 const PAGE_QUERY = /* GraphQL */ `query ($after: String, $to: String!) { problems(first: 20, after: $after) { nodes { id translation(to: $to) { title } } } }`;
 const PAGES = Math.max(40, CONNECTIONS * 3);
@@ -63,12 +36,6 @@ function isRight(payload: { data?: any; errors?: unknown[] }): boolean {
   return !payload.errors && payload.data?.problems?.nodes?.length > 0 && payload.data.problems.nodes.every((node: any) => typeof node.translation?.title === 'string');
 }
 
-/** User + system CPU time of a process so far, in microseconds (/proc/<pid>/stat, 100 ticks a second). */
-function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 /**
  * `connections` workers for `seconds`, spread round-robin over the gateways; every answer checked.
