@@ -29,7 +29,7 @@ export function useSelectionOrder(): Plugin {
           if (Symbol.asyncIterator in result) return;
           const answer = result as ExecutionResult;
           if (!answer.data) return;
-          const data = ordered(answer.data, [operation.selectionSet], fragments);
+          const data = ordered(answer.data, planOf([operation.selectionSet], fragments));
           if (data !== answer.data) setResult({ ...answer, data: data as ExecutionResult['data'] });
         },
       };
@@ -37,12 +37,40 @@ export function useSelectionOrder(): Plugin {
   };
 }
 
+/**
+ * The response keys asked for at one level, in order, each with the plan of the level under it. Made
+ * once per level and request, then shared by every object of a list (a page of 20 problems walks its
+ * selection once, not 20 times).
+ */
+interface Plan {
+  keys: string[];
+  asked: Set<string>;
+  child(key: string): Plan | undefined;
+}
+
+function planOf(selectionSets: readonly SelectionSetNode[], fragments: Fragments): Plan {
+  const fields = new Map<string, SelectionSetNode[]>();
+  collect(selectionSets, fragments, fields, new Set());
+  const children = new Map<string, Plan | undefined>();
+  return {
+    keys: [...fields.keys()],
+    asked: new Set(fields.keys()),
+    child(key) {
+      if (!children.has(key)) {
+        const sub = fields.get(key);
+        children.set(key, sub && sub.length > 0 ? planOf(sub, fragments) : undefined);
+      }
+      return children.get(key);
+    },
+  };
+}
+
 /** `value` with every object's keys in selection order; the same object when nothing moved. */
-function ordered(value: unknown, selectionSets: readonly SelectionSetNode[], fragments: Fragments): unknown {
+function ordered(value: unknown, plan: Plan): unknown {
   if (Array.isArray(value)) {
     let changed = false;
     const items = value.map((item) => {
-      const next = ordered(item, selectionSets, fragments);
+      const next = ordered(item, plan);
       if (next !== item) changed = true;
       return next;
     });
@@ -50,15 +78,13 @@ function ordered(value: unknown, selectionSets: readonly SelectionSetNode[], fra
   }
   if (value === null || typeof value !== 'object') return value;
   const object = value as Record<string, unknown>;
-  const fields = new Map<string, SelectionSetNode[]>();
-  collect(selectionSets, fragments, fields, new Set());
   const keys = Object.keys(object);
+  const order = [...plan.keys.filter((key) => key in object), ...keys.filter((key) => !plan.asked.has(key))];
   let changed = false;
   const result: Record<string, unknown> = {};
-  const order = [...[...fields.keys()].filter((key) => key in object), ...keys.filter((key) => !fields.has(key))];
   order.forEach((key, index) => {
-    const sub = fields.get(key);
-    const next = sub && sub.length > 0 ? ordered(object[key], sub, fragments) : object[key];
+    const child = plan.child(key);
+    const next = child ? ordered(object[key], child) : object[key];
     if (next !== object[key] || keys[index] !== key) changed = true;
     result[key] = next;
   });

@@ -126,6 +126,47 @@ function rssMiB(pid: number): number {
   return match ? Number(match[1]) / 1024 : 0;
 }
 
+/** The two upstreams every bench runs against: the plain graphql-js problems service and the translation stand-in. */
+export async function startUpstreams(servers: Server[]): Promise<{ problems: Server; translation: Server }> {
+  const problems = await start('test/bench/plain-problems-service.ts', { PORT: '0', PROBLEMS_API_KEY: 'bench-problems' }, /(http:\/\/127\.0\.0\.1:\d+)/);
+  servers.push(problems);
+  const translation = await start('src/upstreams/translation/main.ts', { PORT: '0', TRANSLATION_API_KEY: 'bench-translation' }, /(http:\/\/127\.0\.0\.1:\d+)/);
+  servers.push(translation);
+  return { problems, translation };
+}
+
+/**
+ * A gateway process over `upstreams`, as a deployment runs it (`NODE_ENV=production` set before
+ * start, so graphql-js loads in production mode), with the bench's client key and rate limits out of
+ * the way; `env` adds or overrides variables. Its `url` is the base, on 127.0.0.1.
+ */
+export async function startBenchGateway(
+  upstreams: { problems: Server; translation: Server },
+  env: Record<string, string>,
+  compiled: boolean,
+  servers: Server[],
+): Promise<Server> {
+  const gateway = await start(
+    compiled ? 'dist/src/cli/start.js' : 'src/cli/start.ts',
+    {
+      PORT: '0',
+      NODE_ENV: 'production',
+      PROBLEMS_URL: upstreams.problems.url,
+      PROBLEMS_API_KEY: 'bench-problems',
+      TRANSLATION_URL: upstreams.translation.url,
+      TRANSLATION_API_KEY: 'bench-translation',
+      GATEWAY_API_KEYS: 'bench-client',
+      RATE_LIMIT_REQUESTS: '1000000000',
+      TRANSLATION_RATE_LIMIT_REQUESTS: '1000000000',
+      ...env,
+    },
+    /listening: (http:\/\/localhost:\d+)\/graphql/,
+    !compiled,
+  );
+  servers.push(gateway);
+  return { child: gateway.child, url: gateway.url.replace('localhost', '127.0.0.1') };
+}
+
 async function upstreamCalls(gatewayBase: string): Promise<{ problems: number; translation: number }> {
   const text = await (await fetch(`${gatewayBase}/metrics`)).text();
   const sum = (service: string) =>
@@ -181,42 +222,19 @@ export async function runBench({
 }: BenchOptions = {}): Promise<BenchReport> {
   const servers: Server[] = [];
   try {
-    const problems = await start('test/bench/plain-problems-service.ts', { PORT: '0', PROBLEMS_API_KEY: 'bench-problems' }, /(http:\/\/127\.0\.0\.1:\d+)/);
-    servers.push(problems);
-    const translation = await start('src/upstreams/translation/main.ts', { PORT: '0', TRANSLATION_API_KEY: 'bench-translation' }, /(http:\/\/127\.0\.0\.1:\d+)/);
-    servers.push(translation);
+    const upstreams = await startUpstreams(servers);
+    const { problems } = upstreams;
     const compiled = runtime === 'compiled';
     if (compiled) {
       // Built now, so the measured code is the checked-out code, never a stale dist/.
       execFileSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
     }
-    const startGateway = (env: Record<string, string>) =>
-      start(
-        compiled ? 'dist/src/cli/start.js' : 'src/cli/start.ts',
-        {
-          PORT: '0',
-          // Set before start, as a deployment would: graphql-js then loads in production mode.
-          NODE_ENV: 'production',
-          PROBLEMS_URL: problems.url,
-          PROBLEMS_API_KEY: 'bench-problems',
-          TRANSLATION_URL: translation.url,
-          TRANSLATION_API_KEY: 'bench-translation',
-          GATEWAY_API_KEYS: 'bench-client',
-          RATE_LIMIT_REQUESTS: '1000000000',
-          TRANSLATION_RATE_LIMIT_REQUESTS: '1000000000',
-          ...env,
-        },
-        /listening: (http:\/\/localhost:\d+)\/graphql/,
-        !compiled,
-      );
     // Distinct ids and pages cycle through the dataset: this gateway keeps its answer caches out of
     // the way, so pass-through and page measure the path itself.
-    const gatewayEntry = await startGateway({ PROBLEMS_CACHE_TTL_SECONDS: '0', RESPONSE_CACHE_TTL_SECONDS: '0' });
-    servers.push(gatewayEntry);
+    const gatewayEntry = await startBenchGateway(upstreams, { PROBLEMS_CACHE_TTL_SECONDS: '0', RESPONSE_CACHE_TTL_SECONDS: '0' }, compiled, servers);
     // The repeated query runs against a gateway on its defaults, response cache included.
-    const defaultsGateway = await startGateway({});
-    servers.push(defaultsGateway);
-    const gatewayBase = gatewayEntry.url.replace('localhost', '127.0.0.1');
+    const defaultsGateway = await startBenchGateway(upstreams, {}, compiled, servers);
+    const gatewayBase = gatewayEntry.url;
     const gatewayUrl = `${gatewayBase}/graphql`;
     const gatewayPid = gatewayEntry.child.pid!;
     const idleRssMiB = rssMiB(gatewayPid);
@@ -264,12 +282,12 @@ export async function runBench({
       { name: 'gateway warm page: 20 with translation', url: gatewayUrl, server: gatewayEntry, headers: client, body: page('es'), check: translated, gateway: gatewayBase },
       {
         name: 'gateway repeated identical query',
-        url: `${defaultsGateway.url.replace('localhost', '127.0.0.1')}/graphql`,
+        url: `${defaultsGateway.url}/graphql`,
         server: defaultsGateway,
         headers: client,
         body: () => repeated,
         check: (payload) => !payload.errors && payload.data?.problems?.nodes?.length === 10,
-        gateway: defaultsGateway.url.replace('localhost', '127.0.0.1'),
+        gateway: defaultsGateway.url,
       },
       { name: 'bare node:http, same bytes', url: `${bare.url}/`, server: bare, headers: {}, body: () => repeated, check: (payload) => payload.data !== undefined },
     ];

@@ -18,7 +18,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { startRedis } from '../helpers/redis-server.ts';
-import { cpuMicros, start, type Server } from './bench.ts';
+import { cpuMicros, startBenchGateway, startUpstreams, type Server } from './bench.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
@@ -75,33 +75,12 @@ export async function runReplicasBench(log: (line: string) => void = console.log
   const redis = await startRedis();
   const servers: Server[] = [];
   try {
-    const problems = await start('test/bench/plain-problems-service.ts', { PORT: '0', PROBLEMS_API_KEY: 'bench-problems' }, /(http:\/\/127\.0\.0\.1:\d+)/);
-    servers.push(problems);
-    const translation = await start('src/upstreams/translation/main.ts', { PORT: '0', TRANSLATION_API_KEY: 'bench-translation' }, /(http:\/\/127\.0\.0\.1:\d+)/);
-    servers.push(translation);
+    const upstreams = await startUpstreams(servers);
     // The sources by default: a dist/ left from an older build would measure older code.
     const compiled = process.env.BENCH_COMPILED === 'true' && existsSync(`${ROOT}dist/src/cli/start.js`);
     const startGateway = async (redisUrl: string | undefined) => {
-      const gateway = await start(
-        compiled ? 'dist/src/cli/start.js' : 'src/cli/start.ts',
-        {
-          PORT: '0',
-          NODE_ENV: 'production',
-          PROBLEMS_URL: problems.url,
-          PROBLEMS_API_KEY: 'bench-problems',
-          TRANSLATION_URL: translation.url,
-          TRANSLATION_API_KEY: 'bench-translation',
-          GATEWAY_API_KEYS: 'bench-client',
-          ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
-          RATE_LIMIT_REQUESTS: '1000000000',
-          TRANSLATION_RATE_LIMIT_REQUESTS: '1000000000',
-          RESPONSE_CACHE_TTL_SECONDS: '0',
-        },
-        /listening: (http:\/\/localhost:\d+)\/graphql/,
-        !compiled,
-      );
-      servers.push(gateway);
-      return { child: gateway.child, url: `${gateway.url.replace('localhost', '127.0.0.1')}/graphql` };
+      const gateway = await startBenchGateway(upstreams, { ...(redisUrl ? { REDIS_URL: redisUrl } : {}), RESPONSE_CACHE_TTL_SECONDS: '0' }, compiled, servers);
+      return { child: gateway.child, url: `${gateway.url}/graphql` };
     };
     const first = await startGateway(redis.url);
     const second = await startGateway(redis.url);
