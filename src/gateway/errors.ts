@@ -122,3 +122,12 @@ export function createGraphQLErrorWithCode(message: string, code: ErrorCode, ext
 export function createBadUserInputError(message: string, argumentName: string) {
   return createGraphQLErrorWithCode(message, ErrorCode.BadUserInput, { argument: argumentName });
 }
+
+/**
+ * A client argument refused before execution, for what the request itself shows (its length, its
+ * range, its shape): the whole request is refused with 400, as for a variable of the wrong type,
+ * and no upstream is called. `limit` and `actual` say how far off it is, when it is a measure.
+ */
+export function createArgumentError(message: string, argumentName: string, measure: { limit?: number; actual?: number } = {}) {
+  return createGraphQLError(message, { extensions: { code: ErrorCode.BadUserInput, argument: argumentName, ...measure, http: { status: 400 } } });
+}

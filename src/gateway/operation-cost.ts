@@ -37,8 +37,13 @@ export interface OperationEstimate {
   rootFields: number;
   /** Whether any field reaches the translation service. */
   usesTranslation: boolean;
-  /** The longest string among all argument values (nested input fields and lists included). */
-  longestArgument?: { name: string; length: number };
+  /**
+   * The longest string among all argument values (nested input fields and lists included): `name`
+   * the argument (`filter.tags` for an input field), `path` where in it (`texts[3]`, `filter.tags[0]`).
+   */
+  longestArgument?: { name: string; path: string; length: number };
+  /** The argument values of every field given any, as the executor will coerce them, in document order. */
+  fieldArguments: { coordinate: string; args: Record<string, unknown> }[];
 }
 
 const estimates = new WeakMap<object, OperationEstimate | undefined>();
@@ -83,13 +88,14 @@ export function estimateOperation(
   );
   let usesTranslation = false;
   let longestArgument: OperationEstimate['longestArgument'];
-  const measure = (name: string, value: unknown): void => {
+  const fieldArguments: OperationEstimate['fieldArguments'] = [];
+  const measure = (name: string, path: string, value: unknown): void => {
     if (typeof value === 'string') {
-      if (!longestArgument || value.length > longestArgument.length) longestArgument = { name, length: value.length };
+      if (!longestArgument || value.length > longestArgument.length) longestArgument = { name, path, length: value.length };
     } else if (Array.isArray(value)) {
-      for (const item of value) measure(name, item);
+      value.forEach((item, index) => measure(name, `${path}[${index}]`, item));
     } else if (value && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) measure(`${name}.${key}`, item);
+      for (const [key, item] of Object.entries(value)) measure(`${name}.${key}`, `${path}.${key}`, item);
     }
   };
 
@@ -130,7 +136,8 @@ export function estimateOperation(
         total += 1;
         continue;
       }
-      for (const [name, value] of Object.entries(args)) measure(name, value);
+      for (const [name, value] of Object.entries(args)) measure(name, name, value);
+      if (Object.keys(args).length > 0) fieldArguments.push({ coordinate, args });
       total += FIELD_WEIGHTS[coordinate]?.(args) ?? 1;
       if (selection.selectionSet) total += listSize(field, args) * unitCostOf(selection.selectionSet, getNamedType(field.type));
     }
@@ -159,7 +166,7 @@ export function estimateOperation(
 
   const cost = unitCostOf(operation.selectionSet, rootType);
   const rootFields = countRootFields(operation.selectionSet);
-  return { cost, rootFields, usesTranslation, longestArgument };
+  return { cost, rootFields, usesTranslation, longestArgument, fieldArguments };
 }
 
 const CONNECTION_LISTS = new Set(['nodes', 'edges']);
@@ -169,6 +176,18 @@ const CONNECTION_LISTS = new Set(['nodes', 'edges']);
  * to 100, which the schema says only in prose. Assumed where the schema gives no default page size.
  */
 export const UPSTREAM_MAX_PAGE_SIZE = 100;
+
+/**
+ * The first page size (`first`) outside the range the problems service serves, 0 to
+ * UPSTREAM_MAX_PAGE_SIZE: refused as such, never costed as a page it would not return.
+ */
+export function pageSizeOutOfRange(estimate: OperationEstimate): { coordinate: string; first: number } | undefined {
+  for (const { coordinate, args } of estimate.fieldArguments) {
+    const { first } = args;
+    if (typeof first === 'number' && (first < 0 || first > UPSTREAM_MAX_PAGE_SIZE)) return { coordinate, first };
+  }
+  return undefined;
+}
 
 /**
  * Items assumed for a list of objects without paging arguments (a contest's problems, a user's rating
@@ -184,8 +203,8 @@ export const UNPAGED_LIST_SIZE = 20;
 function listSize(field: GraphQLField<unknown, unknown>, args: Record<string, unknown>): number {
   const first = field.args.find((argument) => argument.name === 'first');
   if (first) {
-    // Counted as asked even above the upstream's maximum: refusing here is cheaper than relying on
-    // the upstream to refuse. (Only an uncoercible `first`, which the executor refuses, is not a number.)
+    // Counted as asked even out of range (pageSizeOutOfRange refuses that first, by name). Only an
+    // uncoercible `first`, which the executor refuses, is not a number.
     if (typeof args.first === 'number') return Math.max(0, args.first);
     // Absent or null: the service answers with its default page, which the schema gives as the
     // argument's default; with none, the most it ever returns.

@@ -71,7 +71,7 @@ describe('estimateOperation', () => {
     expect(estimate('query ($t: [String!]! = ["a", "b", "c"]) { translation { translateMany(texts: $t, to: "es") } }').cost).toBe(1 + 30);
     expect(estimate('query ($b: String = "bb") { translation { translateMany(texts: ["a", $b], to: "es") } }').cost).toBe(1 + 20);
     const filtered = estimate('query ($s: String = "needle") { problems(first: 1, filter: { search: $s, tags: [$s] }) { totalCount } }');
-    expect(filtered.longestArgument).toEqual({ name: 'filter.search', length: 6 });
+    expect(filtered.longestArgument).toEqual({ name: 'filter.search', path: 'filter.search', length: 6 });
     // Values that do not coerce still get an estimate (from the raw values); the executor refuses them.
     expect(estimate('query ($n: Int) { problems(first: $n) { totalCount } }', { n: 'many' })).toBeDefined();
     expect(estimate('query ($t: [String!]!) { translation { translateMany(texts: $t, to: "es") } }', { t: null })).toBeDefined();
@@ -80,7 +80,7 @@ describe('estimateOperation', () => {
   it('weighs translateMany by its number of texts, and reports the longest argument', () => {
     const many = estimate('{ translation { translateMany(texts: ["a", "bb", "ccc"], to: "es") } }');
     expect(many.cost).toBe(1 + 30);
-    expect(many.longestArgument).toEqual({ name: 'texts', length: 3 });
+    expect(many.longestArgument).toEqual({ name: 'texts', path: 'texts[2]', length: 3 });
   });
 
   it('costs a document whose fragments spread each other twice per level in linear time', () => {

@@ -5,9 +5,9 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError, type ValidationContext } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { estimateExecution } from '../operation-cost.ts';
+import { estimateExecution, pageSizeOutOfRange, UPSTREAM_MAX_PAGE_SIZE } from '../operation-cost.ts';
 import type { GatewaySettings } from '../settings.ts';
-import { ErrorCode } from '../errors.ts';
+import { ErrorCode, createArgumentError } from '../errors.ts';
 
 /** The limits, as documented on GatewaySettings (settings.ts). */
 export type OperationLimitsOptions = Pick<
@@ -34,8 +34,9 @@ function nestingDepth(value: unknown, stopAt: number): number {
 
 /**
  * Refuses abusive operations before any upstream call: size and shape limits while parsing and
- * validating (GraphQL Armor), then root fields and estimated cost (operation-cost.ts) just before
- * execution, when variable values are known.
+ * validating (GraphQL Armor), then, just before execution, when variable values are known: argument
+ * lengths and page sizes (the client's input, BAD_USER_INPUT naming the argument), root fields and
+ * estimated cost (operation-cost.ts; the operation as a whole, OPERATION_LIMIT_EXCEEDED).
  */
 export function useOperationLimits(options: OperationLimitsOptions): Plugin[] {
   const { maxDepth, maxAliases, maxTokens, maxDirectives, maxRootFields, maxCost, maxArgumentLength, blockFieldSuggestions } = options;
@@ -55,13 +56,25 @@ export function useOperationLimits(options: OperationLimitsOptions): Plugin[] {
         setResultAndStopExecution({
           errors: [createGraphQLError(message, { extensions: { code: ErrorCode.OperationLimitExceeded, limit, actual, http: { status: 400 } } })],
         });
+      const page = pageSizeOutOfRange(estimate);
       if (estimate.longestArgument && estimate.longestArgument.length > maxArgumentLength) {
-        const { name, length } = estimate.longestArgument;
+        const { name, path, length } = estimate.longestArgument;
         setResultAndStopExecution({
           errors: [
-            createGraphQLError(`Argument "${name}" is ${length} characters long; at most ${maxArgumentLength} are allowed.`, {
-              extensions: { code: ErrorCode.BadUserInput, argument: name, limit: maxArgumentLength, http: { status: 400 } },
+            createArgumentError(`Argument "${path}" is ${length} characters long; at most ${maxArgumentLength} are allowed.`, name, {
+              limit: maxArgumentLength,
+              actual: length,
             }),
+          ],
+        });
+      } else if (page) {
+        setResultAndStopExecution({
+          errors: [
+            createArgumentError(
+              `Argument "first" of ${page.coordinate} must be between 0 and ${UPSTREAM_MAX_PAGE_SIZE} (the largest page the problems service returns); got ${page.first}.`,
+              'first',
+              { limit: UPSTREAM_MAX_PAGE_SIZE, actual: page.first },
+            ),
           ],
         });
       } else if (estimate.rootFields > maxRootFields) {
