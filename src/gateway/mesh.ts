@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { findConfig } from '@graphql-mesh/cli';
 import { processConfig } from '@graphql-mesh/config';
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
-import type { YamlConfig } from '@graphql-mesh/types';
+import type { MeshPlugin, YamlConfig } from '@graphql-mesh/types';
 import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
 import { buildSchema } from 'graphql';
 import { LINKS, missingForLink } from './links/index.ts';
@@ -13,6 +13,7 @@ import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
 import type { GatewaySettings } from './settings.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation/translation-cache.ts';
 import { createTranslationRuntime, useTranslationRuntime, type TranslationRuntimeOptions } from './translation/translation-runtime.ts';
+import { useTranslationArguments } from './translation/use-translation-arguments.ts';
 import type { UpstreamStep } from './upstream/upstream-call.ts';
 import { useUpstreamCalls } from './upstream/upstream-calls.ts';
 import { createUpstreamFetch } from './upstream/upstream-fetch.ts';
@@ -137,6 +138,7 @@ async function buildFromConfig(
     // Last, so its onFetch wraps the fetch of any plugin declared in .meshrc.yaml.
     useUpstreamCalls(processed.sources, upstreamSteps ?? []),
     useTranslationRuntime(translationRuntime),
+    useTranslationArguments({ maxTextLength: settings.translationMaxTextLength }) as MeshPlugin<object>,
   ];
   const upstreamFetch = createUpstreamFetch();
   processed.fetchFn = upstreamFetch.fetch;

@@ -136,12 +136,28 @@ describe('translation against a service with batch and character limits', () => 
     expect(result.text).not.toMatch(/exceeds text limit/);
   });
 
-  it('names an unsupported language, not a length, and stops at the first refusal', async () => {
+  /** A page in a language the service does not offer, on a new gateway: one error naming it, not a length. */
+  async function expectUnsupportedPage(): Promise<void> {
     const limited = await stack.addGateway({ settings: { problemsCacheTtlSeconds: 0 } });
     const result = await limited.query(page('zz'));
     expect(result.errors).toHaveLength(1);
     expect(result.errors![0].extensions).toEqual({ code: 'UNSUPPORTED_LANGUAGE', service: 'translation', argument: 'to' });
     expect(result.errors![0].message).not.toMatch(/TRANSLATION_MAX_TEXT_LENGTH|character limit/);
-    expect(translateCalls()).toBe(1);
+  }
+
+  it('names an unsupported language, not a length: from the language list, with no call', async () => {
+    await expectUnsupportedPage();
+    expect(translateCalls()).toBe(0);
+  });
+
+  it('names an unsupported language the list could not vouch for at the first refusal, and stops there', async () => {
+    // The list fails once: the code goes to the service as typed, and its refusal is explained.
+    stack.translation.setFaults({ status: 500, failFirst: 1, routes: ['GET /languages'] });
+    try {
+      await expectUnsupportedPage();
+      expect(translateCalls()).toBe(1);
+    } finally {
+      stack.translation.clearFaults();
+    }
   });
 });

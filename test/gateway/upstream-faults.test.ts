@@ -113,11 +113,12 @@ describe('upstream faults', () => {
     expect(result.errors![0].message).toBe('The translation service does not offer "zz" for `to`; it offers: de, en, es, fr, it, pt.');
   });
 
-  it('a text over the character limit: refused up front, naming the argument and the limit', async () => {
+  it('a text over the character limit: the request refused up front (400), naming the argument, its length and the limit', async () => {
     const result = await stack.query(/* GraphQL */ `query ($t: String!) { translation { translate(text: $t, to: "es") { text } } }`, { t: 'a'.repeat(5001) });
-    expect(result.data.translation.translate).toBeNull();
-    expect(result.errors![0].extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'text' });
-    expect(result.errors![0].message).toBe('`text` is 5001 characters long; the translation service accepts at most 5000.');
+    expect(result.status).toBe(400);
+    expect(result.data).toBeUndefined();
+    expect(result.errors![0].extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'text', limit: 5000, actual: 5001 });
+    expect(result.errors![0].message).toBe('Argument "text" is 5001 characters long; at most 5000 are allowed for translation.');
     expect(translateCalls()).toBe(0);
   });
 

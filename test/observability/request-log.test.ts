@@ -43,7 +43,8 @@ describe('request log and request ids', () => {
       operation: 'ProblemsInSpanish',
       operationType: 'query',
       durationMs: expect.any(Number),
-      upstreamCalls: { problems: 1, translation: 1 },
+      // Translation: the language list (a new gateway's first call, to map `to`) and the translation.
+      upstreamCalls: { problems: 1, translation: 2 },
       outcome: 'ok',
       status: 200,
       errors: 0,

@@ -109,9 +109,12 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       );
       for (const span of spans) {
         expect(attribute(span, 'gateway.service')).toBe(service);
-        expect(attribute(span, 'http.request.method')).toBe('POST');
         expect(Number(attribute(span, 'http.response.status_code'))).toBe(200);
       }
+      // Translation: the language list (GET, a new gateway's first call) to map `to`, then POST /translate.
+      expect(spans.map((span) => attribute(span, 'http.request.method')).sort()).toEqual(
+        upstream[service].map(({ path }) => (path === '/languages' ? 'GET' : 'POST')).sort(),
+      );
     }
     expect(children).toHaveLength(upstream.problems.length + upstream.translation.length);
     expect(collector.serviceNames).toContain('problems-translation-gateway');
@@ -147,7 +150,9 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     const requestSpan = collector.spans.find((span) => span.name === 'graphql.request ProblemsInSpanish')!;
     expect(attribute(requestSpan, 'gateway.outcome')).toBe('error');
     expect(requestSpan.status?.code).toBe(2);
-    const translation = collector.spans.find((span) => span.name === 'upstream translation' && span.parentSpanId === requestSpan.spanId)!;
+    const translation = collector.spans.find(
+      (span) => span.name === 'upstream translation' && span.parentSpanId === requestSpan.spanId && attribute(span, 'http.request.method') === 'POST',
+    )!;
     expect(Number(attribute(translation, 'http.response.status_code'))).toBe(502);
     expect(translation.status?.code).toBe(2);
   });

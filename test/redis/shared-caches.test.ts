@@ -23,25 +23,29 @@ describe('several replicas, one Redis: shared caches', () => {
     await redis?.stop();
   });
 
+  // Calls for texts. The language list (GET /languages, to map `to` and `from`) each replica fetches
+  // itself, once an hour: it is not what the shared caches share.
+  const translationCalls = () => stack.translation.stats.requests - (stack.translation.stats.byRoute['GET /languages'] ?? 0);
+
   it('MUST serve a translation fetched through replica A from replica B with zero translation calls', async () => {
     const query = /* GraphQL */ `{ translation { translate(text: "Print the answer.", to: "es") { text } } }`;
-    const before = stack.translation.stats.requests;
+    const before = translationCalls();
     const fromA = await stack.query(query, undefined, auth);
     expect(fromA.errors).toBeUndefined();
-    expect(stack.translation.stats.requests).toBe(before + 1);
+    expect(translationCalls()).toBe(before + 1);
     const fromB = await replicaB.query(query, undefined, auth);
     expect(fromB.data).toEqual(fromA.data);
-    expect(stack.translation.stats.requests).toBe(before + 1);
+    expect(translationCalls()).toBe(before + 1);
   });
 
   it('MUST serve a problem page with its translations, warmed on A, from B with zero calls to either service', async () => {
     const query = /* GraphQL */ `{ problems(first: 5, sort: { field: RATING }) { nodes { id translation(to: "fr") { title statement } } } }`;
     const fromA = await stack.query(query, undefined, auth);
     expect(fromA.errors).toBeUndefined();
-    const calls = { problems: stack.problems.stats.requests, translation: stack.translation.stats.requests };
+    const calls = { problems: stack.problems.stats.requests, translation: translationCalls() };
     const fromB = await replicaB.query(query, undefined, auth);
     expect(fromB.data).toEqual(fromA.data);
-    expect({ problems: stack.problems.stats.requests, translation: stack.translation.stats.requests }).toEqual(calls);
+    expect({ problems: stack.problems.stats.requests, translation: translationCalls() }).toEqual(calls);
   });
 
   it('MUST serve a cached problems answer across replicas, and never to another credential', async () => {

@@ -51,9 +51,10 @@ describe('the typed SDK', () => {
 
   it('raises GatewaySdkError with the partial data when a field fails', async () => {
     const sdk = createGatewaySdk({ url: stack.gatewayUrl, apiKey: 'sdk-key' });
-    const failure = await sdk.TranslateText({ text: 'Print the sum.', to: 'not a code' }).catch((error: unknown) => error);
+    // A language the service does not offer fails the field; the rest of the answer stands.
+    const failure = await sdk.TranslateText({ text: 'Print the sum.', to: 'zz' }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(GatewaySdkError);
-    expect((failure as GatewaySdkError).errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'to' });
+    expect((failure as GatewaySdkError).errors[0].extensions).toMatchObject({ code: 'UNSUPPORTED_LANGUAGE', argument: 'to' });
     expect((failure as GatewaySdkError).data).toEqual({ translation: { translate: null } });
   });
 

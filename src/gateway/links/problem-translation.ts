@@ -1,6 +1,6 @@
 import { ErrorCode, createGraphQLErrorWithCode } from '../errors.ts';
 import { decodeHtmlText, escapeHtmlText } from '../statement/html-placeholders.ts';
-import { checkTextLength, languageOptions } from '../translation/resolvers.ts';
+import { checkProblemTextLength, resolveLanguageArguments } from '../translation/resolvers.ts';
 import type { TranslationContext } from '../translation/translation-client.ts';
 import { translationRuntimeOf } from '../translation/translation-runtime.ts';
 
@@ -57,7 +57,8 @@ export const resolvers = {
         args: { to: string; from?: string | null },
         context: TranslationContext & ProblemsContext,
       ): Promise<ProblemTranslation | null> => {
-        const languages = languageOptions(args);
+        const languages = await resolveLanguageArguments(context, args);
+        if (!languages) return null;
         const runtime = translationRuntimeOf(context);
         const problem = await textsOf(parent, context);
         // Off the event loop; a statement over the limits fails the field here, before any call.
@@ -65,13 +66,13 @@ export const resolvers = {
         // The service refuses an empty text; an empty title has nothing to translate anyway.
         const titles = problem.title.trim() ? [escapeHtmlText(problem.title)] : [];
         const texts = [...titles, ...segments];
-        checkTextLength(texts, runtime.maxTextLength, "This problem's text");
+        checkProblemTextLength(texts, runtime.maxTextLength);
         const outcomes = await runtime.translate(context, texts, { ...languages, format: 'html' });
         const results = runtime.settle(context, outcomes);
         if (!results) return null;
         const title = titles.length > 0 ? decodeHtmlText(results[0].text) : problem.title;
         const translated = results.slice(titles.length).map((result) => result.text);
-        return { language: args.to, title, statement: await runtime.statements.reassemble(problem.statement, translated) };
+        return { language: languages.to, title, statement: await runtime.statements.reassemble(problem.statement, translated) };
       },
     },
   },

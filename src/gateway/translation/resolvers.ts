@@ -1,5 +1,7 @@
 import { ErrorCode, createBadUserInputError, createGraphQLErrorWithCode } from '../errors.ts';
-import type { TextFormat, TranslationContext } from './translation-client.ts';
+import { languageTagProblem } from './language-tags.ts';
+import { characters } from './text-parts.ts';
+import type { TextFormat, TranslatedText, TranslationContext } from './translation-client.ts';
 import { translationRuntimeOf } from './translation-runtime.ts';
 
 /** Resolvers of the public `translation` namespace (translation/namespace.graphql). */
@@ -12,44 +14,51 @@ interface TranslateArgs {
   format?: keyof typeof FORMATS | null;
 }
 
-/** Language codes are short tokens; refusing anything else early gives a clear error at no upstream cost. */
-export function checkLanguageArgument(value: string | null | undefined, argumentName: string): void {
-  if (value == null) return;
-  if (!/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/.test(value)) {
-    throw createBadUserInputError(`"${argumentName}" must be a language code such as "es" or "pt-BR".`, argumentName);
+/**
+ * The service's codes for `to` and `from`, or null when the request already carries the refusal.
+ * The arguments' shape is checked before execution (useTranslationArguments); checked again here so
+ * that a resolver never sends what that check would refuse, however it is reached.
+ */
+export async function resolveLanguageArguments(context: TranslationContext, args: { to: string; from?: string | null }) {
+  for (const [argument, value] of [['to', args.to], ['from', args.from]] as const) {
+    const problem = value == null ? undefined : languageTagProblem(argument, value);
+    if (problem) throw createBadUserInputError(problem, argument);
   }
+  return translationRuntimeOf(context).resolveLanguages(context, args);
+}
+
+/** A problem's own text longer than the service accepts: a property of the problem, not of the request. */
+export function checkProblemTextLength(texts: string[], maxLength: number): void {
+  const longest = texts.reduce((max, text) => Math.max(max, characters(text)), 0);
+  if (longest <= maxLength) return;
+  throw createGraphQLErrorWithCode(
+    `This problem's text is ${longest} characters long; the translation service accepts at most ${maxLength}.`,
+    ErrorCode.TextTooLong,
+    { service: 'translation', limit: maxLength },
+  );
+}
+
+/** Nothing to translate or detect: such a text is answered by the gateway, without a call. */
+export function isBlank(text: string): boolean {
+  return text.trim() === '';
 }
 
 /**
- * Refuses a text the translation service would refuse, before calling it. For a client argument it
- * is the client's input; for a problem's own text (`argumentName` undefined) it is a property of the
- * problem, reported as TEXT_TOO_LONG.
+ * Translates through the request's batch; null (with the batch's error reported once) when it
+ * failed. Blank texts come back as they are, and when every text is blank nothing is asked of the
+ * service, not even its languages.
  */
-export function checkTextLength(texts: string[], maxLength: number, what: string, argumentName?: string): void {
-  const longest = texts.reduce((max, text) => Math.max(max, [...text].length), 0);
-  if (longest <= maxLength) return;
-  const message = `${what} is ${longest} characters long; the translation service accepts at most ${maxLength}.`;
-  if (argumentName) throw createBadUserInputError(message, argumentName);
-  throw createGraphQLErrorWithCode(message, ErrorCode.TextTooLong, { service: 'translation', limit: maxLength });
-}
-
-/** The `to` and `from` arguments, checked; `from` omitted means automatic detection. */
-export function languageOptions(args: { to: string; from?: string | null }) {
-  checkLanguageArgument(args.to, 'to');
-  checkLanguageArgument(args.from, 'from');
-  return { to: args.to, from: args.from ?? null };
-}
-
-function batchOptions(args: TranslateArgs) {
-  return { ...languageOptions(args), format: FORMATS[args.format ?? 'TEXT'] ?? 'text' };
-}
-
-/** Translates through the request's batch; null (with the batch's error reported once) when it failed. */
-async function translateBatched(context: TranslationContext, texts: string[], args: TranslateArgs, argumentName: string) {
-  const options = batchOptions(args);
+async function translateBatched(context: TranslationContext, texts: string[], args: TranslateArgs): Promise<TranslatedText[] | null> {
+  const answers: (TranslatedText | undefined)[] = texts.map((text) => (isBlank(text) ? { text, detectedLanguage: null } : undefined));
+  const pending = texts.filter((_, index) => !answers[index]);
+  if (pending.length === 0) return answers as TranslatedText[];
+  const languages = await resolveLanguageArguments(context, args);
+  if (!languages) return null;
   const runtime = translationRuntimeOf(context);
-  checkTextLength(texts, runtime.maxTextLength, `\`${argumentName}\``, argumentName);
-  return runtime.settle(context, await runtime.translate(context, texts, options));
+  const results = runtime.settle(context, await runtime.translate(context, pending, { ...languages, format: FORMATS[args.format ?? 'TEXT'] ?? 'text' }));
+  if (!results) return null;
+  let next = 0;
+  return answers.map((answer) => answer ?? results[next++]);
 }
 
 export const resolvers = {
@@ -60,13 +69,10 @@ export const resolvers = {
   TranslationQuery: {
     languages: (_: unknown, __: unknown, context: TranslationContext) => translationRuntimeOf(context).languages(context),
     translate: async (_: unknown, args: TranslateArgs & { text: string }, context: TranslationContext) =>
-      (await translateBatched(context, [args.text], args, 'text'))?.[0] ?? null,
-    translateMany: (_: unknown, args: TranslateArgs & { texts: string[] }, context: TranslationContext) =>
-      translateBatched(context, args.texts, args, 'texts'),
-    detect: (_: unknown, args: { text: string }, context: TranslationContext) => {
-      const runtime = translationRuntimeOf(context);
-      checkTextLength([args.text], runtime.maxTextLength, '`text`', 'text');
-      return runtime.detect(context, args.text);
-    },
+      (await translateBatched(context, [args.text], args))?.[0] ?? null,
+    translateMany: (_: unknown, args: TranslateArgs & { texts: string[] }, context: TranslationContext) => translateBatched(context, args.texts, args),
+    // A blank text has no language to find: no candidates, and no call.
+    detect: (_: unknown, args: { text: string }, context: TranslationContext) =>
+      isBlank(args.text) ? [] : translationRuntimeOf(context).detect(context, args.text),
   },
 };

@@ -14,6 +14,7 @@ import {
 } from './translation-batcher.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation-cache.ts';
 import { detectLanguage, listLanguages, readPublishedCharLimit, translateTexts, type Detection, type Language, type TranslatedText, type TranslationContext } from './translation-client.ts';
+import { chooseLanguages, targetsOf, type LanguageChoice } from './language-tags.ts';
 import { createStatementMemo, type StatementMemo } from '../statement/statement-memo.ts';
 
 export interface TranslationRuntimeOptions {
@@ -35,7 +36,7 @@ export interface TranslationRuntimeOptions {
   /** TRANSLATION_URL and its key, to read the limits the service publishes (GET /frontend/settings). */
   translationUrl?: string;
   translationApiKey?: string;
-  /** How long the language list is reused to explain a refused language. @default 1 hour */
+  /** How long the language list is reused to map and check language arguments. @default 1 hour */
   languagesTtlMs?: number;
   /** How long a detection is reused (TRANSLATION_CACHE_TTL_SECONDS). @default 6 hours */
   detectionsTtlMs?: number;
@@ -54,6 +55,12 @@ export interface TranslationRuntime {
   statements: StatementMemo;
   /** The languages the service offers, fetched once per `languagesTtlMs`. */
   languages(context: TranslationContext): Promise<Language[]>;
+  /**
+   * The service's own codes for a request's `to` and `from` (checked with languageTagProblem; `from`
+   * null or `auto` is automatic detection). A language it does not offer is refused with no call:
+   * thrown once per request and arguments, null for the other fields that asked, like `settle`.
+   */
+  resolveLanguages(context: TranslationContext, args: { to: string; from?: string | null }): Promise<{ to: string; from: string | null } | null>;
   /** The service's guesses at a text's language, best first; equal texts once, cached, within the request's call bound. */
   detect(context: TranslationContext, text: string): Promise<Detection[]>;
   /** Translates texts, batched with the rest of the request; one outcome per text. */
@@ -82,15 +89,32 @@ export function createTranslationRuntime({
   detectionsTtlMs = 6 * 60 * 60 * 1000,
   onServed,
 }: TranslationRuntimeOptions): TranslationRuntime {
-  let languages: { list: Promise<Language[]>; expiresAt: number } | undefined;
-  const supportedLanguages = (context: TranslationContext) => {
-    if (!languages || languages.expiresAt <= Date.now()) {
-      const list = listLanguages(context);
-      languages = { list, expiresAt: Date.now() + languagesTtlMs };
-      list.catch(() => (languages = undefined));
+  let languages: { list: Promise<Language[]>; fetchedAt: number } | undefined;
+  let listFailedAt = -Infinity;
+  /** The list, fetched again when older than `maxAgeMs`; a failed fetch is not kept. */
+  const supportedLanguages = (context: TranslationContext, maxAgeMs = languagesTtlMs) => {
+    if (!languages || Date.now() - languages.fetchedAt >= maxAgeMs) {
+      const entry = { list: listLanguages(context), fetchedAt: Date.now() };
+      languages = entry;
+      entry.list.catch(() => {
+        listFailedAt = Date.now();
+        if (languages === entry) languages = undefined;
+      });
     }
     return languages.list;
   };
+  // Without the list the arguments go as the service most likely spells them, and the call's own
+  // outcome stands: a service that is down fails it anyway, and one that lacks GET /languages may
+  // still translate. A failed list is not asked again for a while, so an outage costs no extra calls.
+  const listForMatching = (context: TranslationContext): Promise<Language[] | undefined> =>
+    !languages && Date.now() - listFailedAt < LIST_RETRY_MS ? Promise.resolve(undefined) : supportedLanguages(context).catch(() => undefined);
+  const chooseFor = async (context: TranslationContext, args: { to: string; from?: string | null }): Promise<LanguageChoice> => {
+    const choice = chooseLanguages(await listForMatching(context), args);
+    // A language added since the list was fetched is served within a minute, not an hour.
+    if (!('refused' in choice) || !languages || Date.now() - languages.fetchedAt < LIST_RECHECK_MS) return choice;
+    return chooseLanguages(await supportedLanguages(context, LIST_RECHECK_MS).catch(() => undefined), args);
+  };
+  const resolutions = new WeakMap<object, Map<string, Promise<{ to: string; from: string | null } | BatchFailure>>>();
 
   // What the service accepts, learned per gateway, so per TRANSLATION_URL: never carried to another service.
   const limits: ServiceLimits = createServiceLimits();
@@ -138,23 +162,47 @@ export function createTranslationRuntime({
     return pending;
   };
 
+  /** Throws the failure on the first field of the request that meets it; the others answer null. */
+  const reportOnce = (context: TranslationContext, failure: BatchFailure): null => {
+    let seen = reported.get(context);
+    if (!seen) reported.set(context, (seen = new Set()));
+    if (seen.has(failure)) return null;
+    seen.add(failure);
+    throw failure.error;
+  };
+
   return {
     maxTextLength,
     statements: createStatementMemo(),
-    languages: supportedLanguages,
+    languages: (context) => supportedLanguages(context),
+    async resolveLanguages(context, args) {
+      let byArgs = resolutions.get(context);
+      if (!byArgs) resolutions.set(context, (byArgs = new Map()));
+      const key = JSON.stringify([args.to, args.from ?? null]);
+      let resolution = byArgs.get(key);
+      if (!resolution) {
+        resolution = chooseFor(context, args).then((choice) =>
+          'refused' in choice ? { error: unsupported(choice.refused.argument, choice.refused.given, choice.refused.offered) } : choice,
+        );
+        byArgs.set(key, resolution);
+      }
+      const resolved = await resolution;
+      return 'error' in resolved ? reportOnce(context, resolved) : resolved;
+    },
     detect,
     translate: (context, texts, options) => batcher.translate(context, texts, options),
     settle(context, outcomes) {
       const failed = outcomes.find((outcome): outcome is { failure: BatchFailure } => 'failure' in outcome);
       if (!failed) return outcomes.map((outcome) => (outcome as { result: TranslatedText }).result);
-      let seen = reported.get(context);
-      if (!seen) reported.set(context, (seen = new Set()));
-      if (seen.has(failed.failure)) return null;
-      seen.add(failed.failure);
-      throw failed.failure.error;
+      return reportOnce(context, failed.failure);
     },
   };
 }
+
+/** How long a failed language list is not asked again for argument matching. */
+const LIST_RETRY_MS = 30_000;
+/** How old the list may be before a language missing from it is looked for in a fresh one. */
+const LIST_RECHECK_MS = 60_000;
 
 /**
  * The upstream's 400 body is not passed on (it may say anything, and the gateway never reads it);
@@ -166,12 +214,12 @@ async function unsupportedIn(refusal: UpstreamError, options: BatchOptions, lang
   if (!known) return undefined;
   const source = options.from ? known.find((language) => language.code === options.from) : undefined;
   if (options.from && !source) return unsupported('from', options.from, known.map((language) => language.code), refusal);
-  const targets = source ? source.targets : known.map((language) => language.code);
+  const targets = targetsOf(known, source);
   if (!targets.includes(options.to)) return unsupported('to', options.to, targets, refusal);
   return undefined;
 }
 
-function unsupported(argument: string, code: string, offered: string[], cause: UpstreamError): UpstreamError {
+function unsupported(argument: string, code: string, offered: string[], cause?: UpstreamError): UpstreamError {
   return new UpstreamError(
     `The translation service does not offer "${code}" for \`${argument}\`; it offers: ${[...offered].sort().join(', ')}.`,
     { code: ErrorCode.UnsupportedLanguage, service: 'translation', argument },

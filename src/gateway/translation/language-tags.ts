@@ -1,0 +1,153 @@
+import type { Language } from './translation-client.ts';
+
+/**
+ * Language tags as people type them, BCP 47 in any case and with `_` for `-` (`ES`, `pt_br`,
+ * `zh-hant`), matched to the codes the translation service offers (its GET /languages). Services
+ * spell the same languages their own ways: LibreTranslate has offered `pt` with `pb` or `pt-BR`, and
+ * `zh` with `zt` or `zh-Hans`/`zh-Hant`; the code that reaches the service is always one it listed.
+ */
+
+export interface LanguageTag {
+  /** The tag in BCP 47's usual case: `pt-BR`, `zh-Hant`, `es-419`. */
+  canonical: string;
+  /** Primary language subtag, lowercase (an extended language subtag, such as `yue` in `zh-yue`, takes its place). */
+  language: string;
+  /** Script subtag, title case (`Hant`), when the tag has one. */
+  script?: string;
+  /** Region subtag, upper case or three digits (`BR`, `419`), when the tag has one. */
+  region?: string;
+}
+
+/** The longest tag BCP 47 asks implementations to handle; nothing longer names a language people use. */
+const MAX_TAG_LENGTH = 35;
+/** A language of 2–3 letters (ISO 639), then subtags of 1–8 letters or digits. */
+const TAG_SHAPE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/;
+
+/** The tag in `value`, or undefined when it is not shaped like one. */
+export function parseLanguageTag(value: string): LanguageTag | undefined {
+  if (value.length > MAX_TAG_LENGTH || !TAG_SHAPE.test(value)) return undefined;
+  const [first, ...rest] = value.split(/[-_]/);
+  let language = first.toLowerCase();
+  const subtags = [language];
+  let index = 0;
+  // BCP 47's order: language, extended language (3 letters), script (4 letters), region (2 letters
+  // or 3 digits), then variants and extensions, which no translation service tells apart.
+  if (/^[A-Za-z]{3}$/.test(rest[index] ?? '')) {
+    language = rest[index].toLowerCase();
+    subtags.push(language);
+    index += 1;
+  }
+  let script: string | undefined;
+  if (/^[A-Za-z]{4}$/.test(rest[index] ?? '')) {
+    script = rest[index][0].toUpperCase() + rest[index].slice(1).toLowerCase();
+    subtags.push(script);
+    index += 1;
+  }
+  let region: string | undefined;
+  if (/^(?:[A-Za-z]{2}|\d{3})$/.test(rest[index] ?? '')) {
+    region = rest[index].toUpperCase();
+    subtags.push(region);
+    index += 1;
+  }
+  subtags.push(...rest.slice(index).map((subtag) => subtag.toLowerCase()));
+  return { canonical: subtags.join('-'), language, ...(script ? { script } : {}), ...(region ? { region } : {}) };
+}
+
+/** `from: "auto"` (any case) asks the service to detect the language, as omitting `from` does. */
+export function isAutomatic(value: string): boolean {
+  return value.toLowerCase() === 'auto';
+}
+
+/**
+ * Why `value` cannot be a language argument, in words for the client; undefined when it can.
+ * The value is quoted cut short: a refused argument may be long.
+ */
+export function languageTagProblem(argument: string, value: string): string | undefined {
+  if (argument === 'from' && isAutomatic(value)) return undefined;
+  if (parseLanguageTag(value)) return undefined;
+  const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  const auto = isAutomatic(value) ? ' ("auto", automatic detection, is for `from` only)' : '';
+  return `Argument "${argument}" must be a language tag such as "es", "pt-BR" or "zh-Hant" (BCP 47, in any case); got ${shown}${auto}.`;
+}
+
+/**
+ * Codes of the same language written another way: deprecated ISO 639 codes and macrolanguages
+ * people use for their main member (`no` for Norwegian Bokmål), as BCP 47's registry maps them.
+ */
+const LANGUAGE_ALIASES: Record<string, string> = { iw: 'he', in: 'id', ji: 'yi', jw: 'jv', mo: 'ro', no: 'nb', fil: 'tl', cmn: 'zh' };
+/** Whole codes LibreTranslate once used instead of a tag with a script or region. */
+const CODE_ALIASES: Record<string, string> = { zt: 'zh-Hant', pb: 'pt-BR' };
+
+/** What a tag means for matching: aliases resolved, and Chinese's script implied by its region (`zh-TW` is `zh-Hant`). */
+function meaningOf(tag: LanguageTag): LanguageTag {
+  const aliased = CODE_ALIASES[tag.canonical.toLowerCase()];
+  const base = aliased ? parseLanguageTag(aliased)! : tag;
+  const language = LANGUAGE_ALIASES[base.language] ?? base.language;
+  const script = base.script ?? (language === 'zh' ? (['TW', 'HK', 'MO'].includes(base.region ?? '') ? 'Hant' : 'Hans') : undefined);
+  return { ...base, language, ...(script ? { script } : {}) };
+}
+
+/**
+ * The offered code that best serves `tag`: the same code in any case first; else one of the same
+ * language whose script and region do not contradict the tag's, preferring the same region, then
+ * none (`pt-BR` → `pt`, `es-419` → `es`, `zh-CN` → `zh` or `zh-Hans`), then another when the tag
+ * named none (`pt` → `pt-BR`). Undefined when no offered code is that language.
+ */
+export function matchLanguage(tag: LanguageTag, offered: readonly string[]): string | undefined {
+  const exact = offered.find((code) => code.replace(/_/g, '-').toLowerCase() === tag.canonical.toLowerCase());
+  if (exact) return exact;
+  const wanted = meaningOf(tag);
+  let best: { code: string; rank: number } | undefined;
+  for (const code of offered) {
+    const parsed = parseLanguageTag(code);
+    if (!parsed) continue;
+    const have = meaningOf(parsed);
+    if (have.language !== wanted.language) continue;
+    if (have.script && wanted.script && have.script !== wanted.script) continue;
+    if (have.region && wanted.region && have.region !== wanted.region) continue;
+    const regionRank = have.region === wanted.region ? 2 : have.region ? 0 : 1;
+    const rank = regionRank * 2 + (have.script === wanted.script ? 1 : 0);
+    if (!best || rank > best.rank) best = { code, rank };
+  }
+  return best?.code;
+}
+
+/** The spelling to send when the service's list is not to be had: the tag without variants, as LibreTranslate writes its codes. */
+export function likelyServiceCode(tag: LanguageTag): string {
+  return [tag.language, tag.script, tag.region].filter(Boolean).join('-');
+}
+
+/** The codes chosen for one request's `to` and `from` (null: automatic detection). */
+export type LanguageChoice =
+  | { to: string; from: string | null }
+  /** Nothing offered serves the argument: `offered` is what the service offers in its place. */
+  | { refused: { argument: 'to' | 'from'; given: string; offered: string[] } };
+
+/**
+ * The service's codes for `to` and `from` (both already checked with languageTagProblem), among
+ * `languages`: `from` among the languages it translates from, `to` among the targets of that
+ * language (of any language when `from` is automatic). Without a list, the likely spellings.
+ */
+export function chooseLanguages(languages: readonly Language[] | undefined, args: { to: string; from?: string | null }): LanguageChoice {
+  const toTag = parseLanguageTag(args.to)!;
+  const fromTag = args.from == null || isAutomatic(args.from) ? undefined : parseLanguageTag(args.from)!;
+  if (!languages) return { to: likelyServiceCode(toTag), from: fromTag ? likelyServiceCode(fromTag) : null };
+  let source: Language | undefined;
+  if (fromTag) {
+    const code = matchLanguage(
+      fromTag,
+      languages.map((language) => language.code),
+    );
+    source = languages.find((language) => language.code === code);
+    if (!source) return { refused: { argument: 'from', given: args.from!, offered: languages.map((language) => language.code) } };
+  }
+  const targets = targetsOf(languages, source);
+  const to = matchLanguage(toTag, targets);
+  if (!to) return { refused: { argument: 'to', given: args.to, offered: targets } };
+  return { to, from: source?.code ?? null };
+}
+
+/** What a text may be translated into: the targets of its language, or of any language when it is to be detected. */
+export function targetsOf(languages: readonly Language[], source: Language | undefined): string[] {
+  return source ? source.targets : [...new Set(languages.flatMap((language) => [language.code, ...language.targets]))];
+}

@@ -1,0 +1,72 @@
+import type { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { createArgumentError } from '../errors.ts';
+import { estimateExecution } from '../operation-cost.ts';
+import { languageTagProblem } from './language-tags.ts';
+import { characters } from './text-parts.ts';
+
+export interface TranslationArgumentsOptions {
+  /** Longest text, in characters, a client may give for translation or detection (TRANSLATION_MAX_TEXT_LENGTH). */
+  maxTextLength: number;
+}
+
+/** The arguments of each translation field that hold texts, and those that hold language tags. */
+const TEXT_ARGUMENTS: Record<string, string[]> = {
+  'TranslationQuery.translate': ['text'],
+  'TranslationQuery.translateMany': ['texts'],
+  'TranslationQuery.detect': ['text'],
+};
+const LANGUAGE_ARGUMENTS: Record<string, string[]> = {
+  'TranslationQuery.translate': ['to', 'from'],
+  'TranslationQuery.translateMany': ['to', 'from'],
+  'Problem.translation': ['to', 'from'],
+};
+
+/**
+ * Refuses translation arguments the request itself shows to be wrong, before execution and in the
+ * voice of the operation limits: a text over the length limit, a language argument that is no
+ * language tag. Both are the client's input, as MAX_ARGUMENT_LENGTH's refusals are, so both are
+ * request errors (400, BAD_USER_INPUT naming the argument) and no upstream is called, where a field
+ * error would have let the rest of the operation run and pay for a request the client must fix
+ * anyway. What only the service knows (whether it offers a language) stays a field error.
+ * Installed with Mesh's plugins, so it guards every execution of the mesh.
+ */
+export function useTranslationArguments({ maxTextLength }: TranslationArgumentsOptions): Plugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const estimate = estimateExecution(args);
+      if (!estimate) return;
+      for (const { coordinate, args: values } of estimate.fieldArguments) {
+        const refusal = textRefusal(coordinate, values, maxTextLength) ?? languageRefusal(coordinate, values);
+        if (refusal) return setResultAndStopExecution({ errors: [refusal] });
+      }
+    },
+  };
+}
+
+function textRefusal(coordinate: string, values: Record<string, unknown>, maxTextLength: number): GraphQLError | undefined {
+  for (const argument of TEXT_ARGUMENTS[coordinate] ?? []) {
+    const value = values[argument];
+    const texts = Array.isArray(value) ? value : [value];
+    for (const [index, text] of texts.entries()) {
+      if (typeof text !== 'string') continue;
+      const length = characters(text);
+      if (length <= maxTextLength) continue;
+      const path = Array.isArray(value) ? `${argument}[${index}]` : argument;
+      return createArgumentError(`Argument "${path}" is ${length} characters long; at most ${maxTextLength} are allowed for translation.`, argument, {
+        limit: maxTextLength,
+        actual: length,
+      });
+    }
+  }
+  return undefined;
+}
+
+function languageRefusal(coordinate: string, values: Record<string, unknown>): GraphQLError | undefined {
+  for (const argument of LANGUAGE_ARGUMENTS[coordinate] ?? []) {
+    const value = values[argument];
+    const problem = typeof value === 'string' ? languageTagProblem(argument, value) : undefined;
+    if (problem) return createArgumentError(problem, argument);
+  }
+  return undefined;
+}
