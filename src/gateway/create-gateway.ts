@@ -5,7 +5,10 @@ import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, useSchema, type YogaServerInstance } from 'graphql-yoga';
 import { createMemoryKeyValueStore } from './cache/key-value-store.ts';
 import { createMemoryRateLimitStore, type RateLimitStore } from './client/rate-limit-store.ts';
+import { answerFromCache } from './client/answer-from-cache.ts';
+import { createResponseCache } from './client/response-cache.ts';
 import { createRouteTable } from './client/routes.ts';
+import { budgetCounter } from './client/use-rate-limits.ts';
 import { useClientGuards } from './client/use-client-guards.ts';
 import { graphiqlYogaOptions } from './graphiql.ts';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
@@ -88,6 +91,12 @@ export async function createGateway({
   });
   const schema = toPublicSchema(mesh.schema);
   const routes = createRouteTable({ graphqlEndpoint, graphiql: resolvedSettings.graphiql, metrics: resolvedSettings.metricsEnabled });
+  const rateLimits = rateLimitStore ?? shared?.rateLimitStore ?? createMemoryRateLimitStore();
+  const responseCache = createResponseCache({
+    store: shared?.keyValueStore('responses') ?? createMemoryKeyValueStore(),
+    ttlMs: resolvedSettings.responseCacheTtlSeconds * 1000,
+    translationOnlyTtlMs: resolvedSettings.translationCacheTtlSeconds * 1000,
+  });
   const yoga = createYoga({
     plugins: [
       // Mesh's execution engine and the per-request in-context SDK.
@@ -101,8 +110,8 @@ export async function createGateway({
       useClientGuards({
         settings: resolvedSettings,
         routes,
-        rateLimitStore: rateLimitStore ?? shared?.rateLimitStore ?? createMemoryRateLimitStore(),
-        responseStore: shared?.keyValueStore('responses') ?? createMemoryKeyValueStore(),
+        rateLimitStore: rateLimits,
+        responseCache,
         persistedQueryStore: shared?.keyValueStore('persisted-queries'),
         observe: observability.yogaPlugins,
         onRateLimited: observability.onRateLimited,
@@ -121,10 +130,20 @@ export async function createGateway({
       ? graphiqlYogaOptions({ keysRequired: resolvedSettings.gatewayApiKeys.length > 0, onPath: (request) => routes.routeFor(new URL(request.url).pathname) === 'graphql' })
       : { graphiql: false }),
   }) as unknown as YogaServerInstance<object, object>;
+  // Repeated queries are answered on node:http, before yoga (README "Performance"); the rest is yoga's.
+  const listener = answerFromCache({
+    graphqlEndpoint,
+    cache: responseCache,
+    caller: { keys: resolvedSettings.gatewayApiKeys, trustProxy: resolvedSettings.trustProxy },
+    requests: { hit: budgetCounter(rateLimits, resolvedSettings.rateLimitWindowSeconds * 1000), limit: resolvedSettings.rateLimitRequests },
+    maxBodyBytes: resolvedSettings.maxBodyBytes,
+    observers: observability.observers,
+    next: yoga as unknown as RequestListener,
+  });
   return {
     yoga,
     fetch: (request) => Promise.resolve(yoga.fetch(request)),
-    listener: yoga as unknown as RequestListener,
+    listener,
     graphqlEndpoint,
     schema,
     linksLeftOut,

@@ -38,7 +38,7 @@ describe('a problems upstream shaped differently from the stand-in', () => {
     gateway = await createGateway({
       settings: { problemsUrl: servers[0].url, translationUrl: servers[1].url, translationApiKey: 'tk' },
       problemsSchemaPath: fixture('problems-without-problem-type.graphql'), log: (line) => log.push(line) });
-    const server = await listen(gateway.yoga);
+    const server = await listen(gateway.listener);
     servers.push(server);
     url = `${server.url}/graphql`;
   });

@@ -58,7 +58,7 @@ export async function startStack(gatewayOptions: GatewayOptions = {}): Promise<S
     };
     // Request log lines stay out of test output unless a test asks for them (options.requestLog).
     const gateway = await createGateway({ log: () => undefined, requestLog: false, ...options, settings });
-    const server = await listen(gateway.yoga);
+    const server = await listen(gateway.listener);
     gateways.push({ gateway, server });
     const gatewayUrl = `${server.url}/graphql`;
     return {

@@ -16,13 +16,21 @@ export function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
+/** The configured keys' digests, worked out once per key list rather than on every request. */
+const digestsOfKeys = new WeakMap<string[], Buffer[]>();
+
 /** Compares against every key in constant time (hashing first makes lengths equal). */
 export function matchingKey(presented: string, keys: string[]): string | undefined {
+  let digests = digestsOfKeys.get(keys);
+  if (!digests) {
+    digests = keys.map(digest);
+    digestsOfKeys.set(keys, digests);
+  }
   const presentedDigest = digest(presented);
   let match: string | undefined;
-  for (const key of keys) {
+  for (const [index, key] of keys.entries()) {
     // No early exit: the time taken does not depend on which key, if any, matched.
-    if (timingSafeEqual(presentedDigest, digest(key)) && match === undefined) match = key;
+    if (timingSafeEqual(presentedDigest, digests[index]) && match === undefined) match = key;
   }
   return match;
 }
@@ -33,20 +41,48 @@ export function bearerToken(header: string | null): string | undefined {
   return match?.[1];
 }
 
+/** What the identity of a caller is worked out from (yoga's request, or the node:http request in front of it). */
+export interface CallerFacts {
+  authorization: string | null | undefined;
+  forwardedFor: string | null | undefined;
+  /** The peer of the connection, when the gateway runs on node:http. */
+  socketAddress: string | undefined;
+}
+
+export interface CallerOptions {
+  /** Keys clients may present (`GATEWAY_API_KEYS`); empty = open. */
+  keys: string[];
+  /** Tell clients apart by `X-Forwarded-For` behind this many proxies (TRUST_PROXY; `true` is one). */
+  trustProxy: boolean | number;
+}
+
 /**
- * The caller's address: the peer of the connection (when the gateway runs on node:http), or, behind
- * `trustProxy` reverse proxies (`true` is one), the address the farthest of them appended to
- * `X-Forwarded-For`. Proxies append, so the entries to its left are whatever the client sent: only
- * the right-most ones are trustworthy, one per proxy. An entry that is not an address counts for none.
+ * Who is calling, for rate limits: `key:<hash>` for a caller presenting one of `keys`, else
+ * `address:<ip>`. `keyAccepted` is false when keys are required and none of them was presented.
  */
-export function remoteAddressOf(serverContext: unknown, request?: Request, trustProxy: boolean | number = false): string | undefined {
+export function identifyCaller(facts: CallerFacts, { keys, trustProxy }: CallerOptions): { identity: string; keyAccepted: boolean } {
+  if (keys.length > 0) {
+    const token = bearerToken(facts.authorization ?? null);
+    const key = token === undefined ? undefined : matchingKey(token, keys);
+    if (key !== undefined) return { identity: `key:${digest(key).toString('base64url').slice(0, 16)}`, keyAccepted: true };
+  }
+  return { identity: `address:${callerAddress(facts, trustProxy) ?? 'unknown'}`, keyAccepted: keys.length === 0 };
+}
+
+/**
+ * The caller's address: the peer of the connection, or, behind `trustProxy` reverse proxies (`true`
+ * is one), the address the farthest of them appended to `X-Forwarded-For`. Proxies append, so the
+ * entries to its left are whatever the client sent: only the right-most ones are trustworthy, one per
+ * proxy. An entry that is not an address counts for none.
+ */
+function callerAddress({ forwardedFor, socketAddress }: CallerFacts, trustProxy: boolean | number): string | undefined {
   const hops = trustProxy === true ? 1 : trustProxy === false ? 0 : trustProxy;
   if (hops > 0) {
-    const entries = (request?.headers.get('x-forwarded-for') ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+    const entries = (forwardedFor ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
     const forwarded = addressIn(entries[Math.max(0, entries.length - hops)]);
     if (forwarded) return forwarded;
   }
-  return (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req?.socket?.remoteAddress;
+  return socketAddress;
 }
 
 /** The IP address in an `X-Forwarded-For` entry, without the port some proxies add. */

@@ -5,7 +5,13 @@
  */
 export interface RateLimitStore {
   /** Counts one hit on `key` in the current window; returns the count so far and when the window ends. */
-  hit(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
+  hit(key: string, windowMs: number): Promise<RateLimitWindow>;
+}
+
+/** A budget's window after one more hit: how many so far, and when it starts over. */
+export interface RateLimitWindow {
+  count: number;
+  resetInMs: number;
 }
 
 /** Fixed windows in a Map: in one Node process, each hit is a synchronous, hence atomic, update. */

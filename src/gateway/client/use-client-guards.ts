@@ -11,6 +11,7 @@ import { useErrorMasking } from './use-error-masking.ts';
 import { useOperationLimits } from './use-operation-limits.ts';
 import { loadTrustedDocuments, usePersistedQueries } from './use-persisted-queries.ts';
 import { useRateLimits } from './use-rate-limits.ts';
+import type { ResponseCache } from './response-cache.ts';
 import { useResponseCache } from './use-response-cache.ts';
 import { useUtf8Body } from './use-utf8-body.ts';
 
@@ -19,8 +20,8 @@ export interface ClientGuardsOptions {
   routes: RouteTable;
   /** Where per-client rate-limit counters live. */
   rateLimitStore: RateLimitStore;
-  /** Where whole answers to queries are kept (the response cache). */
-  responseStore: KeyValueStore;
+  /** Whole answers to queries (shared with the listener in front of yoga, answer-from-cache.ts). */
+  responseCache: ResponseCache;
   /** Where documents registered by automatic persisted queries live. @default in-process */
   persistedQueryStore?: KeyValueStore;
   /** Plugins that watch every routed request (ids, logs, metrics) and serve /readiness and /metrics. */
@@ -44,7 +45,7 @@ export interface ClientGuardsOptions {
  * 7. the response cache: a query answered before is answered again without executing;
  * 8. error masking: the last word on every error a client receives.
  */
-export function useClientGuards({ settings, routes, rateLimitStore, responseStore, persistedQueryStore, observe, onRateLimited }: ClientGuardsOptions): Plugin {
+export function useClientGuards({ settings, routes, rateLimitStore, responseCache, persistedQueryStore, observe, onRateLimited }: ClientGuardsOptions): Plugin {
   const clientKeys = useClientKeys({ keys: settings.gatewayApiKeys, trustProxy: settings.trustProxy });
   const guards: Plugin[] = [
     useRoutes(routes),
@@ -78,11 +79,7 @@ export function useClientGuards({ settings, routes, rateLimitStore, responseStor
       maxArgumentLength: settings.maxArgumentLength,
       blockFieldSuggestions: settings.production,
     }),
-    useResponseCache({
-      store: responseStore,
-      ttlMs: settings.responseCacheTtlSeconds * 1000,
-      translationOnlyTtlMs: settings.translationCacheTtlSeconds * 1000,
-    }),
+    useResponseCache(responseCache),
     useErrorMasking({ production: settings.production }),
   ];
   return {

@@ -1,5 +1,5 @@
 import type { Plugin } from 'graphql-yoga';
-import { bearerToken, digest, matchingKey, remoteAddressOf, setClientIdentity } from './client-identity.ts';
+import { identifyCaller, setClientIdentity } from './client-identity.ts';
 import { gatewayErrorResponse } from './gateway-error-response.ts';
 import { isGraphQLRequest } from './routes.ts';
 import { ErrorCode } from '../errors.ts';
@@ -27,19 +27,16 @@ export function useClientKeys({ keys, trustProxy = false }: ClientKeysOptions): 
   return {
     identify: {
       onRequest({ request, serverContext }) {
-        const address = `address:${remoteAddressOf(serverContext, request, trustProxy) ?? 'unknown'}`;
-        if (!guarded(request)) {
-          setClientIdentity(request, address);
-          return;
-        }
-        const token = bearerToken(request.headers.get('authorization'));
-        const key = token === undefined ? undefined : matchingKey(token, keys);
-        if (key === undefined) {
-          refused.add(request);
-          setClientIdentity(request, address);
-          return;
-        }
-        setClientIdentity(request, `key:${digest(key).toString('base64url').slice(0, 16)}`);
+        const { identity, keyAccepted } = identifyCaller(
+          {
+            authorization: request.headers.get('authorization'),
+            forwardedFor: request.headers.get('x-forwarded-for'),
+            socketAddress: (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req?.socket?.remoteAddress,
+          },
+          { keys, trustProxy },
+        );
+        setClientIdentity(request, identity);
+        if (!keyAccepted && guarded(request)) refused.add(request);
       },
     },
     enforce: {

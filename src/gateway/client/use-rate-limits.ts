@@ -5,7 +5,7 @@ import { clientIdentityOf } from './client-identity.ts';
 import { isGraphQLRequest } from './routes.ts';
 import { ErrorCode } from '../errors.ts';
 import { gatewayErrorResponse } from './gateway-error-response.ts';
-import type { RateLimitStore } from './rate-limit-store.ts';
+import type { RateLimitStore, RateLimitWindow } from './rate-limit-store.ts';
 
 export interface RateLimitsOptions {
   store: RateLimitStore;
@@ -34,9 +34,7 @@ const STORE_TIMEOUT_MS = 200;
  * become a gateway outage.
  */
 export function useRateLimits({ store, requests, translationRequests, windowMs, maxBatchOperations = 10, onRejected }: RateLimitsOptions): Plugin {
-  // A store that fails, throws or is slow lets the request through (README "Security").
-  const hit = (key: string) => withTimeout(() => store.hit(key, windowMs), STORE_TIMEOUT_MS).catch(() => undefined);
-  const retryAfterOf = (resetInMs: number) => Math.max(1, Math.ceil(resetInMs / 1000));
+  const hit = budgetCounter(store, windowMs);
   const tooMany = `Too many requests: at most ${requests} operations per ${windowMs / 1000} s`;
   const refusal = (message: string, limit: number, retryAfter: number) =>
     createGraphQLError(`${message}; retry in ${retryAfter} s.`, {
@@ -45,7 +43,7 @@ export function useRateLimits({ store, requests, translationRequests, windowMs, 
   return {
     async onRequest({ request, endResponse }) {
       if (!isGraphQLRequest(request)) return;
-      const window = await hit(`requests:${clientIdentityOf(request)}`);
+      const window = await spendRequest(hit, clientIdentityOf(request));
       if (!window || window.count <= requests) return;
       onRejected?.('requests');
       const retryAfter = retryAfterOf(window.resetInMs);
@@ -67,7 +65,7 @@ export function useRateLimits({ store, requests, translationRequests, windowMs, 
         async onRequestParseDone({ requestParserResult }) {
           if (!Array.isArray(requestParserResult) || requestParserResult.length < 2) return;
           const others = Math.min(requestParserResult.length, maxBatchOperations) - 1;
-          const windows = await Promise.all(Array.from({ length: others }, () => hit(`requests:${clientIdentityOf(request)}`)));
+          const windows = await Promise.all(Array.from({ length: others }, () => spendRequest(hit, clientIdentityOf(request))));
           const window = windows.reduce((last, each) => (each && (!last || each.count > last.count) ? each : last), undefined);
           if (!window || window.count <= requests) return;
           onRejected?.('requests');
@@ -86,4 +84,23 @@ export function useRateLimits({ store, requests, translationRequests, windowMs, 
       setResultAndStopExecution({ errors: [refusal(message, translationRequests, retryAfterOf(window.resetInMs))] });
     },
   };
+}
+
+export type BudgetCounter = (key: string) => Promise<RateLimitWindow | undefined>;
+
+/**
+ * Counts one more use of a budget in `store`. A store that fails, throws or is slow lets the request
+ * through (undefined; README "Security"): a limiter outage must not become a gateway outage.
+ */
+export function budgetCounter(store: RateLimitStore, windowMs: number): BudgetCounter {
+  return (key) => withTimeout(() => store.hit(key, windowMs), STORE_TIMEOUT_MS).catch(() => undefined);
+}
+
+/** Counts one GraphQL operation of `identity` against its requests budget (the counter both ways of serving share). */
+export function spendRequest(hit: BudgetCounter, identity: string): Promise<RateLimitWindow | undefined> {
+  return hit(`requests:${identity}`);
+}
+
+function retryAfterOf(resetInMs: number): number {
+  return Math.max(1, Math.ceil(resetInMs / 1000));
 }

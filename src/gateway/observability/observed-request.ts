@@ -58,10 +58,18 @@ export interface UpstreamCallEnd {
   durationMs: number;
 }
 
+/** What observers read of a client request: yoga's Request, or the node:http request in front of yoga. */
+export interface RequestHead {
+  method: string;
+  /** Absolute URL. */
+  url: string;
+  headers: { get(name: string): string | null };
+}
+
 /** Something that wants to hear about requests and upstream calls: the log, the metrics, the tracer. */
 export interface RequestObserver {
   /** A GraphQL request arrived; only its id is known yet. */
-  requestStarted?(observed: ObservedRequest, request: Request): void;
+  requestStarted?(observed: ObservedRequest, request: RequestHead): void;
   /** A GraphQL request was answered (called once, before the body is streamed). */
   requestFinished?(finished: FinishedRequest, observed: ObservedRequest): void;
   /** An upstream HTTP call is about to go out; the returned function, if any, is called when it ends. */
@@ -78,15 +86,31 @@ export function requestIdFrom(header: string | null | undefined): string {
 }
 
 export function startObservedRequest(request: Request, graphql: boolean): ObservedRequest {
-  const observed: ObservedRequest = {
-    id: requestIdFrom(request.headers.get(REQUEST_ID_HEADER)),
-    graphql,
-    startedAt: performance.now(),
-    operations: new Map(),
-    upstreamCalls: { problems: 0, translation: 0 },
-  };
+  const observed = newObservedRequest(request.headers.get(REQUEST_ID_HEADER), graphql, performance.now());
   observedByRequest.set(request, observed);
   return observed;
+}
+
+/** What is known of a request when it arrives: its id (the client's, if sane) and the time. */
+export function newObservedRequest(requestIdHeader: string | null | undefined, graphql: boolean, startedAt: number): ObservedRequest {
+  return { id: requestIdFrom(requestIdHeader), graphql, startedAt, operations: new Map(), upstreamCalls: { problems: 0, translation: 0 } };
+}
+
+/** Tells every observer that a GraphQL request arrived. */
+export function tellStarted(observers: RequestObserver[], observed: ObservedRequest, request: RequestHead): void {
+  for (const observer of observers) observer.requestStarted?.(observed, request);
+}
+
+/** Tells every observer that a GraphQL request was answered with `status`. */
+export function tellFinished(observers: RequestObserver[], observed: ObservedRequest, status: number): void {
+  const finished = finish(observed, status);
+  for (const observer of observers) {
+    try {
+      observer.requestFinished?.(finished, observed);
+    } catch {
+      // Observing must never break serving.
+    }
+  }
 }
 
 export function observedRequestOf(request: Request | undefined): ObservedRequest | undefined {

@@ -3,10 +3,11 @@ import type { Plugin } from 'graphql-yoga';
 import { isGraphQLRequest } from '../client/routes.ts';
 import {
   REQUEST_ID_HEADER,
-  finish,
   observedRequestOf,
   operationNameOf,
   startObservedRequest,
+  tellFinished,
+  tellStarted,
   type RequestObserver,
 } from './observed-request.ts';
 
@@ -26,7 +27,7 @@ export function useRequestObservation({ observers }: RequestObservationOptions):
     onRequest({ request }) {
       const graphql = isGraphQLRequest(request);
       const observed = startObservedRequest(request, graphql);
-      if (graphql) for (const observer of observers) observer.requestStarted?.(observed, request);
+      if (graphql) tellStarted(observers, observed, request);
     },
     onParams({ request, params, context }) {
       // The name the client asked for; replaced by the document's own once it is parsed.
@@ -60,15 +61,7 @@ export function useRequestObservation({ observers }: RequestObservationOptions):
         headers.set(REQUEST_ID_HEADER, observed.id);
         setResponse(new Response(response.body, { status: response.status, statusText: response.statusText, headers }));
       }
-      if (!observed.graphql) return;
-      const finished = finish(observed, response.status);
-      for (const observer of observers) {
-        try {
-          observer.requestFinished?.(finished, observed);
-        } catch {
-          // Observing must never break serving.
-        }
-      }
+      if (observed.graphql) tellFinished(observers, observed, response.status);
     },
   };
 }

@@ -1,0 +1,102 @@
+import type { ExecutionResult, OperationDefinitionNode } from 'graphql';
+import { sha256Of } from '../../shared/hash.ts';
+import { withTimeout } from '../../shared/with-timeout.ts';
+import type { KeyValueStore } from '../cache/key-value-store.ts';
+
+export interface ResponseCacheOptions {
+  store: KeyValueStore;
+  /** How long an answer with problems data is reused; 0 turns the response cache off. */
+  ttlMs: number;
+  /** How long an answer holding only translations (the `translation` namespace) is reused. */
+  translationOnlyTtlMs: number;
+  /** How long the store may take before the request goes on without it. @default 100 */
+  storeTimeoutMs?: number;
+}
+
+/** What a request asks for, as the cache tells requests apart. */
+export interface CacheableParams {
+  query: string;
+  variables?: unknown;
+  operationName?: string | null;
+}
+
+/** One answer as kept: its bytes exactly as served, so a hit writes them without serializing again. */
+export interface CachedAnswer {
+  /** The answer's JSON (`{"data":…}`). */
+  body: string;
+  /** Strong validator of `body`, quoted as the `ETag` header wants it. */
+  etag: string;
+  /** The operation's own name (the request log and metrics name a hit as they named the miss). */
+  operationName?: string;
+  /** Epoch ms when it stops being served. */
+  expiresAt: number;
+}
+
+export interface ResponseCache {
+  /** False when RESPONSE_CACHE_TTL_SECONDS is 0: nothing is read or kept. */
+  enabled: boolean;
+  /** The caller's credential (its `Authorization` header) is part of the key: credentials never share entries. */
+  keyOf(authorization: string | null | undefined, params: CacheableParams): string;
+  /** The live answer under `key`; a store that fails or is slow is a miss. */
+  read(key: string): Promise<CachedAnswer | undefined>;
+  /** How long an answer to `operation` may be reused (0: not at all). */
+  ttlFor(operation: OperationDefinitionNode): number;
+  /** Keeps a successful query's answer; returns what was kept (for the headers of this response). */
+  keep(key: string, result: ExecutionResult, operationName: string | undefined, ttlMs: number): CachedAnswer;
+}
+
+/** Root fields whose answers are translations only; any other root field is problems data. */
+const TRANSLATION_ROOTS = new Set(['translation', '__typename']);
+
+/**
+ * The response cache's store and rules, shared by the two places that answer from it: the yoga
+ * plugin (use-response-cache.ts) and the listener in front of yoga (answer-from-cache.ts). Only
+ * queries without errors are kept (the caller checks); an entry is the exact bytes served.
+ */
+export function createResponseCache({ store, ttlMs, translationOnlyTtlMs, storeTimeoutMs = 100 }: ResponseCacheOptions): ResponseCache {
+  return {
+    enabled: ttlMs > 0,
+    keyOf: (authorization, { query, variables, operationName }) =>
+      sha256Of('response', authorization ?? '', query, JSON.stringify(variables ?? null), operationName ?? ''),
+    async read(key) {
+      const stored = await withTimeout(() => store.get(key), storeTimeoutMs).catch(() => undefined);
+      const answer = stored ? parseAnswer(stored) : undefined;
+      return answer && answer.expiresAt > Date.now() ? answer : undefined;
+    },
+    ttlFor(operation) {
+      if (operation.operation !== 'query') return 0;
+      const roots = operation.selectionSet.selections.map((selection) => (selection.kind === 'Field' ? selection.name.value : ''));
+      return roots.every((root) => TRANSLATION_ROOTS.has(root)) ? translationOnlyTtlMs : ttlMs;
+    },
+    keep(key, result, operationName, ttl) {
+      const body = JSON.stringify(result);
+      const answer: CachedAnswer = { body, etag: `"${sha256Of(body)}"`, operationName, expiresAt: Date.now() + ttl };
+      void withTimeout(() => store.set(key, JSON.stringify(answer), ttl), storeTimeoutMs).catch(() => undefined);
+      return answer;
+    },
+  };
+}
+
+/** Seconds an answer may still be reused, for `Cache-Control: max-age` (rounded up: a fresh answer says its whole TTL). */
+export function secondsLeft(answer: Pick<CachedAnswer, 'expiresAt'>): number {
+  return Math.max(0, Math.ceil((answer.expiresAt - Date.now()) / 1000));
+}
+
+/** The headers every answer from the cache carries, whichever way it is served. */
+export function cachingHeaders(etag: string, maxAgeSeconds: number): Record<string, string> {
+  return { etag, 'cache-control': `private, max-age=${maxAgeSeconds}`, vary: 'Authorization' };
+}
+
+/** Whether an `If-None-Match` header names `etag` (weak or strong, in a list or alone). */
+export function matchesEtag(ifNoneMatch: string | null | undefined, etag: string): boolean {
+  return ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag) ?? false;
+}
+
+function parseAnswer(text: string): CachedAnswer | undefined {
+  try {
+    const answer = JSON.parse(text) as CachedAnswer;
+    return typeof answer?.expiresAt === 'number' && typeof answer.body === 'string' && typeof answer.etag === 'string' ? answer : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,266 @@
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryKeyValueStore } from '../../src/gateway/cache/key-value-store.ts';
+import { answerFromCache, answerMediaType } from '../../src/gateway/client/answer-from-cache.ts';
+import { createMemoryRateLimitStore } from '../../src/gateway/client/rate-limit-store.ts';
+import { createResponseCache } from '../../src/gateway/client/response-cache.ts';
+import { budgetCounter } from '../../src/gateway/client/use-rate-limits.ts';
+import { listen, type RunningServer } from '../../src/shared/listen.ts';
+import { startStack, type Stack } from '../helpers/start-stack.ts';
+
+const QUERY = /* GraphQL */ `query Few($first: Int) { problems(first: $first) { nodes { id title } } }`;
+
+/**
+ * Repeated queries are answered on node:http, in front of yoga: the same bytes and headers yoga
+ * gives, the key check, rate limits and request log still applied, and everything it cannot answer
+ * exactly handed to yoga untouched.
+ */
+describe('answers from the cache in front of yoga', () => {
+  let stack: Stack;
+  let cached: Awaited<ReturnType<Stack['addGateway']>>;
+  const logged: { operation: string; status: number; outcome: string; requestId: string }[] = [];
+  beforeAll(async () => {
+    stack = await startStack();
+    cached = await stack.addGateway({
+      settings: { responseCacheTtlSeconds: 30, gatewayApiKeys: ['key-a', 'key-b'], rateLimitRequests: 1000 },
+      requestLog: (entry) => logged.push(entry),
+    });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  const body = (first: number) => JSON.stringify({ query: QUERY, variables: { first } });
+  const headersFor = (accept?: string, key = 'key-a') => ({
+    'content-type': 'application/json',
+    authorization: `Bearer ${key}`,
+    ...(accept === undefined ? {} : { accept }),
+  });
+  /** The same request through yoga alone (the gateway's fetch handler never passes the listener). */
+  const viaYoga = (first: number, accept?: string) =>
+    cached.gateway.fetch(new Request(cached.gatewayUrl, { method: 'POST', headers: headersFor(accept), body: body(first) }));
+  const viaListener = (first: number, accept?: string, key?: string) =>
+    fetch(cached.gatewayUrl, { method: 'POST', headers: headersFor(accept, key), body: body(first) });
+  const upstreamCalls = () => stack.problems.stats.requests;
+
+  it.each([
+    [undefined],
+    ['*/*'],
+    ['application/json'],
+    ['application/graphql-response+json'],
+    ['application/graphql-response+json, application/json;q=0.9'],
+    ['application/json, application/graphql-response+json'],
+    ['application/*'],
+    ['text/html, application/json'],
+  ])('answers a hit as yoga does (Accept: %s)', async (accept) => {
+    const first = 2 + Math.floor(Math.random() * 90);
+    const miss = await viaListener(first, accept);
+    const missText = await miss.text();
+    const before = upstreamCalls();
+    const hit = await viaListener(first, accept);
+    const yogaHit = await viaYoga(first, accept);
+    expect(upstreamCalls()).toBe(before);
+    expect(await hit.text()).toBe(missText);
+    expect(await yogaHit.text()).toBe(missText);
+    for (const response of [hit, yogaHit]) {
+      expect(response.status).toBe(miss.status);
+      for (const header of ['content-type', 'etag', 'vary']) expect(response.headers.get(header), header).toBe(miss.headers.get(header));
+      expect(response.headers.get('cache-control')).toMatch(/^private, max-age=(29|30)$/);
+      expect(response.headers.get('x-request-id')).toMatch(/^[\w-]+$/);
+    }
+    expect(hit.headers.get('content-length')).toBe(String(Buffer.byteLength(missText)));
+  });
+
+  it('logs a hit like any request, under the client’s request id', async () => {
+    await (await viaListener(1)).text();
+    logged.length = 0;
+    const hit = await fetch(cached.gatewayUrl, { method: 'POST', headers: { ...headersFor(), 'x-request-id': 'hit-1' }, body: body(1) });
+    expect(hit.status).toBe(200);
+    expect(hit.headers.get('x-request-id')).toBe('hit-1');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(logged).toEqual([expect.objectContaining({ requestId: 'hit-1', operation: 'Few', status: 200, outcome: 'ok' })]);
+    const metrics = await (await fetch(cached.gatewayUrl.replace('/graphql', '/metrics'))).text();
+    expect(metrics).toMatch(/gateway_requests_total\{operation="Few",outcome="ok"\} \d+/);
+  });
+
+  it('answers If-None-Match with 304 and no body', async () => {
+    const first = await viaListener(3);
+    await first.text();
+    const etag = first.headers.get('etag')!;
+    const again = await fetch(cached.gatewayUrl, { method: 'POST', headers: { ...headersFor(), 'if-none-match': `W/${etag}` }, body: body(3) });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+  });
+
+  it('answers a GET hit (urql’s default) as yoga does', async () => {
+    const url = `${cached.gatewayUrl}?query=${encodeURIComponent(QUERY)}&variables=${encodeURIComponent('{"first":4}')}`;
+    const miss = await fetch(url, { headers: { authorization: 'Bearer key-a' } });
+    const missText = await miss.text();
+    const before = upstreamCalls();
+    const hit = await fetch(url, { headers: { authorization: 'Bearer key-a' } });
+    expect(await hit.text()).toBe(missText);
+    expect(hit.headers.get('etag')).toBe(miss.headers.get('etag'));
+    expect(upstreamCalls()).toBe(before);
+  });
+
+  it('keeps the key check: a wrong or missing key on a cached query is 401, another key has its own entry', async () => {
+    await (await viaListener(5)).text();
+    const wrong = await viaListener(5, undefined, 'key-z');
+    expect(wrong.status).toBe(401);
+    const none = await fetch(cached.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(5) });
+    expect(none.status).toBe(401);
+    const before = upstreamCalls();
+    const other = await viaListener(5, undefined, 'key-b');
+    expect(other.status).toBe(200);
+    expect(upstreamCalls()).toBe(before + 1);
+  });
+
+  it('counts hits against the rate limit', async () => {
+    const limited = await stack.addGateway({ settings: { responseCacheTtlSeconds: 30, gatewayApiKeys: ['key-a'], rateLimitRequests: 3 } });
+    const post = () => fetch(limited.gatewayUrl, { method: 'POST', headers: headersFor(), body: body(6) });
+    const statuses: number[] = [];
+    for (let index = 0; index < 5; index += 1) {
+      const response = await post();
+      await response.text();
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+
+  it('leaves browsers’ CORS requests to yoga, which adds its CORS headers', async () => {
+    await (await viaListener(7)).text();
+    const response = await fetch(cached.gatewayUrl, { method: 'POST', headers: { ...headersFor(), origin: 'https://app.example' }, body: body(7) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBeTruthy();
+    expect(response.headers.get('etag')).toBeTruthy();
+  });
+});
+
+describe('what the listener in front of yoga hands on', () => {
+  const store = createMemoryKeyValueStore();
+  const cache = createResponseCache({ store, ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
+  const handedOn: { method?: string; body?: unknown }[] = [];
+  let server: RunningServer;
+  const QUERY_TEXT = '{ a }';
+  beforeAll(async () => {
+    // One cached answer, for key "k" and the query `{ a }`.
+    for (const authorization of ['Bearer k', undefined]) {
+      const key = cache.keyOf(authorization, { query: QUERY_TEXT });
+      const answer = cache.keep(key, { data: { a: 1 } }, undefined, 30_000);
+      // keep() writes without waiting; make sure the entry is there before the tests read it.
+      await store.set(key, JSON.stringify(answer), 30_000);
+    }
+    const listener = answerFromCache({
+      graphqlEndpoint: '/graphql',
+      cache,
+      caller: { keys: ['k'], trustProxy: false },
+      requests: { hit: budgetCounter(createMemoryRateLimitStore(), 60_000), limit: 1000 },
+      maxBodyBytes: 1000,
+      observers: [],
+      next: (request: IncomingMessage, response: ServerResponse) => {
+        const given = (request as { body?: Buffer }).body;
+        const finish = (received: string) => {
+          handedOn.push({ method: request.method, body: received });
+          response.writeHead(299, { 'content-type': 'text/plain' });
+          response.end(received);
+        };
+        if (given) return finish(given.toString());
+        const chunks: Buffer[] = [];
+        request.on('data', (chunk: Buffer) => chunks.push(chunk));
+        request.on('end', () => finish(Buffer.concat(chunks).toString()));
+      },
+    });
+    server = await listen(listener);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const send = (init: { method?: string; path?: string; headers?: Record<string, string>; body?: string }) =>
+    fetch(`${server.url}${init.path ?? '/graphql'}`, {
+      method: init.method ?? 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer k', ...init.headers },
+      body: init.body,
+    }).then(async (response) => ({ status: response.status, text: await response.text() }));
+
+  it('answers a plain hit itself', async () => {
+    expect(await send({ body: JSON.stringify({ query: QUERY_TEXT }) })).toEqual({ status: 200, text: '{"data":{"a":1}}' });
+  });
+
+  it.each([
+    ['a miss', { body: JSON.stringify({ query: '{ b }' }) }],
+    ['a batch', { body: JSON.stringify([{ query: QUERY_TEXT }]) }],
+    ['a persisted-query hash', { body: JSON.stringify({ query: QUERY_TEXT, extensions: { persistedQuery: { version: 1, sha256Hash: 'x' } } }) }],
+    ['a trusted document id', { body: JSON.stringify({ query: QUERY_TEXT, documentId: 'x' }) }],
+    ['another path', { path: '/graphql/', body: JSON.stringify({ query: QUERY_TEXT }) }],
+    ['a path with a query string', { path: '/graphql?x=1', body: JSON.stringify({ query: QUERY_TEXT }) }],
+    ['a browser’s CORS request', { headers: { origin: 'https://x.example' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
+    ['a wrong key', { headers: { authorization: 'Bearer nope' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
+    ['no key', { headers: { authorization: '' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
+    ['an event stream', { headers: { accept: 'text/event-stream' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
+    ['a form', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `query=${QUERY_TEXT}` }],
+    ['another charset', { headers: { 'content-type': 'application/json; charset=latin1' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
+    ['a body over the limit', { body: JSON.stringify({ query: QUERY_TEXT, variables: { pad: 'x'.repeat(2000) } }) }],
+    ['not JSON', { body: '{"query": "{ a }"' }],
+    ['variables that are not an object', { body: JSON.stringify({ query: QUERY_TEXT, variables: [1] }) }],
+    ['a GET with a parameter twice', { method: 'GET', path: `/graphql?query=${encodeURIComponent(QUERY_TEXT)}&query=${encodeURIComponent('{ b }')}` }],
+    ['a HEAD', { method: 'HEAD', path: `/graphql?query=${encodeURIComponent(QUERY_TEXT)}` }],
+  ] as [string, { method?: string; path?: string; headers?: Record<string, string>; body?: string }][])('hands %s on, with its body intact', async (_name, init) => {
+    handedOn.length = 0;
+    const { status, text } = await send(init);
+    expect(status).toBe(299);
+    expect(handedOn).toHaveLength(1);
+    if (init.body) expect(text).toBe(init.body);
+  });
+
+  it('hands on a body that is not UTF-8, byte for byte', async () => {
+    handedOn.length = 0;
+    const bytes = Buffer.concat([Buffer.from('{"query":"{ a }","x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer k', 'content-length': bytes.length } }, (response) => {
+        response.resume();
+        resolve(response.statusCode!);
+      });
+      request.on('error', reject);
+      request.end(bytes);
+    });
+    expect(status).toBe(299);
+    expect(handedOn).toHaveLength(1);
+  });
+
+  it('hands a chunked body (no length) on unread', async () => {
+    handedOn.length = 0;
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer k' } }, (response) => {
+        response.resume();
+        resolve(response.statusCode!);
+      });
+      request.on('error', reject);
+      request.write('{"query":');
+      request.end('"{ a }"}');
+    });
+    expect(status).toBe(299);
+    expect(handedOn).toEqual([{ method: 'POST', body: '{"query":"{ a }"}' }]);
+  });
+
+  it('survives a client that goes away mid-body', async () => {
+    await new Promise<void>((resolve) => {
+      const request = httpRequest(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': 100 } });
+      request.on('error', () => resolve());
+      request.write('{"query":');
+      setTimeout(() => {
+        request.destroy();
+        resolve();
+      }, 20);
+    });
+    expect(await send({ body: JSON.stringify({ query: QUERY_TEXT }) })).toEqual({ status: 200, text: '{"data":{"a":1}}' });
+  });
+
+  it('picks the media type yoga would', () => {
+    expect(answerMediaType(undefined)).toBe('application/json');
+    expect(answerMediaType('application/graphql-response+json, application/json')).toBe('application/graphql-response+json');
+    expect(answerMediaType('text/event-stream, multipart/mixed')).toBeUndefined();
+    expect(answerMediaType('application/json; charset=iso-8859-1, application/graphql-response+json')).toBe('application/graphql-response+json');
+  });
+});
