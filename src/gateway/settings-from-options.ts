@@ -45,6 +45,7 @@ export const VARIABLE_OF_SETTING: Record<keyof GatewaySettings, string> = {
   maxArgumentLength: 'MAX_ARGUMENT_LENGTH',
   maxBatchOperations: 'MAX_BATCH_OPERATIONS',
   maxBodyBytes: 'MAX_BODY_BYTES',
+  fastPathEnabled: 'FAST_PATH_ENABLED',
   metricsEnabled: 'METRICS_ENABLED',
   otlpEndpoint: 'OTEL_EXPORTER_OTLP_ENDPOINT',
   shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS',

@@ -131,6 +131,12 @@ export interface GatewaySettings {
   maxBatchOperations: number;
   /** `MAX_BODY_BYTES`: largest request body accepted; larger gets 413. @default 1048576 (1 MiB) */
   maxBodyBytes: number;
+  /**
+   * `FAST_PATH_ENABLED`: send an operation that only the problems service answers to it whole, in
+   * one call, instead of delegating it field by field through Mesh; the answer is the same either
+   * way (README "Performance"). `false` delegates every operation. @default true
+   */
+  fastPathEnabled: boolean;
   /** `METRICS_ENABLED`: serve Prometheus metrics on GET /metrics (open, like /healthcheck: firewall it or turn it off). @default true */
   metricsEnabled: boolean;
   /**
@@ -215,6 +221,7 @@ export function readSettings(env: Env): GatewaySettings {
     maxArgumentLength: readInteger(env, 'MAX_ARGUMENT_LENGTH', 10_000, 1),
     maxBatchOperations: readInteger(env, 'MAX_BATCH_OPERATIONS', 10, 1),
     maxBodyBytes: readInteger(env, 'MAX_BODY_BYTES', 1024 * 1024, 1),
+    fastPathEnabled: readBoolean(env, 'FAST_PATH_ENABLED', true),
     metricsEnabled: readBoolean(env, 'METRICS_ENABLED', true),
     otlpEndpoint: readBaseUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
     shutdownTimeoutMs: present(env, 'SHUTDOWN_TIMEOUT_MS') === undefined ? undefined : readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 0, 0, MAX_TIMER_MS),

@@ -50,6 +50,7 @@ describe('readSettings', () => {
       maxArgumentLength: 10_000,
       maxBatchOperations: 10,
       maxBodyBytes: 1024 * 1024,
+      fastPathEnabled: true,
       metricsEnabled: true,
       otlpEndpoint: undefined,
     });
