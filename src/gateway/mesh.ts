@@ -5,7 +5,10 @@ import { processConfig } from '@graphql-mesh/config';
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
 import type { MeshPlugin, YamlConfig } from '@graphql-mesh/types';
 import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
-import { buildSchema } from 'graphql';
+import { buildSchema, type GraphQLSchema } from 'graphql';
+import { fastPathBlocker } from './fast-path/fast-path-blocker.ts';
+import { gatewayFieldsOf } from './fast-path/forwardable-operation.ts';
+import { useSingleSourceFastPath } from './fast-path/use-single-source-fast-path.ts';
 import { LINKS, missingForLink } from './links/index.ts';
 import { createMeshLogger, type GatewayLog } from './observability/mesh-logger.ts';
 import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
@@ -14,7 +17,7 @@ import type { GatewaySettings } from './settings.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation/translation-cache.ts';
 import { createTranslationRuntime, useTranslationRuntime, type TranslationRuntimeOptions } from './translation/translation-runtime.ts';
 import { useTranslationArguments } from './translation/use-translation-arguments.ts';
-import type { UpstreamStep } from './upstream/upstream-call.ts';
+import { composeSteps, type UpstreamStep } from './upstream/upstream-call.ts';
 import { useUpstreamCalls } from './upstream/upstream-calls.ts';
 import { createUpstreamFetch } from './upstream/upstream-fetch.ts';
 
@@ -133,17 +136,39 @@ async function buildFromConfig(
     detectionsTtlMs: settings.translationCacheTtlSeconds * 1000,
     onServed: onTranslationServed,
   });
+  const upstreamFetch = createUpstreamFetch();
+  // Known once Mesh has built the source; the fast path forwards nothing before.
+  let problemsSchema: GraphQLSchema | undefined;
+  const disposal = new AbortController();
+  const fastPathOff = settings.fastPathEnabled ? fastPathBlocker(config, 'Problems') : 'FAST_PATH_ENABLED=false';
+  if (settings.fastPathEnabled && fastPathOff) log(`single-source fast path off: ${fastPathOff}`, 'warn');
   processed.additionalEnvelopPlugins = [
     ...(processed.additionalEnvelopPlugins ?? []),
     // Last, so its onFetch wraps the fetch of any plugin declared in .meshrc.yaml.
     useUpstreamCalls(processed.sources, upstreamSteps ?? []),
     useTranslationRuntime(translationRuntime),
     useTranslationArguments({ maxTextLength: settings.translationMaxTextLength }) as MeshPlugin<object>,
+    ...(fastPathOff
+      ? []
+      : [
+          useSingleSourceFastPath({
+            service: 'problems',
+            sourceSchema: () => problemsSchema,
+            gatewayFields: gatewayFieldsOf(processed.additionalTypeDefs ?? [], toList(processed.additionalResolvers)),
+            endpoint: `${settings.problemsUrl}/graphql`,
+            headers: bearer(settings.problemsApiKey),
+            // The same step instances as the handler's calls: one problems cache, one set of counters.
+            send: composeSteps(upstreamSteps ?? []),
+            network: upstreamFetch.fetch,
+            signal: disposal.signal,
+          }),
+        ]),
   ];
-  const upstreamFetch = createUpstreamFetch();
   processed.fetchFn = upstreamFetch.fetch;
   const mesh = await getMesh({ ...processed, logger });
+  problemsSchema = mesh.rawSources.find((source) => source.name === 'Problems')?.schema;
   const destroy = async () => {
+    disposal.abort();
     mesh.destroy();
     // The statement worker thread, if it started.
     await translationRuntime.statements.close();

@@ -1,0 +1,127 @@
+import {
+  GraphQLError,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  Kind,
+  getDirectiveValues,
+  type ExecutionResult,
+  type FieldNode,
+  type FragmentSpreadNode,
+  type InlineFragmentNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
+import type { ForwardableOperation } from './forwardable-operation.ts';
+
+/** What the answer is about: the service, the operation forwarded, its coerced variables, the name of the root type. */
+export interface ForwardedRequest {
+  service: ServiceName;
+  forwarded: ForwardableOperation;
+  variables: Record<string, unknown>;
+  rootTypeName: string;
+}
+
+interface UpstreamAnswerError {
+  message: string;
+  path?: (string | number)[];
+  extensions?: Record<string, unknown>;
+}
+
+/**
+ * The source's answer to a forwarded operation, in the form the delegated path gives it, so that
+ * nothing after execution can tell the two apart. The data is the source's (it selected exactly
+ * what the client asked for, in order). Its errors, which the error step has already reduced to the
+ * gateway's terms, lose their `locations` (the delegated path reports none for a source's errors)
+ * and come grouped by root field in the operation's order, as the delegated path raises them; an
+ * error without a path belongs to every root field, as the delegated path places it. When the source
+ * nulled all of `data` (a failing non-null root field), each root field is null on its own, as in the
+ * public schema, where every root field is nullable.
+ */
+export function answerAsDelegated(request: ForwardedRequest, answer: { data?: unknown; errors?: UpstreamAnswerError[] }): ExecutionResult {
+  const data = isObject(answer.data) ? answer.data : undefined;
+  const upstreamErrors = answer.errors ?? [];
+  if (upstreamErrors.length === 0) {
+    if (data) return { data };
+    // No data and no error breaks the GraphQL contract: the source's answer cannot be used.
+    return failureAsDelegated(request, unusableAnswer(request.service));
+  }
+  const fields = rootFieldsOf(request);
+  const keys = new Set(fields.filter((field) => !field.typename).map((field) => field.key));
+  const errors: GraphQLError[] = [];
+  for (const key of keys) {
+    for (const error of upstreamErrors) {
+      if (!error.path) errors.push(answerError(error, [key]));
+      else if (error.path[0] === key) errors.push(answerError(error, error.path));
+    }
+  }
+  for (const error of upstreamErrors) if (error.path && !keys.has(String(error.path[0]))) errors.push(answerError(error, error.path));
+  return { errors, data: data ?? nullData(request, fields) };
+}
+
+/**
+ * A forwarded call that failed as a whole (the source down, slow, answering 5xx or garbage): as on
+ * the delegated path, every root field is null with the call's error, and `__typename` still answers.
+ */
+export function failureAsDelegated(request: ForwardedRequest, failure: unknown): ExecutionResult {
+  const fields = rootFieldsOf(request);
+  const cause = failure instanceof Error ? failure : new Error(String(failure));
+  const extensions = cause instanceof GraphQLError ? cause.extensions : undefined;
+  const errors = fields
+    .filter((field) => !field.typename)
+    .map((field) => new GraphQLError(cause.message, { path: [field.key], extensions, originalError: cause }));
+  return { errors, data: nullData(request, fields) };
+}
+
+function answerError({ message, extensions }: UpstreamAnswerError, path: readonly (string | number)[]): GraphQLError {
+  return new GraphQLError(message, { path, extensions });
+}
+
+function unusableAnswer(service: ServiceName): UpstreamError {
+  return new UpstreamError(`The ${service} service answered with a body the gateway could not use.`, { code: ErrorCode.UpstreamError, service, status: 200 });
+}
+
+function nullData({ rootTypeName }: ForwardedRequest, fields: RootField[]): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const { key, typename } of fields) data[key] = typename ? rootTypeName : null;
+  return data;
+}
+
+export interface RootField {
+  /** The response key (alias or name). */
+  key: string;
+  /** `__typename`, which the gateway answers itself. */
+  typename: boolean;
+}
+
+/** The root fields the operation selects, by response key in order, as @skip and @include leave them. */
+export function rootFieldsOf({ forwarded, variables }: ForwardedRequest): RootField[] {
+  const fields = new Map<string, RootField>();
+  const spread = new Set<string>();
+  const collect = (selectionSet: SelectionSetNode) => {
+    for (const selection of selectionSet.selections) {
+      if (!included(selection, variables)) continue;
+      if (selection.kind === Kind.FIELD) {
+        const key = selection.alias?.value ?? selection.name.value;
+        if (!fields.has(key)) fields.set(key, { key, typename: selection.name.value === '__typename' });
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        collect(selection.selectionSet);
+      } else if (!spread.has(selection.name.value)) {
+        spread.add(selection.name.value);
+        const fragment = forwarded.fragments[selection.name.value];
+        if (fragment) collect(fragment.selectionSet);
+      }
+    }
+  };
+  collect(forwarded.operation.selectionSet);
+  return [...fields.values()];
+}
+
+function included(node: FieldNode | InlineFragmentNode | FragmentSpreadNode, variables: Record<string, unknown>): boolean {
+  if (!node.directives?.length) return true;
+  if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
+  return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

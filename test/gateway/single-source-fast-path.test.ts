@@ -1,0 +1,371 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Kind, parse, print, stripIgnoredCharacters } from 'graphql';
+import { request as upstreamRequest } from 'undici';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
+import type { GatewaySettings } from '../../src/gateway/settings.ts';
+import { listen, type RunningServer } from '../../src/shared/listen.ts';
+import { startStack, type Stack } from '../helpers/start-stack.ts';
+
+interface GraphQLRequest {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+/** What the problems upstream answers instead of the stand-in, while a test sets it. */
+interface Fault {
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+  /** Never answer. */
+  hang?: boolean;
+}
+
+/**
+ * A problems upstream in front of the stand-in: it records every GraphQL request body it receives and
+ * passes it on, or answers with the fault a test sets.
+ */
+async function startProblemsInFront(target: string) {
+  const seen: Record<string, unknown>[] = [];
+  let fault: Fault | undefined;
+  const server = await listen(async (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    seen.push(JSON.parse(body) as Record<string, unknown>);
+    if (fault?.hang) return;
+    if (fault) {
+      response.writeHead(fault.status ?? 200, { 'content-type': 'application/json', ...fault.headers });
+      response.end(fault.body ?? '');
+      return;
+    }
+    const { host: _host, 'content-length': _length, ...headers } = request.headers;
+    const answer = await upstreamRequest(`${target}${request.url}`, { method: 'POST', headers: headers as Record<string, string>, body });
+    response.writeHead(answer.statusCode, { 'content-type': String(answer.headers['content-type']) });
+    response.end(await answer.body.text());
+  });
+  return {
+    url: server.url,
+    server,
+    seen,
+    setFault(next: Fault | undefined) {
+      fault = next;
+    },
+  };
+}
+
+async function post(url: string, body: GraphQLRequest, accept = 'application/graphql-response+json') {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
+  return { status: response.status, text: await response.text() };
+}
+
+/** The body the fast path sends for `request`: the selected operation and the document's fragments, printed compactly. */
+function forwardedBody({ query, variables, operationName }: GraphQLRequest) {
+  const document = parse(query);
+  const definitions = document.definitions.filter(
+    (definition) => definition.kind === Kind.FRAGMENT_DEFINITION || (definition.kind === Kind.OPERATION_DEFINITION && (!operationName || definition.name?.value === operationName)),
+  );
+  const operation = definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+  const name = operation?.kind === Kind.OPERATION_DEFINITION ? operation.name?.value : undefined;
+  return JSON.parse(JSON.stringify({ query: stripIgnoredCharacters(print({ ...document, definitions })), variables, operationName: name }));
+}
+
+/**
+ * Two gateways over the same upstreams, the single-source fast path on in one and off in the other,
+ * asked the same things: every answer must be byte for byte the same (key order included), with the
+ * same HTTP status and as many upstream calls, and the fast one must have sent the client's operation
+ * whole, in one call, where the other delegated it. Caches are off so every request reaches the upstream.
+ */
+describe('the single-source fast path', () => {
+  let stack: Stack;
+  let problems: Awaited<ReturnType<typeof startProblemsInFront>>;
+  const closing: RunningServer[] = [];
+  const pairs: Record<'plain' | 'production' | 'faults', { fast: string; delegated: string }> = {} as never;
+  const logs: { fast: RequestLogEntry[]; delegated: RequestLogEntry[] } = { fast: [], delegated: [] };
+
+  async function pair(settings: Partial<GatewaySettings>, log?: typeof logs) {
+    const common = { problemsUrl: problems.url, problemsCacheTtlSeconds: 0, translationCacheTtlSeconds: 0, ...settings };
+    const fast = await stack.addGateway({ settings: { ...common, fastPathEnabled: true }, ...(log ? { requestLog: (entry) => log.fast.push(entry) } : {}) });
+    const delegated = await stack.addGateway({
+      settings: { ...common, fastPathEnabled: false },
+      ...(log ? { requestLog: (entry) => log.delegated.push(entry) } : {}),
+    });
+    return { fast: fast.gatewayUrl, delegated: delegated.gatewayUrl };
+  }
+
+  beforeAll(async () => {
+    stack = await startStack();
+    problems = await startProblemsInFront(`${stack.upstreamSettings.problemsUrl}`);
+    closing.push(problems.server);
+    pairs.plain = await pair({}, logs);
+    pairs.production = await pair({ production: true });
+    pairs.faults = await pair({ problemsTimeoutMs: 300, problemsMaxResponseBytes: 2000 });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    for (const server of closing) await server.close();
+  });
+
+  /** Asks both gateways of `which`; the answers must be the same, and the fast path must have forwarded it. */
+  async function both(request: GraphQLRequest, { which = 'plain', forwarded = true, accept }: { which?: keyof typeof pairs; forwarded?: boolean; accept?: string } = {}) {
+    problems.seen.length = 0;
+    const fast = await post(pairs[which].fast, request, accept);
+    const fastCalls = problems.seen.splice(0);
+    const delegated = await post(pairs[which].delegated, request, accept);
+    const delegatedCalls = problems.seen.splice(0);
+    expect(fast.text).toBe(delegated.text);
+    expect(fast.status).toBe(delegated.status);
+    expect(fastCalls.length).toBe(delegatedCalls.length);
+    if (forwarded) {
+      expect(fastCalls.length).toBeGreaterThan(0);
+      for (const body of fastCalls) expect(body).toEqual(forwardedBody(request));
+      // The switch really turns it off: the other gateway delegated.
+      for (const body of delegatedCalls) expect(body).not.toEqual(forwardedBody(request));
+    } else {
+      for (const body of fastCalls) expect(body).not.toEqual(forwardedBody(request));
+    }
+    return { status: fast.status, answer: JSON.parse(fast.text) as { data?: any; errors?: { message: string; path?: unknown[]; extensions?: any }[] }, calls: fastCalls.length };
+  }
+
+  describe('answers the same as the delegated path', () => {
+    it.each<[string, GraphQLRequest]>([
+      ['a variable', { query: /* GraphQL */ `query ($id: ID!) { problem(id: $id) { id title } }`, variables: { id: 'p1001' } }],
+      [
+        'aliases, the same field twice',
+        {
+          query: /* GraphQL */ `{ first: problem(id: "p1001") { name: title id } second: problem(id: "p1002") { id score: rating rating } again: problem(id: "p1001") { id } }`,
+        },
+      ],
+      [
+        'named and inline fragments, in an order of their own',
+        {
+          query: /* GraphQL */ `
+            query Page { problems(first: 3) { totalCount nodes { ...Basics ... on Problem { tags difficulty } id statistics { ...Stats } } } }
+            fragment Basics on Problem { slug title }
+            fragment Stats on ProblemStatistics { submissions accepted acceptanceRate }`,
+          operationName: 'Page',
+        },
+      ],
+      [
+        'nested lists and nullable objects',
+        {
+          query: /* GraphQL */ `{ problems(first: 4) { edges { cursor node { id examples { input output explanation } contest { id title problems { id rating } } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+        },
+      ],
+      [
+        'variables left to their defaults',
+        { query: /* GraphQL */ `query ($first: Int = 2, $after: String, $filter: ProblemFilter) { problems(first: $first, after: $after, filter: $filter) { nodes { id rating } } }` },
+      ],
+      [
+        'variables given, some null',
+        {
+          query: /* GraphQL */ `query ($first: Int = 2, $after: String, $filter: ProblemFilter) { problems(first: $first, after: $after, filter: $filter) { nodes { id rating difficulty } } }`,
+          variables: { first: 3, after: null, filter: { difficulty: ['HARD', 'MEDIUM'], ratingMin: null, tags: null } },
+        },
+      ],
+      [
+        '__typename at every level, aliased too',
+        { query: /* GraphQL */ `{ __typename problems(first: 2) { __typename nodes { kind: __typename id statistics { __typename solvers } contest { __typename } } } }` },
+      ],
+      [
+        '@include and @skip, from literals and variables',
+        {
+          query: /* GraphQL */ `query ($withTitle: Boolean!, $skipId: Boolean = false) { problem(id: "p1001") { id @skip(if: $skipId) title @include(if: $withTitle) slug ... on Problem @include(if: $withTitle) { rating } } tags @skip(if: true) }`,
+          variables: { withTitle: false },
+        },
+      ],
+      [
+        '@include and @skip the other way',
+        {
+          query: /* GraphQL */ `query ($withTitle: Boolean!, $skipId: Boolean = false) { problem(id: "p1001") { id @skip(if: $skipId) title @include(if: $withTitle) slug ... on Problem @include(if: $withTitle) { rating } } tags @skip(if: true) }`,
+          variables: { withTitle: true, skipId: true },
+        },
+      ],
+      ['unknown ids: nulls', { query: /* GraphQL */ `{ problem(id: "p0") { id } user(handle: "nobody") { handle } contest(id: "c0") { id title } slug: problem(slug: "no-such-slug") { id } }` }],
+      [
+        'one operation of several, the others touching translation',
+        {
+          query: /* GraphQL */ `
+            query Other { translation { languages { code } } problem(id: "p1001") { translation(to: "es") { title } } }
+            query Wanted($id: ID = "p1002") { problem(id: $id) { title id } }`,
+          operationName: 'Wanted',
+        },
+      ],
+      ['users, enums and floats', { query: /* GraphQL */ `{ users(first: 2) { totalCount nodes { handle rating solvedCount { total hard } ratingHistory { rank contest { id } } } } languages { id name extensions } }` }],
+    ])('%s', async (_, request) => {
+      const { status, answer } = await both(request);
+      expect(status).toBe(200);
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data).toBeTruthy();
+    });
+
+    it('keeps the order the operation asked for, through fragments', async () => {
+      const { answer } = await both({ query: /* GraphQL */ `{ problem(id: "p1001") { ...A id title } } fragment A on Problem { slug title }` });
+      expect(Object.keys(answer.data.problem)).toEqual(['slug', 'title', 'id']);
+    });
+
+    it.each<[string, GraphQLRequest, unknown[][]]>([
+      ['an argument the source refuses, on a nullable root field', { query: /* GraphQL */ `{ problem(id: "p1001", slug: "x") { id } tags }` }, [['problem']]],
+      [
+        'a refusal on a non-null root field, which nulls the whole upstream answer',
+        { query: /* GraphQL */ `{ tags problems(filter: { ratingMin: 3000, ratingMax: 1000 }) { totalCount } __typename }` },
+        [['problems']],
+      ],
+      [
+        'refusals on two root fields, aliased, beside one that answers',
+        { query: /* GraphQL */ `{ a: problem(id: "p1", slug: "x") { id } b: problem(id: "p1002") { title } c: problem(id: "p1", slug: "y") { id } }` },
+        [['a'], ['c']],
+      ],
+      ['a refusal through a variable', { query: /* GraphQL */ `query ($after: String) { problems(after: $after) { nodes { id } } }`, variables: { after: 'bm9wZQ==' } }, [['problems']]],
+    ])('%s', async (_, request, paths) => {
+      const { answer } = await both(request);
+      expect(answer.errors?.map((error) => error.path)).toEqual(paths);
+      for (const error of answer.errors ?? []) expect(error.extensions).toEqual({ code: 'UPSTREAM_ERROR', service: 'problems' });
+    });
+
+    it('the same errors, masked, in production', async () => {
+      const { answer } = await both({ query: /* GraphQL */ `{ tags a: problem(id: "p1", slug: "x") { id } b: problem(id: "p1", slug: "y") { id } }` }, { which: 'production' });
+      expect(answer.errors?.map((error) => error.message)).toEqual(['The problems service reported an error.', 'The problems service reported an error.']);
+      await both({ query: /* GraphQL */ `query ($id: ID!) { problem(id: $id) { id title statement } }`, variables: { id: 'p1003' } }, { which: 'production' });
+    });
+
+    it('variables that do not coerce: the same request error, from the delegated path, with no call', async () => {
+      for (const accept of ['application/graphql-response+json', 'application/json']) {
+        for (const variables of [{}, { id: { not: 'an id' } }]) {
+          const { status, answer, calls } = await both({ query: /* GraphQL */ `query ($id: ID!) { problem(id: $id) { id } }`, variables }, { forwarded: false, accept });
+          expect(status).toBe(400);
+          expect(answer.errors?.[0].message).toMatch(/^Variable "\$id"/);
+          expect(calls).toBe(0);
+        }
+      }
+    });
+  });
+
+  describe('leaves the delegated path to what needs the gateway', () => {
+    it('a problem with its translation (the link) goes the delegated way, and answers the same', async () => {
+      const { answer } = await both(
+        { query: /* GraphQL */ `{ problem(id: "p1001") { id title translation(to: "es") { title } } tags }` },
+        { forwarded: false },
+      );
+      expect(answer.data.problem.translation.title).toBeTruthy();
+      expect(answer.data.tags.length).toBeGreaterThan(0);
+    });
+
+    it('the translation namespace beside problems goes the delegated way', async () => {
+      const { answer } = await both(
+        { query: /* GraphQL */ `{ problem(id: "p1002") { title } translation { translate(text: "Print the sum.", to: "es") { text } } }` },
+        { forwarded: false },
+      );
+      expect(answer.data.translation.translate.text).toBeTruthy();
+    });
+
+    it('a lone __typename, or every source field skipped: answered by the gateway with no call, as delegated', async () => {
+      const SKIPPABLE = /* GraphQL */ `query ($skip: Boolean!) { __typename ... @skip(if: $skip) { problem(id: "p1001") { id } } }`;
+      for (const request of [{ query: '{ __typename }' }, { query: SKIPPABLE, variables: { skip: true } }]) {
+        const { answer, calls } = await both(request, { forwarded: false });
+        expect(answer.data).toEqual({ __typename: 'Query' });
+        expect(calls).toBe(0);
+      }
+      const { answer } = await both({ query: SKIPPABLE, variables: { skip: false } });
+      expect(answer.data).toEqual({ __typename: 'Query', problem: { id: 'p1001' } });
+    });
+
+    it('introspection beyond __typename is never forwarded', async () => {
+      const { answer, calls } = await both({ query: /* GraphQL */ `{ __type(name: "Problem") { name } problem(id: "p1001") { id } }` }, { forwarded: false });
+      expect(answer.data.__type.name).toBe('Problem');
+      expect(calls).toBe(1);
+    });
+
+    it('@defer is never forwarded', async () => {
+      const deferred = async (url: string) => {
+        problems.seen.length = 0;
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'multipart/mixed' },
+          body: JSON.stringify({ query: /* GraphQL */ `{ problem(id: "p1001") { id ... @defer { title } } }` }),
+        });
+        return { text: await response.text(), sent: problems.seen.splice(0) };
+      };
+      const fast = await deferred(pairs.plain.fast);
+      expect(fast).toEqual(await deferred(pairs.plain.delegated));
+      expect(fast.sent.length).toBeGreaterThan(0);
+      for (const body of fast.sent) expect(String(body.query)).not.toContain('@defer');
+    });
+  });
+
+  describe('an upstream that fails: the same errors as the delegated path', () => {
+    const QUERY: GraphQLRequest = { query: /* GraphQL */ `query Two { a: problem(id: "p1001") { id title } tags __typename b: problems(first: 1) @skip(if: false) { totalCount } }` };
+    it.each<[string, Fault, Record<string, unknown>, number]>([
+      ['500 with a body of its own', { status: 500, body: '{"error":"Traceback: secret internals"}' }, { code: 'UPSTREAM_ERROR', status: 500 }, 1],
+      ['503, retried until the retries are spent', { status: 503, headers: { 'retry-after': '0' } }, { code: 'UPSTREAM_ERROR', status: 503, retryAfter: 0 }, 3],
+      ['429 with a Retry-After past the budget', { status: 429, headers: { 'retry-after': '120' } }, { code: 'UPSTREAM_RATE_LIMITED', status: 429, retryAfter: 120 }, 1],
+      ['401: the key refused', { status: 401, body: '{"errors":[{"message":"Invalid API key."}]}' }, { code: 'UPSTREAM_AUTH_REFUSED', status: 401 }, 1],
+      ['a body that is not JSON', { body: '<html>busy</html>' }, { code: 'UPSTREAM_ERROR', status: 200 }, 1],
+      ['JSON that is not an answer', { body: '[1,2]' }, { code: 'UPSTREAM_ERROR', status: 200 }, 1],
+      ['no answer within PROBLEMS_TIMEOUT_MS', { hang: true }, { code: 'UPSTREAM_TIMEOUT' }, 1],
+      ['request errors of its own (no data)', { body: '{"errors":[{"message":"boom","extensions":{"code":"FORBIDDEN","http":{"status":418}}},{"message":"bang"}]}' }, { code: 'UPSTREAM_ERROR' }, 1],
+    ])('%s', async (_, fault, extensions, calls) => {
+      problems.setFault(fault);
+      try {
+        const { status, answer, calls: made } = await both(QUERY, { which: 'faults' });
+        expect(status).toBe(200);
+        expect(made).toBe(calls);
+        expect(answer.data).toEqual({ a: null, tags: null, __typename: 'Query', b: null });
+        expect(answer.errors?.length).toBeGreaterThanOrEqual(3);
+        for (const error of answer.errors ?? []) expect(error.extensions).toEqual({ service: 'problems', ...extensions });
+        expect(JSON.stringify(answer)).not.toMatch(/secret|Traceback|127\.0\.0\.1|FORBIDDEN|<html/);
+      } finally {
+        problems.setFault(undefined);
+      }
+    });
+
+    it('an answer over PROBLEMS_MAX_RESPONSE_BYTES', async () => {
+      const { answer } = await both({ query: /* GraphQL */ `{ problems(first: 20) { nodes { statement } } problem(id: "p1001") { id } }` }, { which: 'faults' });
+      expect(answer.errors?.map((error) => [error.path, error.extensions?.code])).toEqual([
+        [['problems'], 'UPSTREAM_RESPONSE_TOO_LARGE'],
+        [['problem'], 'UPSTREAM_RESPONSE_TOO_LARGE'],
+      ]);
+    });
+
+    it('an upstream that cannot be reached', async () => {
+      const down = await pair({ problemsUrl: 'http://127.0.0.1:9' });
+      const fast = await post(down.fast, QUERY);
+      expect(fast).toEqual(await post(down.delegated, QUERY));
+      expect(JSON.parse(fast.text).errors[0]).toEqual({
+        message: 'The problems service could not be reached.',
+        path: ['a'],
+        extensions: { code: 'UPSTREAM_UNAVAILABLE', service: 'problems' },
+      });
+    });
+  });
+
+  it('logs the same line either way: operation, upstream calls, outcome, status, errors', async () => {
+    logs.fast.length = 0;
+    logs.delegated.length = 0;
+    await both({ query: /* GraphQL */ `query One { problem(id: "p1001") { id } }` });
+    await both({ query: /* GraphQL */ `query Refused { problem(id: "p1001", slug: "x") { id } }` });
+    // A line is written once its answer has gone out.
+    await vi.waitFor(() => expect(logs.delegated).toHaveLength(2));
+    const comparable = ({ level, operation, operationType, upstreamCalls, outcome, status, errors }: RequestLogEntry) => ({ level, operation, operationType, upstreamCalls, outcome, status, errors });
+    expect(logs.fast.map(comparable)).toEqual(logs.delegated.map(comparable));
+    expect(logs.fast.map(comparable)).toEqual([
+      { level: 'info', operation: 'One', operationType: 'query', upstreamCalls: { problems: 1, translation: 0 }, outcome: 'ok', status: 200, errors: 0 },
+      { level: 'warn', operation: 'Refused', operationType: 'query', upstreamCalls: { problems: 1, translation: 0 }, outcome: 'error', status: 200, errors: 1 },
+    ]);
+  });
+
+  it('sends the problems key and the headers the delegated path sends', async () => {
+    const headers: Record<string, string | string[] | undefined>[] = [];
+    const record = (request: IncomingMessage) => headers.push(request.headers);
+    problems.server.server.on('request', record);
+    try {
+      await both({ query: /* GraphQL */ `{ problem(id: "p1001") { id } }` });
+    } finally {
+      problems.server.server.off('request', record);
+    }
+    const [fast, delegated] = headers.map(({ accept, authorization, 'content-type': type }) => ({ accept, authorization, type }));
+    expect(fast).toEqual(delegated);
+    expect(fast.authorization).toBe(`Bearer ${stack.upstreamSettings.problemsApiKey}`);
+  });
+});
