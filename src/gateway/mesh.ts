@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { findConfig } from '@graphql-mesh/cli';
 import { processConfig } from '@graphql-mesh/config';
+import { loadYaml } from '@graphql-mesh/utils';
 import { getMesh, type MeshInstance } from '@graphql-mesh/runtime';
 import type { MeshPlugin, YamlConfig } from '@graphql-mesh/types';
 import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
@@ -64,7 +64,7 @@ export async function buildMesh({
   upstreamSteps = [],
   onTranslationServed,
 }: BuildMeshOptions): Promise<BuiltMesh> {
-  const { config } = (await findConfig({ dir: baseDir })) as { config: YamlConfig.Config };
+  const config = await readMeshConfig(baseDir, log);
   const problemsHandler = config.sources.find((source) => source.name === 'Problems')?.handler.graphql as
     | (YamlConfig.GraphQLHandlerHTTPConfiguration & { source?: string })
     | undefined;
@@ -188,4 +188,15 @@ const MESH_LOGGER_MODULE = 'gateway-log';
 function toList<T>(value: T | T[] | undefined): T[] {
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
+}
+
+/**
+ * `.meshrc.yaml` as Mesh's own YAML loader reads it (its `!include` tags work). Not through the Mesh
+ * CLI's config finder: that module loads the whole CLI (about 150 MiB of resident memory for code a
+ * served gateway never runs) and substitutes `${VAR}` from the process environment, which library
+ * code here never reads (the settings carry every value; see the `{env.X}` placeholders' comment).
+ */
+async function readMeshConfig(baseDir: string, log: GatewayLog): Promise<YamlConfig.Config> {
+  const path = resolve(baseDir, '.meshrc.yaml');
+  return loadYaml(path, await readFile(path, 'utf8'), createMeshLogger(log)) as YamlConfig.Config;
 }
