@@ -355,7 +355,7 @@ describe('the single-source fast path', () => {
     ]);
   });
 
-  it('sends the problems key and the headers the delegated path sends', async () => {
+  it('sends the problems key, the request id and the headers the delegated path sends', async () => {
     const headers: Record<string, string | string[] | undefined>[] = [];
     const record = (request: IncomingMessage) => headers.push(request.headers);
     problems.server.server.on('request', record);
@@ -364,8 +364,8 @@ describe('the single-source fast path', () => {
     } finally {
       problems.server.server.off('request', record);
     }
-    const [fast, delegated] = headers.map(({ accept, authorization, 'content-type': type }) => ({ accept, authorization, type }));
+    const [fast, delegated] = headers.map(({ accept, authorization, 'content-type': type, 'x-request-id': id }) => ({ accept, authorization, type, id: typeof id }));
     expect(fast).toEqual(delegated);
-    expect(fast.authorization).toBe(`Bearer ${stack.upstreamSettings.problemsApiKey}`);
+    expect(fast).toEqual({ accept: expect.stringMatching(/^application\/graphql-response\+json/), authorization: `Bearer ${stack.upstreamSettings.problemsApiKey}`, type: 'application/json', id: 'string' });
   });
 });
