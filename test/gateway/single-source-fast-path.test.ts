@@ -55,8 +55,8 @@ async function startProblemsInFront(target: string) {
   };
 }
 
-async function post(url: string, body: GraphQLRequest, accept = 'application/graphql-response+json') {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
+async function post(url: string, body: GraphQLRequest, accept = 'application/graphql-response+json', headers: Record<string, string> = {}) {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept, ...headers }, body: JSON.stringify(body) });
   return { status: response.status, text: await response.text() };
 }
 
@@ -81,7 +81,7 @@ describe('the single-source fast path', () => {
   let stack: Stack;
   let problems: Awaited<ReturnType<typeof startProblemsInFront>>;
   const closing: RunningServer[] = [];
-  const pairs: Record<'plain' | 'production' | 'faults', { fast: string; delegated: string }> = {} as never;
+  const pairs: Record<'plain' | 'production' | 'faults' | 'cached', { fast: string; delegated: string }> = {} as never;
   const logs: { fast: RequestLogEntry[]; delegated: RequestLogEntry[] } = { fast: [], delegated: [] };
 
   async function pair(settings: Partial<GatewaySettings>, log?: typeof logs) {
@@ -101,6 +101,7 @@ describe('the single-source fast path', () => {
     pairs.plain = await pair({}, logs);
     pairs.production = await pair({ production: true });
     pairs.faults = await pair({ problemsTimeoutMs: 300, problemsMaxResponseBytes: 2000 });
+    pairs.cached = await pair({ problemsCacheTtlSeconds: 60 });
   });
   afterAll(async () => {
     await stack?.close();
@@ -108,17 +109,25 @@ describe('the single-source fast path', () => {
   });
 
   /** Asks both gateways of `which`; the answers must be the same, and the fast path must have forwarded it. */
-  async function both(request: GraphQLRequest, { which = 'plain', forwarded = true, accept }: { which?: keyof typeof pairs; forwarded?: boolean; accept?: string } = {}) {
+  async function both(
+    request: GraphQLRequest,
+    {
+      which = 'plain',
+      forwarded = true,
+      accept,
+      headers,
+    }: { which?: keyof typeof pairs; forwarded?: boolean | 'unless cached'; accept?: string; headers?: Record<string, string> } = {},
+  ) {
     problems.seen.length = 0;
-    const fast = await post(pairs[which].fast, request, accept);
+    const fast = await post(pairs[which].fast, request, accept, headers);
     const fastCalls = problems.seen.splice(0);
-    const delegated = await post(pairs[which].delegated, request, accept);
+    const delegated = await post(pairs[which].delegated, request, accept, headers);
     const delegatedCalls = problems.seen.splice(0);
     expect(fast.text).toBe(delegated.text);
     expect(fast.status).toBe(delegated.status);
     expect(fastCalls.length).toBe(delegatedCalls.length);
     if (forwarded) {
-      expect(fastCalls.length).toBeGreaterThan(0);
+      if (forwarded !== 'unless cached') expect(fastCalls.length).toBeGreaterThan(0);
       for (const body of fastCalls) expect(body).toEqual(forwardedBody(request));
       // The switch really turns it off: the other gateway delegated.
       for (const body of delegatedCalls) expect(body).not.toEqual(forwardedBody(request));
@@ -338,6 +347,18 @@ describe('the single-source fast path', () => {
         extensions: { code: 'UPSTREAM_UNAVAILABLE', service: 'problems' },
       });
     });
+  });
+
+  it('keeps the problems cache: an answer reused per client credential, an error never', async () => {
+    const query = { query: /* GraphQL */ `query ($id: ID!) { problem(id: $id) { id title rating } }`, variables: { id: 'p1042' } };
+    const asked = async (authorization: string, request: GraphQLRequest = query) =>
+      (await both(request, { which: 'cached', forwarded: 'unless cached', headers: { authorization } })).calls;
+    expect(await asked('Bearer client-a')).toBe(1);
+    expect(await asked('Bearer client-a')).toBe(0);
+    expect(await asked('Bearer client-b')).toBe(1);
+    const refused = { query: /* GraphQL */ `{ problem(id: "p1042", slug: "x") { id } }` };
+    expect(await asked('Bearer client-a', refused)).toBe(1);
+    expect(await asked('Bearer client-a', refused)).toBe(1);
   });
 
   it('logs the same line either way: operation, upstream calls, outcome, status, errors', async () => {
