@@ -329,6 +329,16 @@ describe('the single-source fast path', () => {
       }
     });
 
+    it('a source that answers more than was asked: only the selected fields reach the client', async () => {
+      problems.setFault({ body: '{"data":{"problem":{"__typename":"Problem","secret":"x","id":"p1001","title":"T","tags":["a"],"statement":"s"},"other":2}}' });
+      try {
+        const { answer } = await both({ query: /* GraphQL */ `{ problem(id: "p1001") { title id tags } }` }, { which: 'faults' });
+        expect(answer).toEqual({ data: { problem: { title: 'T', id: 'p1001', tags: ['a'] } } });
+      } finally {
+        problems.setFault(undefined);
+      }
+    });
+
     it('an answer over PROBLEMS_MAX_RESPONSE_BYTES', async () => {
       const { answer } = await both({ query: /* GraphQL */ `{ problems(first: 20) { nodes { statement } } problem(id: "p1001") { id } }` }, { which: 'faults' });
       expect(answer.errors?.map((error) => [error.path, error.extensions?.code])).toEqual([

@@ -29,8 +29,8 @@ interface UpstreamAnswerError {
 
 /**
  * The source's answer to a forwarded operation, in the form the delegated path gives it, so that
- * nothing after execution can tell the two apart. The data is the source's (it selected exactly
- * what the client asked for, in order). Its errors, which the error step has already reduced to the
+ * nothing after execution can tell the two apart. The data is the source's, cut down to what the
+ * client selected (selectedData). Its errors, which the error step has already reduced to the
  * gateway's terms, lose their `locations` (the delegated path reports none for a source's errors)
  * and come grouped by root field in the operation's order, as the delegated path raises them; an
  * error without a path belongs to every root field, as the delegated path places it. When the source
@@ -38,7 +38,7 @@ interface UpstreamAnswerError {
  * public schema, where every root field is nullable.
  */
 export function answerAsDelegated(request: ForwardedRequest, answer: { data?: unknown; errors?: UpstreamAnswerError[] }): ExecutionResult {
-  const data = isObject(answer.data) ? answer.data : undefined;
+  const data = isObject(answer.data) ? selectedData(answer.data, request) : undefined;
   const upstreamErrors = answer.errors ?? [];
   if (upstreamErrors.length === 0) {
     if (data) return { data };
@@ -95,14 +95,54 @@ export interface RootField {
 
 /** The root fields the operation selects, by response key in order, as @skip and @include leave them. */
 export function rootFieldsOf({ forwarded, variables }: ForwardedRequest): RootField[] {
-  const fields = new Map<string, RootField>();
+  return [...fieldsByKey([forwarded.operation.selectionSet], forwarded, variables)].map(([key, nodes]) => ({
+    key,
+    typename: nodes[0].name.value === '__typename',
+  }));
+}
+
+/**
+ * The source's data cut down to what the operation selects: a field the client did not ask for
+ * (a source adding `__typename`, or anything else) is dropped, as the delegated path drops it when
+ * it resolves the client's fields from the source's answer. Values are kept as the source wrote them.
+ */
+function selectedData(data: Record<string, unknown>, { forwarded, variables }: ForwardedRequest): Record<string, unknown> {
+  // Every object of a list has the same selection: work it out once per selection set.
+  const plans = new Map<SelectionSetNode, Map<string, SelectionSetNode[]>>();
+  const planOf = (selectionSets: SelectionSetNode[]) => {
+    const known = selectionSets.length === 1 ? plans.get(selectionSets[0]) : undefined;
+    if (known) return known;
+    const plan = new Map<string, SelectionSetNode[]>();
+    for (const [key, nodes] of fieldsByKey(selectionSets, forwarded, variables)) {
+      plan.set(key, nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : [])));
+    }
+    if (selectionSets.length === 1) plans.set(selectionSets[0], plan);
+    return plan;
+  };
+  const project = (value: unknown, selectionSets: SelectionSetNode[]): unknown => {
+    if (Array.isArray(value)) return value.map((item) => project(item, selectionSets));
+    if (!isObject(value) || selectionSets.length === 0) return value;
+    const selected: Record<string, unknown> = {};
+    for (const [key, subSelections] of planOf(selectionSets)) {
+      if (key in value) selected[key] = subSelections.length > 0 ? project(value[key], subSelections) : value[key];
+    }
+    return selected;
+  };
+  return project(data, [forwarded.operation.selectionSet]) as Record<string, unknown>;
+}
+
+/** The fields of `selectionSets` by response key, in order, through fragments, as @skip and @include leave them. */
+function fieldsByKey(selectionSets: SelectionSetNode[], forwarded: ForwardableOperation, variables: Record<string, unknown>): Map<string, FieldNode[]> {
+  const fields = new Map<string, FieldNode[]>();
   const spread = new Set<string>();
   const collect = (selectionSet: SelectionSetNode) => {
     for (const selection of selectionSet.selections) {
       if (!included(selection, variables)) continue;
       if (selection.kind === Kind.FIELD) {
         const key = selection.alias?.value ?? selection.name.value;
-        if (!fields.has(key)) fields.set(key, { key, typename: selection.name.value === '__typename' });
+        const nodes = fields.get(key);
+        if (nodes) nodes.push(selection);
+        else fields.set(key, [selection]);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         collect(selection.selectionSet);
       } else if (!spread.has(selection.name.value)) {
@@ -112,8 +152,8 @@ export function rootFieldsOf({ forwarded, variables }: ForwardedRequest): RootFi
       }
     }
   };
-  collect(forwarded.operation.selectionSet);
-  return [...fields.values()];
+  for (const selectionSet of selectionSets) collect(selectionSet);
+  return fields;
 }
 
 function included(node: FieldNode | InlineFragmentNode | FragmentSpreadNode, variables: Record<string, unknown>): boolean {
