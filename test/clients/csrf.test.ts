@@ -53,6 +53,17 @@ describe('CSRF check', () => {
     expect([response.status, await codeOf(response)]).toEqual([403, 'CSRF_CHECK_FAILED']);
   });
 
+  it.each([
+    ['a form', 'application/x-www-form-urlencoded', `query=${encodeURIComponent(QUERY)}`],
+    ['multipart', 'multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${JSON.stringify({ query: QUERY })}\r\n--x--\r\n`],
+    ['a GraphQL document', 'application/graphql', QUERY],
+    ['graphql+json', 'application/graphql+json', JSON.stringify({ query: QUERY })],
+  ])('a POST of %s with the CSRF header is parsed and answered', async (_name, contentType, body) => {
+    const response = await post(body, contentType, { 'x-graphql-yoga-csrf': '1' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ data: { problem: { id: 'p1001' } } });
+  });
+
   it('a JSON POST needs no header (a browser preflights it)', async () => {
     const response = await post(JSON.stringify({ query: QUERY }), 'application/json');
     expect(response.status).toBe(200);
