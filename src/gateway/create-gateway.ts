@@ -125,7 +125,8 @@ export async function createGateway({
     logging: false,
     cors: { origin: resolvedSettings.corsOrigins === '*' ? '*' : resolvedSettings.corsOrigins },
     batching: { limit: resolvedSettings.maxBatchOperations },
-    maxRequestBodySize: resolvedSettings.maxBodyBytes,
+    // MAX_BODY_BYTES is enforced by useRequestBody (client guards), which reads each body once.
+    maxRequestBodySize: false,
     ...(resolvedSettings.graphiql
       ? graphiqlYogaOptions({ keysRequired: resolvedSettings.gatewayApiKeys.length > 0, onPath: (request) => routes.routeFor(new URL(request.url).pathname) === 'graphql' })
       : { graphiql: false }),

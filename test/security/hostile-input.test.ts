@@ -164,6 +164,33 @@ describe('hostile input', () => {
     expect([sent.status, codeOf(sent)]).toEqual([400, 'REQUEST_NOT_UTF8']);
   });
 
+  /** A body sent in chunks, with no Content-Length (as a streaming client sends it). */
+  const chunked = (text: string) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        const bytes = Buffer.from(text);
+        for (let offset = 0; offset < bytes.length; offset += 64 * 1024) controller.enqueue(bytes.subarray(offset, offset + 64 * 1024));
+        controller.close();
+      },
+    });
+  const overOneMiB = JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(1024 * 1024) } });
+
+  it('a body over MAX_BODY_BYTES with its length declared: 413 REQUEST_ENTITY_TOO_LARGE', async () => {
+    const sent = await send(undefined, { raw: overOneMiB });
+    expect([sent.status, codeOf(sent)]).toEqual([413, 'REQUEST_ENTITY_TOO_LARGE']);
+  });
+
+  it('a body over MAX_BODY_BYTES sent in chunks, no length: 413 REQUEST_ENTITY_TOO_LARGE', async () => {
+    const sent = await send(undefined, { raw: chunked(overOneMiB), duplex: 'half' } as RequestInit & { raw: BodyInit });
+    expect([sent.status, codeOf(sent)]).toEqual([413, 'REQUEST_ENTITY_TOO_LARGE']);
+  });
+
+  it('a body within MAX_BODY_BYTES sent in chunks is answered', async () => {
+    const raw = chunked(JSON.stringify({ query: '{ problem(id: "p1001") { id } }', variables: { pad: 'x'.repeat(200 * 1024) } }));
+    const sent = await send(undefined, { raw, duplex: 'half' } as RequestInit & { raw: BodyInit });
+    expect([sent.status, sent.body.data]).toEqual([200, { problem: { id: 'p1001' } }]);
+  });
+
   it('a mutation over GET: 405 BAD_REQUEST', async () => {
     const url = `${stack.gatewayUrl}?query=${encodeURIComponent('mutation { __typename }')}`;
     const sent = await send(undefined, { method: 'GET', url, headers: { 'x-graphql-yoga-csrf': '1' } });

@@ -13,7 +13,7 @@ import { loadTrustedDocuments, usePersistedQueries } from './use-persisted-queri
 import { useRateLimits } from './use-rate-limits.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { useResponseCache } from './use-response-cache.ts';
-import { useUtf8Body } from './use-utf8-body.ts';
+import { useRequestBody } from './use-request-body.ts';
 
 export interface ClientGuardsOptions {
   settings: GatewaySettings;
@@ -38,7 +38,8 @@ export interface ClientGuardsOptions {
  * 3. observation, so every routed request gets an id and is measured, those refused below included;
  * 4. who is calling, then the rate limits, then the key check: wrong keys count like any request
  *    before their 401, so guessing keys is rate-limited;
- * 5. CSRF: a POST a cross-site form could forge needs a header a form cannot send; a UTF-8 body;
+ * 5. CSRF: a POST a cross-site form could forge needs a header a form cannot send; a body within
+ *    MAX_BODY_BYTES and in UTF-8, read once;
  *    persisted queries and trusted documents, which turn a hash into its document before anything
  *    below (the response cache keys on the document) reads it;
  * 6. introspection switch, operation limits (shape while validating; cost before executing);
@@ -62,7 +63,7 @@ export function useClientGuards({ settings, routes, rateLimitStore, responseCach
     }),
     clientKeys.enforce,
     useCsrfCheck(),
-    useUtf8Body(),
+    useRequestBody({ maxBytes: settings.maxBodyBytes }),
     usePersistedQueries({
       store: persistedQueryStore,
       ttlMs: settings.persistedQueriesTtlSeconds * 1000,
