@@ -1,0 +1,105 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUpstreamFetch } from '../../src/gateway/upstream/upstream-fetch.ts';
+import { listen, type RunningServer } from '../../src/shared/listen.ts';
+
+/** The upstream fetch speaks fetch's language over undici's request(): what fetch did, it still does. */
+describe('upstream fetch', () => {
+  const seen: { path: string; method: string; authorization?: string; body: string }[] = [];
+  let service: RunningServer;
+  let elsewhere: RunningServer;
+  const upstream = createUpstreamFetch();
+  const fetch = upstream.fetch as unknown as (url: string, init?: RequestInit) => Promise<Response>;
+
+  const answer = (request: IncomingMessage, response: ServerResponse, body: string) => {
+    seen.push({ path: request.url ?? '', method: request.method ?? '', authorization: request.headers.authorization, body });
+    const json = JSON.stringify({ path: request.url });
+    switch (request.url) {
+      case '/moved':
+        return response.writeHead(307, { location: '/here' }).end();
+      case '/away':
+        return response.writeHead(307, { location: `${elsewhere.url}/there` }).end();
+      case '/gzip':
+        return response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(json));
+      case '/br':
+        return response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br' }).end(brotliCompressSync(json));
+      case '/cookies':
+        return response.writeHead(200, { 'set-cookie': ['a=1', 'b=2'] }).end(json);
+      case '/empty':
+        return response.writeHead(204).end();
+      case '/broken':
+        return response.writeHead(503, { 'retry-after': '1' }).end('{"error":"busy"}');
+      case '/stall':
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('{"path":');
+        return;
+      default:
+        return response.writeHead(200, { 'content-type': 'application/json' }).end(json);
+    }
+  };
+  const handler = (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => answer(request, response, Buffer.concat(chunks).toString()));
+  };
+
+  beforeAll(async () => {
+    service = await listen(handler);
+    elsewhere = await listen(handler);
+  });
+  afterAll(async () => {
+    await upstream.close();
+    await service?.close();
+    await elsewhere?.close();
+  });
+
+  it('sends the method, headers and body, and answers a Response', async () => {
+    seen.length = 0;
+    const response = await fetch(`${service.url}/graphql`, { method: 'POST', headers: new Headers({ authorization: 'Bearer k' }), body: '{"query":"{a}"}' });
+    expect(response).toBeInstanceOf(Response);
+    expect([response.status, await response.json()]).toEqual([200, { path: '/graphql' }]);
+    expect(seen).toEqual([{ path: '/graphql', method: 'POST', authorization: 'Bearer k', body: '{"query":"{a}"}' }]);
+  });
+
+  it('follows a redirect on the same origin with its key, and to another origin without it', async () => {
+    seen.length = 0;
+    expect(await (await fetch(`${service.url}/moved`, { method: 'POST', headers: { authorization: 'Bearer k' }, body: 'x' })).json()).toEqual({ path: '/here' });
+    expect(await (await fetch(`${service.url}/away`, { headers: { authorization: 'Bearer k' } })).json()).toEqual({ path: '/there' });
+    expect(seen.map(({ path, authorization }) => [path, authorization])).toEqual([
+      ['/moved', 'Bearer k'],
+      ['/here', 'Bearer k'],
+      ['/away', 'Bearer k'],
+      ['/there', undefined],
+    ]);
+  });
+
+  it.each(['gzip', 'br'])('decodes a %s answer and drops the headers of the encoded bytes', async (encoding) => {
+    const response = await fetch(`${service.url}/${encoding}`);
+    expect(await response.json()).toEqual({ path: `/${encoding}` });
+    expect(response.headers.get('content-encoding')).toBeNull();
+    expect(response.headers.get('content-length')).toBeNull();
+  });
+
+  it('keeps repeated headers, bodiless statuses and failures as they came', async () => {
+    expect((await fetch(`${service.url}/cookies`)).headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    const empty = await fetch(`${service.url}/empty`);
+    expect([empty.status, await empty.text()]).toEqual([204, '']);
+    const broken = await fetch(`${service.url}/broken`);
+    expect([broken.status, broken.headers.get('retry-after'), await broken.text()]).toEqual([503, '1', '{"error":"busy"}']);
+  });
+
+  it('stops reading a body that stalls when the signal aborts', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${service.url}/stall`, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('budget spent')), 50);
+    await expect(response.text()).rejects.toThrow();
+  });
+
+  it('fails, as fetch does, when nothing answers', async () => {
+    const closed = await listen(handler);
+    const url = closed.url;
+    await closed.close();
+    await expect(fetch(`${url}/graphql`)).rejects.toThrow();
+  });
+});
