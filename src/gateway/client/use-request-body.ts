@@ -32,6 +32,8 @@ export function useRequestBody({ maxBytes }: RequestBodyOptions): Plugin {
       const parse = requestParser;
       setRequestParser(async (incoming) => {
         const bytes = declared !== null ? new Uint8Array(await incoming.arrayBuffer()) : await readBounded(incoming, maxBytes);
+        // A declared length bounds what node:http reads; a Request built in-process may declare anything.
+        if (bytes.byteLength > maxBytes) throw tooLarge();
         try {
           decoder.decode(bytes);
         } catch {
