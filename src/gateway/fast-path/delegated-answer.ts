@@ -1,16 +1,6 @@
-import {
-  GraphQLError,
-  GraphQLIncludeDirective,
-  GraphQLSkipDirective,
-  Kind,
-  getDirectiveValues,
-  type ExecutionResult,
-  type FieldNode,
-  type FragmentSpreadNode,
-  type InlineFragmentNode,
-  type SelectionSetNode,
-} from 'graphql';
+import { GraphQLError, type ExecutionResult } from 'graphql';
 import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
+import { fieldsByKey, selectionPlan, type SelectionPlan } from '../selection-plan.ts';
 import type { ForwardableOperation } from './forwardable-operation.ts';
 
 /** What the answer is about: the service, the operation forwarded, its coerced variables, the name of the root type. */
@@ -95,7 +85,7 @@ export interface RootField {
 
 /** The root fields the operation selects, by response key in order, as @skip and @include leave them. */
 export function rootFieldsOf({ forwarded, variables }: ForwardedRequest): RootField[] {
-  return [...fieldsByKey([forwarded.operation.selectionSet], forwarded, variables)].map(([key, nodes]) => ({
+  return [...fieldsByKey([forwarded.operation.selectionSet], forwarded.fragments, variables)].map(([key, nodes]) => ({
     key,
     typename: nodes[0].name.value === '__typename',
   }));
@@ -107,59 +97,18 @@ export function rootFieldsOf({ forwarded, variables }: ForwardedRequest): RootFi
  * it resolves the client's fields from the source's answer. Values are kept as the source wrote them.
  */
 function selectedData(data: Record<string, unknown>, { forwarded, variables }: ForwardedRequest): Record<string, unknown> {
-  // Every object of a list has the same selection: work it out once per selection set.
-  const plans = new Map<SelectionSetNode, Map<string, SelectionSetNode[]>>();
-  const planOf = (selectionSets: SelectionSetNode[]) => {
-    const known = selectionSets.length === 1 ? plans.get(selectionSets[0]) : undefined;
-    if (known) return known;
-    const plan = new Map<string, SelectionSetNode[]>();
-    for (const [key, nodes] of fieldsByKey(selectionSets, forwarded, variables)) {
-      plan.set(key, nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : [])));
-    }
-    if (selectionSets.length === 1) plans.set(selectionSets[0], plan);
-    return plan;
-  };
-  const project = (value: unknown, selectionSets: SelectionSetNode[]): unknown => {
-    if (Array.isArray(value)) return value.map((item) => project(item, selectionSets));
-    if (!isObject(value) || selectionSets.length === 0) return value;
+  const project = (value: unknown, plan: SelectionPlan): unknown => {
+    if (Array.isArray(value)) return value.map((item) => project(item, plan));
+    if (!isObject(value)) return value;
     const selected: Record<string, unknown> = {};
-    for (const [key, subSelections] of planOf(selectionSets)) {
-      if (key in value) selected[key] = subSelections.length > 0 ? project(value[key], subSelections) : value[key];
+    for (const key of plan.keys) {
+      if (!(key in value)) continue;
+      const child = plan.child(key);
+      selected[key] = child ? project(value[key], child) : value[key];
     }
     return selected;
   };
-  return project(data, [forwarded.operation.selectionSet]) as Record<string, unknown>;
-}
-
-/** The fields of `selectionSets` by response key, in order, through fragments, as @skip and @include leave them. */
-function fieldsByKey(selectionSets: SelectionSetNode[], forwarded: ForwardableOperation, variables: Record<string, unknown>): Map<string, FieldNode[]> {
-  const fields = new Map<string, FieldNode[]>();
-  const spread = new Set<string>();
-  const collect = (selectionSet: SelectionSetNode) => {
-    for (const selection of selectionSet.selections) {
-      if (!included(selection, variables)) continue;
-      if (selection.kind === Kind.FIELD) {
-        const key = selection.alias?.value ?? selection.name.value;
-        const nodes = fields.get(key);
-        if (nodes) nodes.push(selection);
-        else fields.set(key, [selection]);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        collect(selection.selectionSet);
-      } else if (!spread.has(selection.name.value)) {
-        spread.add(selection.name.value);
-        const fragment = forwarded.fragments[selection.name.value];
-        if (fragment) collect(fragment.selectionSet);
-      }
-    }
-  };
-  for (const selectionSet of selectionSets) collect(selectionSet);
-  return fields;
-}
-
-function included(node: FieldNode | InlineFragmentNode | FragmentSpreadNode, variables: Record<string, unknown>): boolean {
-  if (!node.directives?.length) return true;
-  if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
-  return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+  return project(data, selectionPlan([forwarded.operation.selectionSet], forwarded.fragments, variables)) as Record<string, unknown>;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
