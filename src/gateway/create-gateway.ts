@@ -5,11 +5,12 @@ import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, useSchema, type YogaServerInstance } from 'graphql-yoga';
 import { createMemoryKeyValueStore } from './cache/key-value-store.ts';
 import { createMemoryRateLimitStore, type RateLimitStore } from './client/rate-limit-store.ts';
-import { answerFromCache } from './client/answer-from-cache.ts';
+import { answerOnNodeHttp } from './client/answer-on-node-http.ts';
 import { createResponseCache } from './client/response-cache.ts';
 import { createRouteTable } from './client/routes.ts';
 import { budgetCounter } from './client/use-rate-limits.ts';
 import { useClientGuards } from './client/use-client-guards.ts';
+import { errorMasking } from './client/use-error-masking.ts';
 import { graphiqlYogaOptions } from './graphiql.ts';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
 import { createObservability, type RequestLog } from './observability/index.ts';
@@ -78,7 +79,7 @@ export async function createGateway({
     // Reported beside the upstreams, as degraded when away, never as not ready.
     readinessDependencies: shared ? { redis: () => shared.check() } : undefined,
   });
-  const { mesh, linksLeftOut, destroy } = await buildMesh({
+  const { mesh, linksLeftOut, destroy, preparedOperations } = await buildMesh({
     ...meshOptions,
     translationCache: meshOptions.translationCache ?? shared?.translationCache,
     settings: resolvedSettings,
@@ -131,14 +132,20 @@ export async function createGateway({
       ? graphiqlYogaOptions({ keysRequired: resolvedSettings.gatewayApiKeys.length > 0, onPath: (request) => routes.routeFor(new URL(request.url).pathname) === 'graphql' })
       : { graphiql: false }),
   }) as unknown as YogaServerInstance<object, object>;
-  // Repeated queries are answered on node:http, before yoga (README "Performance"); the rest is yoga's.
-  const listener = answerFromCache({
+  // Repeated queries, and queries the fast path has forwarded before, are answered on node:http,
+  // before yoga (README "Performance"); the rest is yoga's.
+  const listener = answerOnNodeHttp({
     graphqlEndpoint,
     cache: responseCache,
     caller: { keys: resolvedSettings.gatewayApiKeys, trustProxy: resolvedSettings.trustProxy },
     requests: { hit: budgetCounter(rateLimits, resolvedSettings.rateLimitWindowSeconds * 1000), limit: resolvedSettings.rateLimitRequests },
     maxBodyBytes: resolvedSettings.maxBodyBytes,
     observers: observability.observers,
+    direct: preparedOperations && {
+      operations: preparedOperations,
+      limits: resolvedSettings,
+      maskErrors: errorMasking({ production: resolvedSettings.production }),
+    },
     next: yoga as unknown as RequestListener,
   });
   return {

@@ -8,7 +8,8 @@ import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
 import { buildSchema, type GraphQLSchema } from 'graphql';
 import { fastPathBlocker } from './fast-path/fast-path-blocker.ts';
 import { gatewayFieldsOf } from './fast-path/forwardable-operation.ts';
-import { useSingleSourceFastPath } from './fast-path/use-single-source-fast-path.ts';
+import type { PreparedOperations } from './fast-path/prepared-operations.ts';
+import { createSingleSourceFastPath } from './fast-path/single-source-fast-path.ts';
 import { LINKS, missingForLink } from './links/index.ts';
 import { createMeshLogger, type GatewayLog } from './observability/mesh-logger.ts';
 import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
@@ -49,6 +50,8 @@ export interface BuiltMesh {
   destroy(): Promise<void>;
   /** Links left out because the problems schema cannot carry them, with the reason. */
   linksLeftOut: { name: string; reason: string }[];
+  /** Operations the fast path has forwarded, to forward again in front of yoga; absent when the fast path is off. */
+  preparedOperations?: PreparedOperations;
 }
 
 /**
@@ -142,27 +145,26 @@ async function buildFromConfig(
   const disposal = new AbortController();
   const fastPathOff = settings.fastPathEnabled ? fastPathBlocker(config, 'Problems') : 'FAST_PATH_ENABLED=false';
   if (settings.fastPathEnabled && fastPathOff) log(`single-source fast path off: ${fastPathOff}`, 'warn');
+  const fastPath = fastPathOff
+    ? undefined
+    : createSingleSourceFastPath({
+        service: 'problems',
+        sourceSchema: () => problemsSchema,
+        gatewayFields: gatewayFieldsOf(processed.additionalTypeDefs ?? [], toList(processed.additionalResolvers)),
+        endpoint: `${settings.problemsUrl}/graphql`,
+        headers: bearer(settings.problemsApiKey),
+        // The same step instances as the handler's calls: one problems cache, one set of counters.
+        send: composeSteps(upstreamSteps ?? []),
+        network: upstreamFetch.fetch,
+        signal: disposal.signal,
+      });
   processed.additionalEnvelopPlugins = [
     ...(processed.additionalEnvelopPlugins ?? []),
     // Last, so its onFetch wraps the fetch of any plugin declared in .meshrc.yaml.
     useUpstreamCalls(processed.sources, upstreamSteps ?? []),
     useTranslationRuntime(translationRuntime),
     useTranslationArguments({ maxTextLength: settings.translationMaxTextLength }) as MeshPlugin<object>,
-    ...(fastPathOff
-      ? []
-      : [
-          useSingleSourceFastPath({
-            service: 'problems',
-            sourceSchema: () => problemsSchema,
-            gatewayFields: gatewayFieldsOf(processed.additionalTypeDefs ?? [], toList(processed.additionalResolvers)),
-            endpoint: `${settings.problemsUrl}/graphql`,
-            headers: bearer(settings.problemsApiKey),
-            // The same step instances as the handler's calls: one problems cache, one set of counters.
-            send: composeSteps(upstreamSteps ?? []),
-            network: upstreamFetch.fetch,
-            signal: disposal.signal,
-          }),
-        ]),
+    ...(fastPath ? [fastPath.plugin] : []),
   ];
   processed.fetchFn = upstreamFetch.fetch;
   const mesh = await getMesh({ ...processed, logger });
@@ -174,7 +176,7 @@ async function buildFromConfig(
     await translationRuntime.statements.close();
     await upstreamFetch.close();
   };
-  return { mesh, linksLeftOut, destroy };
+  return { mesh, linksLeftOut, destroy, preparedOperations: fastPath?.prepared };
 }
 
 /** `Authorization: Bearer <key>`, or no header at all when there is no key. */

@@ -50,7 +50,7 @@ const TRANSLATION_ROOTS = new Set(['translation', '__typename']);
 
 /**
  * The response cache's store and rules, shared by the two places that answer from it: the yoga
- * plugin (use-response-cache.ts) and the listener in front of yoga (answer-from-cache.ts). Only
+ * plugin (use-response-cache.ts) and the listener in front of yoga (answer-on-node-http.ts). Only
  * queries without errors are kept (the caller checks); an entry is the exact bytes served.
  */
 export function createResponseCache({ store, ttlMs, translationOnlyTtlMs, storeTimeoutMs = 100 }: ResponseCacheOptions): ResponseCache {

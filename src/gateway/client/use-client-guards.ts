@@ -20,7 +20,7 @@ export interface ClientGuardsOptions {
   routes: RouteTable;
   /** Where per-client rate-limit counters live. */
   rateLimitStore: RateLimitStore;
-  /** Whole answers to queries (shared with the listener in front of yoga, answer-from-cache.ts). */
+  /** Whole answers to queries (shared with the listener in front of yoga, answer-on-node-http.ts). */
   responseCache: ResponseCache;
   /** Where documents registered by automatic persisted queries live. @default in-process */
   persistedQueryStore?: KeyValueStore;

@@ -39,7 +39,18 @@ const SUGGESTION = /\s*Did you mean [^?]*\?/g;
  * the gateway's own, whatever code it claimed: it is UPSTREAM_ERROR, and in production its message
  * is the gateway's.
  */
-export function useErrorMasking({ production }: ErrorMaskingOptions): Plugin {
+export function useErrorMasking(options: ErrorMaskingOptions): Plugin {
+  const mask = errorMasking(options);
+  return {
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result)) setResult(result.map(mask));
+      else if (result && typeof result === 'object' && 'errors' in result) setResult(mask(result as ExecutionResult));
+    },
+  };
+}
+
+/** The masking of useErrorMasking for one result (also applied by the listener in front of yoga). */
+export function errorMasking({ production }: ErrorMaskingOptions): (result: ExecutionResult) => ExecutionResult {
   const shape = (error: GraphQLError): GraphQLError => {
     const upstream = upstreamAnswerServiceOf(error);
     const extensions = upstream
@@ -76,10 +87,5 @@ export function useErrorMasking({ production }: ErrorMaskingOptions): Plugin {
       });
     return { ...result, errors };
   };
-  return {
-    onResultProcess({ result, setResult }) {
-      if (Array.isArray(result)) setResult(result.map(shapeResult));
-      else if (result && typeof result === 'object' && 'errors' in result) setResult(shapeResult(result as ExecutionResult));
-    },
-  };
+  return shapeResult;
 }

@@ -5,7 +5,7 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError, type ValidationContext } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { estimateExecution, pageSizeOutOfRange, UPSTREAM_MAX_PAGE_SIZE } from '../operation-cost.ts';
+import { estimateExecution, pageSizeOutOfRange, UPSTREAM_MAX_PAGE_SIZE, type OperationEstimate } from '../operation-cost.ts';
 import type { GatewaySettings } from '../settings.ts';
 import { ErrorCode, createArgumentError } from '../errors.ts';
 
@@ -32,60 +32,71 @@ function nestingDepth(value: unknown, stopAt: number): number {
   return 1 + deepest;
 }
 
+/** The limits that depend on variable values, checked just before execution. */
+export type ExecutionLimits = Pick<GatewaySettings, 'maxRootFields' | 'maxCost' | 'maxArgumentLength'>;
+
+/** The error for variables nested deeper than MAX_VARIABLES_DEPTH, or undefined when they are not. */
+export function variablesTooDeep(variables: unknown): GraphQLError | undefined {
+  // Deeply nested variables make graphql-js recurse until the stack runs out; no real input nests this far.
+  if (nestingDepth(variables, MAX_VARIABLES_DEPTH + 1) <= MAX_VARIABLES_DEPTH) return undefined;
+  return createGraphQLError(`Variables nest deeper than ${MAX_VARIABLES_DEPTH} levels.`, {
+    extensions: { code: ErrorCode.BadUserInput, limit: MAX_VARIABLES_DEPTH, http: { status: 400 } },
+  });
+}
+
+/**
+ * The first limit an operation breaks with these variables (see estimateExecution), as the error the
+ * client gets, or undefined: argument lengths and page sizes (the client's input, BAD_USER_INPUT
+ * naming the argument), then root fields and estimated cost (the operation as a whole,
+ * OPERATION_LIMIT_EXCEEDED). Shared by the plugin below and the listener in front of yoga.
+ */
+export function executionLimitError(estimate: OperationEstimate, { maxRootFields, maxCost, maxArgumentLength }: ExecutionLimits): GraphQLError | undefined {
+  const refuse = (message: string, limit: number, actual: number) =>
+    createGraphQLError(message, { extensions: { code: ErrorCode.OperationLimitExceeded, limit, actual, http: { status: 400 } } });
+  if (estimate.longestArgument && estimate.longestArgument.length > maxArgumentLength) {
+    const { name, path, length } = estimate.longestArgument;
+    return createArgumentError(`Argument "${path}" is ${length} characters long; at most ${maxArgumentLength} are allowed.`, name, {
+      limit: maxArgumentLength,
+      actual: length,
+    });
+  }
+  const page = pageSizeOutOfRange(estimate);
+  if (page) {
+    return createArgumentError(
+      `Argument "first" of ${page.coordinate} must be between 0 and ${UPSTREAM_MAX_PAGE_SIZE} (the largest page the problems service returns); got ${page.first}.`,
+      'first',
+      { limit: UPSTREAM_MAX_PAGE_SIZE, actual: page.first },
+    );
+  }
+  if (estimate.rootFields > maxRootFields) {
+    return refuse(`The operation selects ${estimate.rootFields} root fields; at most ${maxRootFields} are allowed.`, maxRootFields, estimate.rootFields);
+  }
+  if (estimate.cost > maxCost) {
+    return refuse(
+      `The operation's estimated cost is ${estimate.cost}; at most ${maxCost} is allowed (translations and large pages cost most).`,
+      maxCost,
+      estimate.cost,
+    );
+  }
+  return undefined;
+}
+
 /**
  * Refuses abusive operations before any upstream call: size and shape limits while parsing and
- * validating (GraphQL Armor), then, just before execution, when variable values are known: argument
- * lengths and page sizes (the client's input, BAD_USER_INPUT naming the argument), root fields and
- * estimated cost (operation-cost.ts; the operation as a whole, OPERATION_LIMIT_EXCEEDED).
+ * validating (GraphQL Armor), then, just before execution, when variable values are known, the
+ * limits of executionLimitError.
  */
 export function useOperationLimits(options: OperationLimitsOptions): Plugin[] {
-  const { maxDepth, maxAliases, maxTokens, maxDirectives, maxRootFields, maxCost, maxArgumentLength, blockFieldSuggestions } = options;
+  const { maxDepth, maxAliases, maxTokens, maxDirectives, blockFieldSuggestions } = options;
   const limitsPlugin: Plugin = {
     onParams({ params }) {
-      // Deeply nested variables make graphql-js recurse until the stack runs out; no real input nests this far.
-      if (nestingDepth(params.variables, MAX_VARIABLES_DEPTH + 1) > MAX_VARIABLES_DEPTH) {
-        throw createGraphQLError(`Variables nest deeper than ${MAX_VARIABLES_DEPTH} levels.`, {
-          extensions: { code: ErrorCode.BadUserInput, limit: MAX_VARIABLES_DEPTH, http: { status: 400 } },
-        });
-      }
+      const tooDeep = variablesTooDeep(params.variables);
+      if (tooDeep) throw tooDeep;
     },
     onExecute({ args, setResultAndStopExecution }) {
       const estimate = estimateExecution(args);
-      if (!estimate) return;
-      const refuse = (message: string, limit: number, actual: number) =>
-        setResultAndStopExecution({
-          errors: [createGraphQLError(message, { extensions: { code: ErrorCode.OperationLimitExceeded, limit, actual, http: { status: 400 } } })],
-        });
-      const page = pageSizeOutOfRange(estimate);
-      if (estimate.longestArgument && estimate.longestArgument.length > maxArgumentLength) {
-        const { name, path, length } = estimate.longestArgument;
-        setResultAndStopExecution({
-          errors: [
-            createArgumentError(`Argument "${path}" is ${length} characters long; at most ${maxArgumentLength} are allowed.`, name, {
-              limit: maxArgumentLength,
-              actual: length,
-            }),
-          ],
-        });
-      } else if (page) {
-        setResultAndStopExecution({
-          errors: [
-            createArgumentError(
-              `Argument "first" of ${page.coordinate} must be between 0 and ${UPSTREAM_MAX_PAGE_SIZE} (the largest page the problems service returns); got ${page.first}.`,
-              'first',
-              { limit: UPSTREAM_MAX_PAGE_SIZE, actual: page.first },
-            ),
-          ],
-        });
-      } else if (estimate.rootFields > maxRootFields) {
-        refuse(`The operation selects ${estimate.rootFields} root fields; at most ${maxRootFields} are allowed.`, maxRootFields, estimate.rootFields);
-      } else if (estimate.cost > maxCost) {
-        refuse(
-          `The operation's estimated cost is ${estimate.cost}; at most ${maxCost} is allowed (translations and large pages cost most).`,
-          maxCost,
-          estimate.cost,
-        );
-      }
+      const error = estimate && executionLimitError(estimate, options);
+      if (error) setResultAndStopExecution({ errors: [error] });
     },
   };
   // Armor throws its plain errors by default; report them as validation errors with our code instead.

@@ -14,7 +14,7 @@ import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type Respo
  * (`Cache-Control: private, max-age=…`) and carry an `ETag`; a client presenting it in
  * `If-None-Match` gets 304 with no body. A store that fails or is slow is a miss.
  *
- * Most hits never reach this plugin: the listener in front of yoga (answer-from-cache.ts) answers
+ * Most hits never reach this plugin: the listener in front of yoga (answer-on-node-http.ts) answers
  * plain JSON requests from the same cache. This one serves what that listener hands on (batches,
  * browsers' CORS requests, persisted-query hashes, other media types) and keeps every answer.
  */

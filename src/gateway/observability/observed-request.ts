@@ -21,6 +21,11 @@ export interface ObservedRequest {
   result?: unknown;
   /** The W3C trace id of the request's span, when tracing is on (set by the tracer). */
   traceId?: string;
+  /**
+   * Set when the listener in front of yoga answered the request itself (answer-on-node-http.ts):
+   * `cache` for a response-cache hit, `direct` for a query forwarded whole to its source.
+   */
+  lane?: 'cache' | 'direct';
 }
 
 /** `ok`: answered without errors; `error`: executed, with errors (an upstream failed, say); `rejected`: refused before or instead of executing. */
@@ -39,6 +44,8 @@ export interface FinishedRequest {
   upstreamCalls: Record<ServiceName, number>;
   /** Errors in the answer (all operations of a batch together); 0 when refused before parsing. */
   errors: number;
+  /** How the listener in front of yoga answered it, when it did (see ObservedRequest.lane). */
+  lane?: 'cache' | 'direct';
 }
 
 export interface UpstreamCallStart {
@@ -78,7 +85,8 @@ export interface RequestObserver {
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-const observedByRequest = new WeakMap<Request, ObservedRequest>();
+/** Keyed by yoga's Request, or by the RequestHead the listener in front of yoga makes for a request it serves itself. */
+const observedByRequest = new WeakMap<object, ObservedRequest>();
 
 /** The client's request id if it is a sane token (at most 128 of `[A-Za-z0-9._-]`), else a new UUID. */
 export function requestIdFrom(header: string | null | undefined): string {
@@ -113,7 +121,12 @@ export function tellFinished(observers: RequestObserver[], observed: ObservedReq
   }
 }
 
-export function observedRequestOf(request: Request | undefined): ObservedRequest | undefined {
+/** Makes `observed` what observedRequestOf(request) finds (for a request served in front of yoga). */
+export function attachObservedRequest(request: RequestHead, observed: ObservedRequest): void {
+  observedByRequest.set(request, observed);
+}
+
+export function observedRequestOf(request: object | undefined): ObservedRequest | undefined {
   return request ? observedByRequest.get(request) : undefined;
 }
 
@@ -135,6 +148,7 @@ export function finish(observed: ObservedRequest, status: number): FinishedReque
     durationMs: Math.round((performance.now() - observed.startedAt) * 10) / 10,
     upstreamCalls: { ...observed.upstreamCalls },
     errors: resultsOf(observed.result).reduce((sum, each) => sum + (each?.errors?.length ?? 0), 0),
+    ...(observed.lane ? { lane: observed.lane } : {}),
   };
 }
 

@@ -25,6 +25,8 @@ export interface RequestLogEntry {
   errors: number;
   /** The request's trace, when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT). */
   trace_id?: string;
+  /** `cache` or `direct` when answered in front of yoga (README "Performance"); absent when yoga served it. */
+  lane?: 'cache' | 'direct';
 }
 
 export type RequestLog = (entry: RequestLogEntry) => void;
@@ -58,7 +60,7 @@ export function flushRequestLog(): void {
 
 export function requestLogObserver(log: RequestLog): RequestObserver {
   return {
-    requestFinished({ id, operation, operationType, durationMs, upstreamCalls, outcome, status, errors }, observed) {
+    requestFinished({ id, operation, operationType, durationMs, upstreamCalls, outcome, status, errors, lane }, observed) {
       log({
         level: outcome === 'error' ? 'warn' : 'info',
         msg: 'request',
@@ -72,6 +74,7 @@ export function requestLogObserver(log: RequestLog): RequestObserver {
         status,
         errors,
         ...(observed.traceId ? { trace_id: observed.traceId } : {}),
+        ...(lane ? { lane } : {}),
       });
     },
   };

@@ -27,25 +27,14 @@ export function limitAnswerSize({ maxBytes = {} }: AnswerSizeLimitOptions = {}):
         status: response.status,
         limit,
       });
-    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    const declared = Number(response.header('content-length') ?? Number.NaN);
     if (declared > limit) {
-      await response.body?.cancel().catch(() => undefined);
+      await response.discard().catch(() => undefined);
       throw tooLarge();
     }
     // A declared length within the bound is the body's length (HTTP framing): nothing to count. Only
-    // a chunked answer pays for a counting stream.
-    if (!response.body || declared <= limit) return response;
-    let received = 0;
-    const bounded = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          received += chunk.byteLength;
-          // Erroring the stream also cancels the upstream body, which closes its connection.
-          if (received > limit) controller.error(tooLarge());
-          else controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(bounded, { status: response.status, statusText: response.statusText, headers: response.headers });
+    // an answer of unknown length has its bytes counted as they are read.
+    if (declared <= limit) return response;
+    return response.limitedTo(limit, tooLarge);
   };
 }

@@ -1,4 +1,5 @@
 import { REQUEST_ID_HEADER, observedRequestOf, type RequestObserver, type UpstreamCallEnd } from '../observability/observed-request.ts';
+import type { UpstreamAnswer } from './upstream-answer.ts';
 import { clientRequestOf, type UpstreamStep } from './upstream-call.ts';
 
 /**
@@ -38,9 +39,9 @@ export function observeUpstreamCalls(observers: RequestObserver[]): UpstreamStep
         }
       }
     };
-    let response: Response;
+    let response: UpstreamAnswer;
     try {
-      const headers = { ...Object.fromEntries(new Headers(call.init.headers as HeadersInit | undefined)), ...addHeaders };
+      const headers = { ...lowercased(call.init.headers), ...addHeaders };
       response = await next({ ...call, init: { ...call.init, headers } });
     } catch (error) {
       report(failureOf(error, call.init.signal ?? undefined));
@@ -58,4 +59,16 @@ function failureOf(error: unknown, signal: AbortSignal | undefined): string {
   if ((error as Error)?.name === 'TimeoutError' || reason?.name === 'TimeoutError') return 'timeout';
   if (reason) return 'aborted';
   return 'network';
+}
+
+/** Request headers with lowercased names, as `new Headers(…)` would list them, without building one for a plain object. */
+function lowercased(headers: RequestInit['headers']): Record<string, string> {
+  if (!headers) return {};
+  if (headers instanceof Headers || Array.isArray(headers)) return Object.fromEntries(new Headers(headers));
+  const plain: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    plain[lower] = lower in plain ? `${plain[lower]}, ${value}` : value;
+  }
+  return plain;
 }

@@ -1,6 +1,7 @@
 import { createMemoryKeyValueStore, type KeyValueStore } from '../cache/key-value-store.ts';
 import { sha256Of } from '../../shared/hash.ts';
 import { withTimeout } from '../../shared/with-timeout.ts';
+import { UpstreamAnswer } from './upstream-answer.ts';
 import { clientRequestOf, type UpstreamStep } from './upstream-call.ts';
 
 export interface ProblemsCacheOptions {
@@ -63,8 +64,8 @@ export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024
   };
 }
 
-function toResponse({ status, headers, text }: StoredAnswer): Response {
-  return new Response(text, { status, headers });
+function toResponse({ status, headers, text }: StoredAnswer): UpstreamAnswer {
+  return new UpstreamAnswer({ status, headers: headers.map(([name, value]) => [name.toLowerCase(), value]), body: text });
 }
 
 /** An entry of another shape (another version wrote it) is a miss. */

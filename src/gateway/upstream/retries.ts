@@ -1,4 +1,5 @@
 import type { ServiceName } from '../errors.ts';
+import type { UpstreamAnswer } from './upstream-answer.ts';
 import type { UpstreamStep } from './upstream-call.ts';
 import { parseRetryAfter } from './upstream-errors.ts';
 
@@ -36,7 +37,7 @@ export function retryUpstreamCalls({ timeoutMs, retries = 2, baseDelayMs = 100, 
       if (remaining <= 0) throw new UpstreamTimeoutError(`no answer within ${budget} ms`);
       const timeout = AbortSignal.timeout(remaining);
       const signal = clientSignal ? AbortSignal.any([clientSignal, timeout]) : timeout;
-      let response: Response | undefined;
+      let response: UpstreamAnswer | undefined;
       let failure: unknown;
       try {
         response = await next({ ...call, init: { ...call.init, signal } });
@@ -47,15 +48,16 @@ export function retryUpstreamCalls({ timeoutMs, retries = 2, baseDelayMs = 100, 
       }
       // The signal stays attached while the body is read, so a body that stalls also times out.
       if (response && !TRANSIENT.has(response.status)) return response;
-      const delay = response?.headers.has('retry-after')
-        ? (parseRetryAfter(response.headers.get('retry-after')) ?? 0) * 1000
+      const retryAfter = response?.header('retry-after');
+      const delay = retryAfter !== undefined
+        ? (parseRetryAfter(retryAfter) ?? 0) * 1000
         : Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
       const last = !call.readOnly || attempt >= retries || Date.now() + delay >= deadline;
       if (last) {
         if (response) return response;
         throw failure;
       }
-      await response?.arrayBuffer().catch(() => undefined);
+      await response?.discard();
       await sleep(delay, clientSignal);
     }
   };

@@ -1,5 +1,8 @@
 import type { MeshFetch } from '@graphql-mesh/types';
 import type { ServiceName } from '../errors.ts';
+import type { RequestHead } from '../observability/observed-request.ts';
+import type { UpstreamAnswer } from './upstream-answer.ts';
+import { answerOf } from './upstream-fetch.ts';
 
 type MeshFetchInit = Parameters<MeshFetch>[1];
 
@@ -11,7 +14,10 @@ export interface UpstreamCall {
   service: ServiceName;
   url: string;
   init: NonNullable<MeshFetchInit>;
-  /** Mesh's context of the client request the call is made for (holds `request`), if any. */
+  /**
+   * Mesh's context of the client request the call is made for (holds yoga's `request`), or the
+   * listener's own `{ request }` for a query it forwards itself; absent for calls of no request.
+   */
   context: unknown;
   info: unknown;
   /** Safe to repeat and to reuse: every translation call, and problems queries (never mutations). */
@@ -21,18 +27,18 @@ export interface UpstreamCall {
 }
 
 /** Sends the call on (to the next step, and at the end to the network). */
-export type SendUpstream = (call: UpstreamCall) => Promise<Response>;
+export type SendUpstream = (call: UpstreamCall) => Promise<UpstreamAnswer>;
 
 /** One concern of upstream calls (cache, error shaping, retries, observation), around the steps after it. */
-export type UpstreamStep = (call: UpstreamCall, next: SendUpstream) => Promise<Response>;
+export type UpstreamStep = (call: UpstreamCall, next: SendUpstream) => Promise<UpstreamAnswer>;
 
 /** `steps[0]` outermost; the call's own `network` fetch at the end. */
 export function composeSteps(steps: UpstreamStep[]): SendUpstream {
-  const network: SendUpstream = (call) => Promise.resolve(call.network(call.url, call.init, call.context, call.info as Parameters<MeshFetch>[3]));
+  const network: SendUpstream = (call) => answerOf(call.network, call.url, call.init, call.context, call.info);
   return steps.reduceRight<SendUpstream>((next, step) => (call) => step(call, next), network);
 }
 
 /** The client request behind an upstream call (Mesh puts yoga's context on the call). */
-export function clientRequestOf(call: Pick<UpstreamCall, 'context'>): Request | undefined {
-  return (call.context as { request?: Request } | undefined)?.request;
+export function clientRequestOf(call: Pick<UpstreamCall, 'context'>): RequestHead | undefined {
+  return (call.context as { request?: RequestHead } | undefined)?.request;
 }

@@ -73,9 +73,11 @@ export function useUpstreamCalls(sources: MeshResolvedSource[], steps: UpstreamS
       const service = serviceOf(info);
       if (!service) return;
       const readOnly = service === 'translation' || isReadOnly(info, options.body);
-      setFetchFn((callUrl, init = {}, callContext, callInfo) =>
-        send({ service, url: callUrl ?? url, init, context: callContext ?? context, info: callInfo, readOnly, network: fetchFn }),
-      );
+      setFetchFn(async (callUrl, init = {}, callContext, callInfo) => {
+        const answer = await send({ service, url: callUrl ?? url, init, context: callContext ?? context, info: callInfo, readOnly, network: fetchFn });
+        // The one web Response of the call: what Mesh's handler reads.
+        return answer.toResponse();
+      });
     },
   };
 }

@@ -1,4 +1,5 @@
 import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
+import type { UpstreamAnswer } from './upstream-answer.ts';
 import type { UpstreamStep } from './upstream-call.ts';
 
 /**
@@ -12,13 +13,13 @@ import type { UpstreamStep } from './upstream-call.ts';
  */
 export const shapeUpstreamErrors: UpstreamStep = async (call, next) => {
   const { service } = call;
-  let response: Response;
+  let response: UpstreamAnswer;
   let text: string;
   try {
     response = await next(call);
     if (response.status < 200 || response.status > 299) {
       // Drain the body so the keep-alive connection can be reused.
-      await response.arrayBuffer().catch(() => undefined);
+      await response.discard();
       throw statusError(service, response);
     }
     // Read the body here, under the call's time budget, so a stalled or garbled body fails as this
@@ -43,15 +44,12 @@ export const shapeUpstreamErrors: UpstreamStep = async (call, next) => {
       status: response.status,
     });
   }
-  const headers = new Headers(response.headers);
-  if (service === 'problems') {
-    const disowned = disownErrors(service, body, text);
-    if (disowned === undefined) throw unusable();
-    // The upstream's length no longer describes the text handed on.
-    if (disowned !== text) headers.delete('content-length');
-    text = disowned;
-  }
-  return new Response(text, { status: response.status, statusText: response.statusText, headers });
+  if (service !== 'problems') return response;
+  const disowned = disownErrors(service, body, text);
+  if (disowned === undefined) throw unusable();
+  if (disowned === text) return response;
+  // The upstream's length no longer describes the text handed on.
+  return response.withText(disowned, response.headers.filter(([name]) => name !== 'content-length'));
 };
 
 /**
@@ -103,7 +101,7 @@ function unreachable(service: ServiceName, error: unknown): UpstreamError {
   return new UpstreamError(`The ${service} service could not be reached.`, { code: ErrorCode.UpstreamUnavailable, service }, error);
 }
 
-function statusError(service: ServiceName, response: Response): UpstreamError {
+function statusError(service: ServiceName, response: UpstreamAnswer): UpstreamError {
   const status = response.status;
   if (status === 401 || status === 403) {
     return new UpstreamError(`The ${service} service refused the gateway's API key for it (HTTP ${status}).`, {
@@ -113,7 +111,7 @@ function statusError(service: ServiceName, response: Response): UpstreamError {
     });
   }
   if (status === 429) {
-    const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+    const retryAfter = parseRetryAfter(response.header('retry-after') ?? null);
     const when = retryAfter === undefined ? 'later' : `in ${retryAfter} s`;
     return new UpstreamError(`The ${service} service is rate limiting the gateway; retry ${when}.`, {
       code: ErrorCode.UpstreamRateLimited,
@@ -129,7 +127,7 @@ function statusError(service: ServiceName, response: Response): UpstreamError {
       status,
     });
   }
-  const retryAfter = status === 503 ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
+  const retryAfter = status === 503 ? parseRetryAfter(response.header('retry-after') ?? null) : undefined;
   return new UpstreamError(`The ${service} service failed (HTTP ${status}).`, {
     code: ErrorCode.UpstreamError,
     service,

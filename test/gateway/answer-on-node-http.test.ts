@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryKeyValueStore } from '../../src/gateway/cache/key-value-store.ts';
-import { answerFromCache, answerMediaType } from '../../src/gateway/client/answer-from-cache.ts';
+import { answerOnNodeHttp, answerMediaType } from '../../src/gateway/client/answer-on-node-http.ts';
 import { createMemoryRateLimitStore } from '../../src/gateway/client/rate-limit-store.ts';
 import { createResponseCache } from '../../src/gateway/client/response-cache.ts';
 import { budgetCounter } from '../../src/gateway/client/use-rate-limits.ts';
@@ -151,7 +151,7 @@ describe('what the listener in front of yoga hands on', () => {
       // keep() writes without waiting; make sure the entry is there before the tests read it.
       await store.set(key, JSON.stringify(answer), 30_000);
     }
-    const listener = answerFromCache({
+    const listener = answerOnNodeHttp({
       graphqlEndpoint: '/graphql',
       cache,
       caller: { keys: ['k'], trustProxy: false },

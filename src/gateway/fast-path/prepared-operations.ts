@@ -1,0 +1,49 @@
+import { LRUCache } from 'lru-cache';
+import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import type { RequestHead } from '../observability/observed-request.ts';
+
+/** Runs a prepared operation for one client request (its `{ request }`, as the upstream steps read it). */
+export type PreparedRun = (context: { request: RequestHead }) => Promise<ExecutionResult>;
+
+/**
+ * An operation yoga has parsed, validated and let through every guard, which the fast path then
+ * forwarded whole to its source: what it takes to forward the same text again without yoga.
+ */
+export interface PreparedOperation {
+  /** The public schema it was validated against. */
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  /**
+   * What runs it with these client variables, or undefined when, with them, it must go yoga's way:
+   * variables that do not coerce (yoga words the error), or @skip/@include leaving no source field.
+   */
+  bind(variables: Record<string, unknown> | undefined): PreparedRun | undefined;
+}
+
+export interface PreparedOperations {
+  /** Records `prepared` as what the text `query` with `operationName` is (the text as the client sent it). */
+  remember(query: string, operationName: string | null | undefined, prepared: PreparedOperation): void;
+  find(query: string, operationName: string | null | undefined): PreparedOperation | undefined;
+}
+
+/**
+ * The operations the listener in front of yoga may forward by itself (answer-on-node-http.ts). Only
+ * the fast path records one, and only while forwarding it for a request yoga has taken through the
+ * whole guard chain, so a text is found here only once its document has passed everything that does
+ * not depend on variables: parsing, validation, depth, aliases, tokens, directives, introspection,
+ * trusted documents. What does depend on them (limits, coercion) is checked again on every request.
+ * Bounded by count, least recently used first; one text keeps one entry per operation name.
+ */
+export function createPreparedOperations({ maxTexts = 1000 }: { maxTexts?: number } = {}): PreparedOperations {
+  const byText = new LRUCache<string, Map<string | null, PreparedOperation>>({ max: maxTexts });
+  return {
+    remember(query, operationName, prepared) {
+      let byName = byText.get(query);
+      if (!byName) byText.set(query, (byName = new Map()));
+      byName.set(operationName ?? null, prepared);
+    },
+    // No name (null or absent) is not the name "": yoga finds no operation called "".
+    find: (query, operationName) => byText.get(query)?.get(operationName ?? null),
+  };
+}

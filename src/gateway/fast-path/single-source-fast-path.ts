@@ -1,0 +1,131 @@
+import { getVariableValues, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { MeshFetch, MeshPlugin } from '@graphql-mesh/types';
+import type { ServiceName } from '../errors.ts';
+import type { SendUpstream } from '../upstream/upstream-call.ts';
+import { answerAsDelegated, failureAsDelegated, rootFieldsOf, type ForwardedRequest } from './delegated-answer.ts';
+import { forwardableOperations, type ForwardableOperation } from './forwardable-operation.ts';
+import { createPreparedOperations, type PreparedOperations } from './prepared-operations.ts';
+
+export interface SingleSourceFastPathOptions {
+  /** The service of the source operations are forwarded to (`problems`). */
+  service: ServiceName;
+  /** The source's own schema as Mesh built it; until it is known, nothing is forwarded. */
+  sourceSchema: () => GraphQLSchema | undefined;
+  /** `Type.field` coordinates the gateway adds or resolves itself (see gatewayFieldsOf). */
+  gatewayFields: ReadonlySet<string>;
+  /** The source's GraphQL endpoint, as its handler calls it. */
+  endpoint: string;
+  /** Headers the source's handler sends besides `accept` and `content-type` (its `Authorization`). */
+  headers: Record<string, string>;
+  /** The gateway's upstream steps, composed (the same instances the handler's calls go through). */
+  send: SendUpstream;
+  /** The network fetch at the end of the steps. */
+  network: MeshFetch;
+  /** Aborts forwarded calls in flight when the mesh is destroyed, as the handler's own executor does. */
+  signal?: AbortSignal;
+}
+
+/** What Mesh's GraphQL handler (graphql-tools' HTTP executor) accepts, so the source answers alike. */
+const ACCEPT = 'application/graphql-response+json, application/json, multipart/mixed';
+
+export interface SingleSourceFastPath {
+  /** The Mesh plugin that forwards operations one source can answer whole, in place of delegation. */
+  plugin: MeshPlugin<object>;
+  /** The operations it has forwarded, ready to forward again without yoga (prepared-operations.ts). */
+  prepared: PreparedOperations;
+}
+
+/**
+ * Operations one source can answer whole (see forwardable-operation.ts) skip Mesh's delegation: the
+ * client's operation and variables go to the source as they are, in one POST through the same
+ * upstream steps as every other call (problems cache, error shaping, size bound, retries and
+ * budget, observation), and the answer comes back in the form the delegated path gives
+ * (delegated-answer.ts). Only the execute function is replaced, so every plugin around execution
+ * (selection order, limits, response cache, error masking, request log) sees the request as it would
+ * otherwise. Anything else, an operation whose variables do not coerce (graphql-js words that
+ * error) and one whose variables skip every source field go the delegated way.
+ *
+ * Each text it forwards is also recorded in `prepared`, so that the listener in front of yoga can
+ * forward the next request with the same text itself, with the same forwarding.
+ */
+export function createSingleSourceFastPath({
+  service,
+  sourceSchema,
+  gatewayFields,
+  endpoint,
+  headers: sourceHeaders,
+  send,
+  network,
+  signal,
+}: SingleSourceFastPathOptions): SingleSourceFastPath {
+  const headers = { accept: ACCEPT, 'content-type': 'application/json', ...sourceHeaders };
+  const prepared = createPreparedOperations();
+  let plans: ReturnType<typeof forwardableOperations> | undefined;
+  const planOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): ForwardableOperation | undefined => {
+    if (!plans) {
+      const schemaOfSource = sourceSchema();
+      if (!schemaOfSource) return undefined;
+      plans = forwardableOperations({ sourceSchema: schemaOfSource, gatewayFields });
+    }
+    return plans(schema, document, operationName);
+  };
+
+  /** The forwarded request for these client variables, or undefined when they send it the delegated way. */
+  const requestFor = (forwarded: ForwardableOperation, schema: GraphQLSchema, clientVariables: Record<string, unknown> | null | undefined): ForwardedRequest | undefined => {
+    let variables: Record<string, unknown> = {};
+    if (forwarded.operation.variableDefinitions?.length) {
+      const coerced = getVariableValues(schema, forwarded.operation.variableDefinitions, clientVariables ?? {});
+      if (coerced.errors) return undefined;
+      variables = coerced.coerced;
+    }
+    const request = { service, forwarded, variables, rootTypeName: schema.getQueryType()!.name };
+    if (!forwarded.callsWhateverTheVariables && rootFieldsOf(request).every((field) => field.typename)) return undefined;
+    return request;
+  };
+
+  const forward = async (request: ForwardedRequest, clientVariables: Record<string, unknown> | null | undefined, context: unknown): Promise<ExecutionResult> => {
+    const { forwarded } = request;
+    // The client's own variables: the source coerces them as the gateway just did.
+    const body = JSON.stringify({ query: forwarded.query, variables: clientVariables ?? undefined, operationName: forwarded.operationName });
+    let answer: Parameters<typeof answerAsDelegated>[1];
+    try {
+      const response = await send({ service, url: endpoint, init: { method: 'POST', headers, body, signal }, context, info: undefined, readOnly: true, network });
+      // The error step has read the body, checked it is a JSON object and reduced its errors.
+      answer = JSON.parse(await response.text());
+    } catch (error) {
+      return failureAsDelegated(request, error);
+    }
+    return answerAsDelegated(request, answer);
+  };
+
+  /** Records the text yoga is executing as prepared (its document passed every guard to get here). */
+  const remember = (args: ExecutionArgs, forwarded: ForwardableOperation) => {
+    const params = (args.contextValue as { params?: { query?: unknown; operationName?: unknown } } | undefined)?.params;
+    if (typeof params?.query !== 'string' || (params.operationName != null && typeof params.operationName !== 'string')) return;
+    if (prepared.find(params.query, params.operationName)) return;
+    const { schema, document } = args;
+    prepared.remember(params.query, params.operationName, {
+      schema,
+      document,
+      operation: forwarded.operation,
+      bind(clientVariables) {
+        const request = requestFor(forwarded, schema, clientVariables);
+        return request && ((context) => forward(request, clientVariables, context));
+      },
+    });
+  };
+
+  const plugin: MeshPlugin<object> = {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const forwarded = planOf(args.schema, args.document, args.operationName);
+      if (!forwarded) return;
+      setExecuteFn((executeArgs) => {
+        const request = requestFor(forwarded, executeArgs.schema, executeArgs.variableValues);
+        if (!request) return executeFn(executeArgs);
+        remember(executeArgs, forwarded);
+        return forward(request, executeArgs.variableValues, executeArgs.contextValue);
+      });
+    },
+  };
+  return { plugin, prepared };
+}
