@@ -121,11 +121,19 @@ describe('the single-source fast path', () => {
     problems.seen.length = 0;
     const fast = await post(pairs[which].fast, request, accept, headers);
     const fastCalls = problems.seen.splice(0);
+    // The same text again: now forwarded by the listener in front of yoga (the direct lane), which
+    // must answer exactly as yoga did.
+    const again = await post(pairs[which].fast, request, accept, headers);
+    const againCalls = problems.seen.splice(0);
     const delegated = await post(pairs[which].delegated, request, accept, headers);
     const delegatedCalls = problems.seen.splice(0);
     expect(fast.text).toBe(delegated.text);
     expect(fast.status).toBe(delegated.status);
     expect(fastCalls.length).toBe(delegatedCalls.length);
+    expect(again.text).toBe(delegated.text);
+    expect(again.status).toBe(delegated.status);
+    if (forwarded === true) expect(againCalls.length).toBe(fastCalls.length);
+    if (forwarded) for (const body of againCalls) expect(body).toEqual(forwardedBody(request));
     if (forwarded) {
       if (forwarded !== 'unless cached') expect(fastCalls.length).toBeGreaterThan(0);
       for (const body of fastCalls) expect(body).toEqual(forwardedBody(request));
@@ -371,16 +379,21 @@ describe('the single-source fast path', () => {
     expect(await asked('Bearer client-a', refused)).toBe(1);
   });
 
-  it('logs the same line either way: operation, upstream calls, outcome, status, errors', async () => {
+  it('logs the same line either way (yoga, the direct lane, delegation): operation, upstream calls, outcome, status, errors', async () => {
     logs.fast.length = 0;
     logs.delegated.length = 0;
     await both({ query: /* GraphQL */ `query One { problem(id: "p1001") { id } }` });
     await both({ query: /* GraphQL */ `query Refused { problem(id: "p1001", slug: "x") { id } }` });
     // A line is written once its answer has gone out.
     await vi.waitFor(() => expect(logs.delegated).toHaveLength(2));
+    await vi.waitFor(() => expect(logs.fast).toHaveLength(4));
     const comparable = ({ level, operation, operationType, upstreamCalls, outcome, status, errors }: RequestLogEntry) => ({ level, operation, operationType, upstreamCalls, outcome, status, errors });
-    expect(logs.fast.map(comparable)).toEqual(logs.delegated.map(comparable));
-    expect(logs.fast.map(comparable)).toEqual([
+    // Each text twice on the fast gateway: first through yoga, then through the direct lane, which says so.
+    expect(logs.fast.map((entry) => entry.lane)).toEqual([undefined, 'direct', undefined, 'direct']);
+    const [oneByYoga, oneDirect, refusedByYoga, refusedDirect] = logs.fast.map(comparable);
+    expect([oneByYoga, refusedByYoga]).toEqual(logs.delegated.map(comparable));
+    expect([oneDirect, refusedDirect]).toEqual(logs.delegated.map(comparable));
+    expect(logs.delegated.map(comparable)).toEqual([
       { level: 'info', operation: 'One', operationType: 'query', upstreamCalls: { problems: 1, translation: 0 }, outcome: 'ok', status: 200, errors: 0 },
       { level: 'warn', operation: 'Refused', operationType: 'query', upstreamCalls: { problems: 1, translation: 0 }, outcome: 'error', status: 200, errors: 1 },
     ]);

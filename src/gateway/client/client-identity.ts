@@ -16,24 +16,31 @@ export function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
-/** The configured keys' digests, worked out once per key list rather than on every request. */
-const digestsOfKeys = new WeakMap<string[], Buffer[]>();
+/** The configured keys' digests and the identities they give, worked out once per key list rather than on every request. */
+const digestsOfKeys = new WeakMap<string[], { digests: Buffer[]; identities: string[] }>();
 
-/** Compares against every key in constant time (hashing first makes lengths equal). */
-export function matchingKey(presented: string, keys: string[]): string | undefined {
-  let digests = digestsOfKeys.get(keys);
-  if (!digests) {
-    digests = keys.map(digest);
-    digestsOfKeys.set(keys, digests);
+function keyDigests(keys: string[]): { digests: Buffer[]; identities: string[] } {
+  let known = digestsOfKeys.get(keys);
+  if (!known) {
+    const digests = keys.map(digest);
+    known = { digests, identities: digests.map((each) => `key:${each.toString('base64url').slice(0, 16)}`) };
+    digestsOfKeys.set(keys, known);
   }
+  return known;
+}
+
+/** Compares against every key in constant time (hashing first makes lengths equal); the index of the key matched. */
+function matchingKeyIndex(presented: string, keys: string[]): number | undefined {
+  const { digests } = keyDigests(keys);
   const presentedDigest = digest(presented);
-  let match: string | undefined;
-  for (const [index, key] of keys.entries()) {
+  let match: number | undefined;
+  for (let index = 0; index < keys.length; index += 1) {
     // No early exit: the time taken does not depend on which key, if any, matched.
-    if (timingSafeEqual(presentedDigest, digests[index]) && match === undefined) match = key;
+    if (timingSafeEqual(presentedDigest, digests[index]) && match === undefined) match = index;
   }
   return match;
 }
+
 
 /** The token of an `Authorization: Bearer <token>` header, if that is what it holds. */
 export function bearerToken(header: string | null): string | undefined {
@@ -63,8 +70,8 @@ export interface CallerOptions {
 export function identifyCaller(facts: CallerFacts, { keys, trustProxy }: CallerOptions): { identity: string; keyAccepted: boolean } {
   if (keys.length > 0) {
     const token = bearerToken(facts.authorization ?? null);
-    const key = token === undefined ? undefined : matchingKey(token, keys);
-    if (key !== undefined) return { identity: `key:${digest(key).toString('base64url').slice(0, 16)}`, keyAccepted: true };
+    const index = token === undefined ? undefined : matchingKeyIndex(token, keys);
+    if (index !== undefined) return { identity: keyDigests(keys).identities[index], keyAccepted: true };
   }
   return { identity: `address:${callerAddress(facts, trustProxy) ?? 'unknown'}`, keyAccepted: keys.length === 0 };
 }

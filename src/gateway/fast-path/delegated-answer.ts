@@ -1,4 +1,4 @@
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import { GraphQLError, type ExecutionResult, type FieldNode, type SelectionSetNode } from 'graphql';
 import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
 import { fieldsByKey, selectionPlan, type SelectionPlan } from '../selection-plan.ts';
 import type { ForwardableOperation } from './forwardable-operation.ts';
@@ -85,10 +85,41 @@ export interface RootField {
 
 /** The root fields the operation selects, by response key in order, as @skip and @include leave them. */
 export function rootFieldsOf({ forwarded, variables }: ForwardedRequest): RootField[] {
-  return [...fieldsByKey([forwarded.operation.selectionSet], forwarded.fragments, variables)].map(([key, nodes]) => ({
+  return [...planOf(forwarded, variables).fields].map(([key, nodes]) => ({
     key,
     typename: nodes[0].name.value === '__typename',
   }));
+}
+
+interface OperationPlan {
+  /** Root fields by response key. */
+  fields: Map<string, FieldNode[]>;
+  /** What to keep of the source's data. */
+  selection: SelectionPlan;
+}
+
+/** Plans of operations that no @skip/@include makes depend on variables: the same for every request. */
+const unconditionalPlans = new WeakMap<ForwardableOperation, OperationPlan | null>();
+
+/** The root fields and selection plan of `forwarded` with these variables; worked out once when variables cannot change them. */
+function planOf(forwarded: ForwardableOperation, variables: Record<string, unknown>): OperationPlan {
+  const make = (): OperationPlan => ({
+    fields: fieldsByKey([forwarded.operation.selectionSet], forwarded.fragments, variables),
+    selection: selectionPlan([forwarded.operation.selectionSet], forwarded.fragments, variables),
+  });
+  let known = unconditionalPlans.get(forwarded);
+  if (known === undefined) {
+    known = hasConditions(forwarded) ? null : make();
+    unconditionalPlans.set(forwarded, known);
+  }
+  return known ?? make();
+}
+
+/** Whether any selection of the operation or its fragments carries a directive (@skip/@include, the only ones forwarded). */
+function hasConditions({ operation, fragments }: ForwardableOperation): boolean {
+  const conditional = (selectionSet: SelectionSetNode | undefined): boolean =>
+    selectionSet?.selections.some((selection) => Boolean(selection.directives?.length) || conditional('selectionSet' in selection ? selection.selectionSet : undefined)) ?? false;
+  return conditional(operation.selectionSet) || Object.values(fragments).some((fragment) => conditional(fragment.selectionSet));
 }
 
 /**
@@ -108,7 +139,7 @@ function selectedData(data: Record<string, unknown>, { forwarded, variables }: F
     }
     return selected;
   };
-  return project(data, selectionPlan([forwarded.operation.selectionSet], forwarded.fragments, variables)) as Record<string, unknown>;
+  return project(data, planOf(forwarded, variables).selection) as Record<string, unknown>;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

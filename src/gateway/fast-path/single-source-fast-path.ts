@@ -91,7 +91,7 @@ export function createSingleSourceFastPath({
     try {
       const response = await send({ service, url: endpoint, init: { method: 'POST', headers, body, signal }, context, info: undefined, readOnly: true, network });
       // The error step has read the body, checked it is a JSON object and reduced its errors.
-      answer = JSON.parse(await response.text());
+      answer = (await response.json()) as typeof answer;
     } catch (error) {
       return failureAsDelegated(request, error);
     }

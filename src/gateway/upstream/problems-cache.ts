@@ -42,25 +42,31 @@ export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024
 
   return async (call, next) => {
     if (call.service !== 'problems' || !call.readOnly || typeof call.init.body !== 'string') return next(call);
-    const key = sha256Of(clientRequestOf(call)?.headers.get('authorization') ?? '', call.url, call.init.body);
-    let pending = inFlight.get(key);
-    if (!pending) {
-      pending = (async () => {
-        const cached = await read(key);
-        if (cached) return cached;
-        const response = await next(call);
-        const answer = { status: response.status, headers: [...response.headers], text: await response.text() };
-        // Awaited (within the store's budget) so that another replica asked next finds it.
-        if (answers && response.ok && !hasErrors(answer.text)) {
-          await withTimeout(() => answers.set(key, JSON.stringify(answer), ttlMs), storeTimeoutMs).catch(() => undefined);
-        }
-        return answer;
-      })();
-      inFlight.set(key, pending);
-      const forget = () => inFlight.delete(key);
-      pending.then(forget, forget);
-    }
-    return toResponse(await pending);
+    const authorization = clientRequestOf(call)?.headers.get('authorization') ?? '';
+    // Calls in flight are told apart by their parts as they are; only the store's key is hashed.
+    const flight = `${authorization}\u0000${call.url}\u0000${call.init.body}`;
+    let pending = inFlight.get(flight);
+    if (pending) return toResponse(await pending);
+    const key = answers ? sha256Of(authorization, call.url, call.init.body) : '';
+    // The caller that makes the call gets its answer as it came (already read and parsed by the
+    // error step); callers sharing it get copies, as do later ones from the store.
+    let own: UpstreamAnswer | undefined;
+    pending = (async () => {
+      const cached = await read(key);
+      if (cached) return cached;
+      own = await next(call);
+      const answer = { status: own.status, headers: [...own.headers], text: await own.text() };
+      // Awaited (within the store's budget) so that another replica asked next finds it.
+      if (answers && own.ok && !hasErrors(answer.text)) {
+        await withTimeout(() => answers.set(key, JSON.stringify(answer), ttlMs), storeTimeoutMs).catch(() => undefined);
+      }
+      return answer;
+    })();
+    inFlight.set(flight, pending);
+    const forget = () => inFlight.delete(flight);
+    pending.then(forget, forget);
+    const answer = await pending;
+    return own ?? toResponse(answer);
   };
 }
 

@@ -22,6 +22,7 @@ export class UpstreamAnswer {
   readonly headers: readonly [string, string][];
   #body: StreamedBody | null;
   #text: Promise<string> | undefined;
+  #json: Promise<unknown> | undefined;
   /** Most bytes the body may have, and the error for one that has more (answer-size-limit.ts). */
   #limit: { maxBytes: number; tooLarge: () => Error } | undefined;
 
@@ -59,6 +60,15 @@ export class UpstreamAnswer {
   text(): Promise<string> {
     this.#text ??= this.#read();
     return this.#text;
+  }
+
+  /**
+   * The body parsed as JSON, once (the error step checks it is JSON, the fast path reads it): later
+   * calls get the same value, which callers must not change.
+   */
+  json(): Promise<unknown> {
+    this.#json ??= this.text().then((text) => JSON.parse(text) as unknown);
+    return this.#json;
   }
 
   /** Reads and drops the body, so the keep-alive connection can be reused; never fails. */

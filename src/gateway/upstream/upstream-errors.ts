@@ -36,7 +36,7 @@ export const shapeUpstreamErrors: UpstreamStep = async (call, next) => {
     });
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = await response.json();
   } catch {
     throw new UpstreamError(`The ${service} service answered with a body that is not JSON.`, {
       code: ErrorCode.UpstreamError,

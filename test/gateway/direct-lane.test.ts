@@ -1,0 +1,203 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
+import { startStack, type Stack } from '../helpers/start-stack.ts';
+
+const BY_ID = /* GraphQL */ `query ById($id: ID!) { problem(id: $id) { id title rating } }`;
+const PAGE = /* GraphQL */ `query Page($first: Int) { problems(first: $first) { nodes { id } } }`;
+
+type Added = Awaited<ReturnType<Stack['addGateway']>>;
+
+/**
+ * The direct lane: once yoga has taken a text through every guard and the fast path has forwarded
+ * it, the listener in front of yoga forwards the same text itself. Its answers must be yoga's, and
+ * nothing yoga checks per request may be skipped: keys, budgets, the limits that depend on
+ * variables, coercion, trusted documents, the response cache's rules, the log.
+ */
+describe('the direct lane in front of yoga', () => {
+  let stack: Stack;
+  let gateway: Added;
+  const logged: RequestLogEntry[] = [];
+  const headers = (key = 'key-a', extra: Record<string, string> = {}) => ({ 'content-type': 'application/json', authorization: `Bearer ${key}`, ...extra });
+  const post = (target: Added, query: string, variables?: Record<string, unknown>, extra: { key?: string; headers?: Record<string, string>; operationName?: string } = {}) =>
+    fetch(target.gatewayUrl, {
+      method: 'POST',
+      headers: headers(extra.key, extra.headers),
+      body: JSON.stringify({ query, variables, operationName: extra.operationName }),
+    });
+  /** The same request through yoga alone: the gateway's fetch handler never passes the listener. */
+  const viaYoga = (target: Added, query: string, variables?: Record<string, unknown>, extra: Record<string, string> = {}) =>
+    target.gateway.fetch(new Request(target.gatewayUrl, { method: 'POST', headers: headers('key-a', extra), body: JSON.stringify({ query, variables }) }));
+  const lastLane = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    return logged.at(-1)?.lane;
+  };
+
+  beforeAll(async () => {
+    stack = await startStack();
+    gateway = await stack.addGateway({
+      settings: { gatewayApiKeys: ['key-a', 'key-b'], problemsCacheTtlSeconds: 0 },
+      requestLog: (entry) => logged.push(entry),
+    });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it.each([[undefined], ['*/*'], ['application/json'], ['application/graphql-response+json']])(
+    'answers a vetted text as yoga does, byte for byte and header for header (Accept: %s)',
+    async (accept) => {
+      const extra = accept === undefined ? {} : { accept };
+      await (await post(gateway, BY_ID, { id: 'p1001' }, { headers: extra })).text();
+      const before = stack.problems.stats.requests;
+      const direct = await post(gateway, BY_ID, { id: 'p1002' }, { headers: extra });
+      const directText = await direct.text();
+      expect(await lastLane()).toBe('direct');
+      expect(stack.problems.stats.requests).toBe(before + 1);
+      const yoga = await viaYoga(gateway, BY_ID, { id: 'p1002' }, extra);
+      expect(directText).toBe(await yoga.text());
+      expect(direct.status).toBe(yoga.status);
+      for (const header of ['content-type', 'content-length', 'etag', 'cache-control', 'vary']) expect(direct.headers.get(header), header).toBe(yoga.headers.get(header));
+      expect(direct.headers.get('x-request-id')).toMatch(/^[\w-]+$/);
+    },
+  );
+
+  it('logs a direct answer as yoga would, under the client’s request id, and counts it in the metrics', async () => {
+    await (await post(gateway, BY_ID, { id: 'p1003' })).text();
+    logged.length = 0;
+    const response = await post(gateway, BY_ID, { id: 'p1004' }, { headers: { 'x-request-id': 'direct-1' } });
+    expect(response.headers.get('x-request-id')).toBe('direct-1');
+    await response.text();
+    await vi.waitFor(() => expect(logged).toHaveLength(1));
+    expect(logged[0]).toMatchObject({
+      requestId: 'direct-1',
+      operation: 'ById',
+      operationType: 'query',
+      upstreamCalls: { problems: 1, translation: 0 },
+      outcome: 'ok',
+      status: 200,
+      errors: 0,
+      lane: 'direct',
+    });
+    const metrics = await (await fetch(gateway.gatewayUrl.replace('/graphql', '/metrics'))).text();
+    expect(metrics).toMatch(/gateway_requests_total\{operation="ById",outcome="ok"\} \d+/);
+    expect(metrics).toMatch(/gateway_upstream_requests_total\{service="problems",[^}]*\} \d+/);
+  });
+
+  it('keeps the key check: no key or a wrong key is 401 from yoga, with no upstream call', async () => {
+    await (await post(gateway, BY_ID, { id: 'p1005' })).text();
+    const before = stack.problems.stats.requests;
+    const wrong = await post(gateway, BY_ID, { id: 'p1006' }, { key: 'key-z' });
+    expect(wrong.status).toBe(401);
+    const none = await fetch(gateway.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: BY_ID, variables: { id: 'p1006' } }) });
+    expect(none.status).toBe(401);
+    expect(stack.problems.stats.requests).toBe(before);
+    const other = await post(gateway, BY_ID, { id: 'p1006' }, { key: 'key-b' });
+    expect(other.status).toBe(200);
+    expect(await lastLane()).toBe('direct');
+  });
+
+  it('checks the limits that depend on variables again: a page too large is yoga’s 400, before any call', async () => {
+    await (await post(gateway, PAGE, { first: 2 })).text();
+    const before = stack.problems.stats.requests;
+    const tooLarge = await post(gateway, PAGE, { first: 1000 });
+    const body = (await tooLarge.json()) as { errors: { extensions: Record<string, unknown> }[] };
+    expect(tooLarge.status).toBe(400);
+    expect(body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'first', limit: 100, actual: 1000 });
+    expect(await lastLane()).toBeUndefined();
+    expect(stack.problems.stats.requests).toBe(before);
+  });
+
+  it('leaves variables that do not coerce, or nest too deep, to yoga, which words the error', async () => {
+    await (await post(gateway, PAGE, { first: 3 })).text();
+    const before = stack.problems.stats.requests;
+    const notAnInt = await post(gateway, PAGE, { first: 'three' });
+    const yoga = await viaYoga(gateway, PAGE, { first: 'three' });
+    expect(await notAnInt.text()).toBe(await yoga.text());
+    expect(notAnInt.status).toBe(yoga.status);
+    expect(await lastLane()).toBeUndefined();
+    let deep: unknown = 1;
+    for (let level = 0; level < 30; level += 1) deep = { a: deep };
+    const tooDeep = await post(gateway, PAGE, { first: 3, extra: deep });
+    expect(tooDeep.status).toBe(400);
+    expect(await lastLane()).toBeUndefined();
+    expect(stack.problems.stats.requests).toBe(before);
+  });
+
+  it('spends the requests budget once per request, whichever way it is answered', async () => {
+    const limited = await stack.addGateway({ settings: { gatewayApiKeys: ['key-a'], rateLimitRequests: 4 } });
+    const statuses: number[] = [];
+    for (const first of [2, 1000, 3, 4, 5]) {
+      const response = await post(limited, PAGE, { first });
+      await response.text();
+      statuses.push(response.status);
+    }
+    // Vetted, refused by a limit (counted by yoga only), two direct answers, then over the budget.
+    expect(statuses).toEqual([200, 400, 200, 200, 429]);
+  });
+
+  it('tells the operations of one text apart: another name is vetted on its own', async () => {
+    const twoOperations = `${BY_ID} query Other($id: ID!) { problem(id: $id) { id slug } }`;
+    await (await post(gateway, twoOperations, { id: 'p1007' }, { operationName: 'ById' })).text();
+    expect(await lastLane()).toBeUndefined();
+    await (await post(gateway, twoOperations, { id: 'p1008' }, { operationName: 'Other' })).text();
+    expect(await lastLane()).toBeUndefined();
+    const other = await post(gateway, twoOperations, { id: 'p1009' }, { operationName: 'Other' });
+    expect(((await other.json()) as { data: unknown }).data).toEqual({ problem: { id: 'p1009', slug: expect.any(String) } });
+    expect(await lastLane()).toBe('direct');
+    // No name is not the name "": yoga finds no operation called "".
+    const unnamed = await post(gateway, twoOperations, { id: 'p1009' }, { operationName: '' });
+    expect(unnamed.status).not.toBe(200);
+    expect(await lastLane()).toBeUndefined();
+  });
+
+  it('keeps what it answers in the response cache, under the caller’s key: the next identical request is a hit, with ETag and 304', async () => {
+    const cached = await stack.addGateway({
+      settings: { gatewayApiKeys: ['key-a', 'key-b'], responseCacheTtlSeconds: 30, problemsCacheTtlSeconds: 0 },
+      requestLog: (entry) => logged.push(entry),
+    });
+    await (await post(cached, BY_ID, { id: 'p1010' })).text();
+    const direct = await post(cached, BY_ID, { id: 'p1011' });
+    const text = await direct.text();
+    expect(await lastLane()).toBe('direct');
+    const etag = direct.headers.get('etag');
+    expect(etag).toMatch(/^".+"$/);
+    expect(direct.headers.get('cache-control')).toBe('private, max-age=30');
+    const before = stack.problems.stats.requests;
+    const hit = await post(cached, BY_ID, { id: 'p1011' });
+    expect(await hit.text()).toBe(text);
+    expect(await lastLane()).toBe('cache');
+    const notModified = await post(cached, BY_ID, { id: 'p1011' }, { headers: { 'if-none-match': etag! } });
+    expect(notModified.status).toBe(304);
+    expect(stack.problems.stats.requests).toBe(before);
+    // Another credential never shares the entry.
+    await (await post(cached, BY_ID, { id: 'p1011' }, { key: 'key-b' })).text();
+    expect(stack.problems.stats.requests).toBe(before + 1);
+  });
+
+  it('forwards nothing yoga has not let through: with trusted documents, only their texts', async () => {
+    const manifest = join(mkdtempSync(join(tmpdir(), 'direct-lane-')), 'manifest.json');
+    writeFileSync(manifest, JSON.stringify({ trusted: BY_ID }));
+    const trusted = await stack.addGateway({ settings: { gatewayApiKeys: ['key-a'], trustedDocuments: manifest }, requestLog: (entry) => logged.push(entry) });
+    const untrusted = /* GraphQL */ `query ($id: ID!) { problem(id: $id) { id } }`;
+    for (const id of ['p1012', 'p1013']) {
+      const refused = await post(trusted, untrusted, { id });
+      expect(refused.status).toBe(400);
+      expect(await lastLane()).toBeUndefined();
+    }
+    await (await post(trusted, BY_ID, { id: 'p1012' })).text();
+    const direct = await post(trusted, BY_ID, { id: 'p1013' });
+    expect(direct.status).toBe(200);
+    expect(await lastLane()).toBe('direct');
+  });
+
+  it('answers a GET of a vetted text directly too', async () => {
+    const url = (id: string) => `${gateway.gatewayUrl}?query=${encodeURIComponent(BY_ID)}&variables=${encodeURIComponent(JSON.stringify({ id }))}`;
+    await (await fetch(url('p1014'), { headers: { authorization: 'Bearer key-a' } })).text();
+    const direct = await fetch(url('p1015'), { headers: { authorization: 'Bearer key-a' } });
+    expect(((await direct.json()) as { data: { problem: { id: string } } }).data.problem.id).toBe('p1015');
+    expect(await lastLane()).toBe('direct');
+  });
+});
