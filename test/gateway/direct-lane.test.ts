@@ -49,7 +49,7 @@ describe('the direct lane in front of yoga', () => {
   it.each([[undefined], ['*/*'], ['application/json'], ['application/graphql-response+json']])(
     'answers a vetted text as yoga does, byte for byte and header for header (Accept: %s)',
     async (accept) => {
-      const extra = accept === undefined ? {} : { accept };
+      const extra: Record<string, string> = accept === undefined ? {} : { accept };
       await (await post(gateway, BY_ID, { id: 'p1001' }, { headers: extra })).text();
       const before = stack.problems.stats.requests;
       const direct = await post(gateway, BY_ID, { id: 'p1002' }, { headers: extra });
