@@ -29,7 +29,7 @@ export function limitAnswerSize({ maxBytes = {} }: AnswerSizeLimitOptions = {}):
       });
     const declared = Number(response.header('content-length') ?? Number.NaN);
     if (declared > limit) {
-      await response.discard().catch(() => undefined);
+      await response.cancel();
       throw tooLarge();
     }
     // A declared length within the bound is the body's length (HTTP framing): nothing to count. Only

@@ -76,6 +76,16 @@ export class UpstreamAnswer {
     await this.text().catch(() => undefined);
   }
 
+  /** Drops the body unread: the transfer stops and its connection closes (for an answer too large to read). */
+  async cancel(): Promise<void> {
+    const body = this.#body;
+    this.#body = null;
+    this.#text ??= Promise.resolve('');
+    if (!body) return;
+    if (body.destroy) body.destroy();
+    else await body.cancel?.().catch(() => undefined);
+  }
+
   /** The same answer with its body bounded: reading more than `maxBytes` fails with `tooLarge()` and stops the transfer. */
   limitedTo(maxBytes: number, tooLarge: () => Error): UpstreamAnswer {
     const bounded = new UpstreamAnswer({ status: this.status, statusText: this.statusText, headers: [...this.headers], body: this.#body });
