@@ -13,7 +13,7 @@ import { useClientGuards } from './client/use-client-guards.ts';
 import { errorMasking } from './client/use-error-masking.ts';
 import { graphiqlYogaOptions } from './graphiql.ts';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
-import { createObservability, type RequestLog } from './observability/index.ts';
+import { createObservability, startTracing, type RequestLog } from './observability/index.ts';
 import { toPublicSchema } from './public-schema.ts';
 import { createSharedStores } from './redis/index.ts';
 import { useSelectionOrder } from './use-selection-order.ts';
@@ -76,6 +76,7 @@ export async function createGateway({
   const observability = createObservability({
     settings: resolvedSettings,
     requestLog,
+    tracing: await startTracing(resolvedSettings),
     // Reported beside the upstreams, as degraded when away, never as not ready.
     readinessDependencies: shared ? { redis: () => shared.check() } : undefined,
   });

@@ -5,7 +5,7 @@ import { createHttpMetrics } from './http-metrics.ts';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics.ts';
 import type { RequestObserver } from './observed-request.ts';
 import { requestLogObserver, writeRequestLogLine, type RequestLog } from './request-log.ts';
-import { createTracing } from './tracing.ts';
+import type { GatewayTracing } from './tracing.ts';
 import { useMetricsEndpoint } from './use-metrics-endpoint.ts';
 import { useReadiness } from './use-readiness.ts';
 import { useRequestObservation } from './use-request-observation.ts';
@@ -28,6 +28,18 @@ export interface ObservabilityOptions {
   requestLog?: RequestLog | false;
   /** What /readiness reports beside the upstreams (e.g. `{ redis: () => stores.check() }`); see `useReadiness`. */
   readinessDependencies?: Record<string, () => Promise<string>>;
+  /** The tracer, when tracing is on (made by startTracing, which loads the OpenTelemetry SDK only then). */
+  tracing?: GatewayTracing;
+}
+
+/**
+ * The tracer for `settings.otlpEndpoint`, or none: the OpenTelemetry SDK and its exporter (about
+ * 9 MiB of resident memory) are loaded only when tracing is on.
+ */
+export async function startTracing(settings: Pick<GatewaySettings, 'otlpEndpoint'>): Promise<GatewayTracing | undefined> {
+  if (!settings.otlpEndpoint) return undefined;
+  const { createTracing } = await import('./tracing.ts');
+  return createTracing({ endpoint: settings.otlpEndpoint });
 }
 
 export interface Observability {
@@ -48,9 +60,8 @@ export interface Observability {
 }
 
 /** Request log, metrics, tracing and readiness of one gateway, wired to the same per-request record. */
-export function createObservability({ settings, requestLog = writeRequestLogLine, readinessDependencies }: ObservabilityOptions): Observability {
+export function createObservability({ settings, requestLog = writeRequestLogLine, readinessDependencies, tracing }: ObservabilityOptions): Observability {
   const metrics = createGatewayMetrics({ translationBatchSize: settings.translationBatchSize });
-  const tracing = settings.otlpEndpoint ? createTracing({ endpoint: settings.otlpEndpoint }) : undefined;
   const observers: RequestObserver[] = [metrics.observer, createHttpMetrics(metrics.registry)];
   if (tracing) observers.push(tracing.observer);
   if (requestLog) observers.push(requestLogObserver(requestLog));
