@@ -1,4 +1,4 @@
-import { sha256Of } from '../../shared/hash.ts';
+import { textDigest } from '../../shared/hash.ts';
 import { createLruCache } from '../cache/lru-cache.ts';
 import { statementError, type StatementFailure } from './statement-failure.ts';
 import { DEFAULT_STATEMENT_LIMITS, tooLong, type StatementLimits } from './statement-limits.ts';
@@ -23,8 +23,8 @@ export interface StatementMemoOptions {
 /**
  * The Markdown work of the Problem.translation link: segmenting a statement, splicing its translation
  * back (which parses again to check the structure) and rendering HTML. It runs off the event loop
- * (statement-thread.ts), and since each is a pure function of its text, results are kept by a hash
- * of their inputs: a warm page does no Markdown work at all, and a changed translation simply misses.
+ * (statement-thread.ts), and since each is a pure function of its text, results are kept by the
+ * hashes of their inputs: a warm page does no Markdown work at all, and a changed translation simply misses.
  * Failures are kept too (for less long), so a statement over the limits or too slow costs once.
  * Each method rejects with a `STATEMENT_NOT_TRANSLATABLE` GraphQL error when the statement cannot be
  * translated, never with the original as its translation.
@@ -88,7 +88,7 @@ export function createStatementMemo({
   const answerStep = async () => {
     const asked = step!;
     step = undefined;
-    const outcomes = await Promise.all(asked.map(({ markdown }) => outcomeOf(`s:${sha256Of(markdown)}`, { kind: 'segment', markdown })));
+    const outcomes = await Promise.all(asked.map(({ markdown }) => outcomeOf(`s:${textDigest(markdown)}`, { kind: 'segment', markdown })));
     asked.forEach(({ settle }, index) => settle(outcomes[index]));
   };
 
@@ -103,8 +103,10 @@ export function createStatementMemo({
       const outcome = await new Promise<StatementOutcome>((settle) => step!.push({ markdown, settle }));
       return valueOf<string[]>(outcome);
     },
-    reassemble: (markdown, translated) => run(`r:${sha256Of(markdown, ...translated)}`, { kind: 'reassemble', markdown, translated }),
-    renderHtml: (markdown) => run(`h:${sha256Of(markdown)}`, { kind: 'html', markdown }),
+        // By the digests of its parts (memoized), so a warm page hashes nothing: the translations come
+    // from the cache as the same strings every time.
+    reassemble: (markdown, translated) => run(`r:${[markdown, ...translated].map(textDigest).join(':')}`, { kind: 'reassemble', markdown, translated }),
+    renderHtml: (markdown) => run(`h:${textDigest(markdown)}`, { kind: 'html', markdown }),
     close: () => thread.close(),
   };
 }

@@ -1,4 +1,4 @@
-import { sha256Of } from '../../shared/hash.ts';
+import { textDigest } from '../../shared/hash.ts';
 import { LRUCache } from 'lru-cache';
 import type { TextFormat, TranslatedText } from './translation-client.ts';
 
@@ -20,24 +20,7 @@ export interface TranslationCache {
 }
 
 export function translationCacheKey({ from, to, format, text }: TranslationKey): string {
-  return `${from ?? 'auto'}:${to}:${format}:${digestOf(text)}`;
-}
-
-/**
- * Digests of texts seen lately. A page of 20 translated problems is a few hundred texts, the same
- * ones every time it is asked for: hashing each again (a new SHA-256 object per text) was about a
- * tenth of a warm page's CPU, where looking a text up here costs one string hash. A pure function's
- * memo, so gateways in one process may share it; bounded by the characters it holds.
- */
-const digests = new LRUCache<string, string>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (digest, text) => text.length + digest.length });
-
-function digestOf(text: string): string {
-  let digest = digests.get(text);
-  if (digest === undefined) {
-    digest = sha256Of(text);
-    if (text.length < 1024 * 1024) digests.set(text, digest);
-  }
-  return digest;
+  return `${from ?? 'auto'}:${to}:${format}:${textDigest(text)}`;
 }
 
 export interface MemoryTranslationCacheOptions {
