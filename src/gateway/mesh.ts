@@ -8,6 +8,7 @@ import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
 import { buildSchema, type GraphQLSchema } from 'graphql';
 import { fastPathBlocker } from './fast-path/fast-path-blocker.ts';
 import { gatewayFieldsOf } from './fast-path/forwardable-operation.ts';
+import { completedLinksOf, type LinkCompletionOptions } from './fast-path/linked-answer.ts';
 import type { PreparedOperations } from './fast-path/prepared-operations.ts';
 import { createSingleSourceFastPath } from './fast-path/single-source-fast-path.ts';
 import { LINKS, missingForLink } from './links/index.ts';
@@ -157,6 +158,7 @@ async function buildFromConfig(
         send: composeSteps(upstreamSteps ?? []),
         network: upstreamFetch.fetch,
         signal: disposal.signal,
+        links: await linksForFastPath(config, baseDir),
       });
   processed.additionalEnvelopPlugins = [
     ...(processed.additionalEnvelopPlugins ?? []),
@@ -177,6 +179,18 @@ async function buildFromConfig(
     await upstreamFetch.close();
   };
   return { mesh, linksLeftOut, destroy, preparedOperations: fastPath?.prepared };
+}
+
+/**
+ * The links the fast path may complete itself: the resolver maps of the links `.meshrc.yaml` still
+ * lists (a link left out is not), as Mesh imported them.
+ */
+async function linksForFastPath(config: YamlConfig.Config, baseDir: string): Promise<LinkCompletionOptions | undefined> {
+  const listed = new Set(toList(config.additionalResolvers));
+  const maps = await Promise.all(
+    LINKS.filter((link) => listed.has(link.resolvers)).map(async (link) => ((await import(projectModuleUrl(link.resolvers, baseDir))) as { resolvers?: unknown }).resolvers),
+  );
+  return completedLinksOf(maps);
 }
 
 /** `Authorization: Bearer <key>`, or no header at all when there is no key. */

@@ -116,7 +116,7 @@ describe('the single-source fast path', () => {
       forwarded = true,
       accept,
       headers,
-    }: { which?: keyof typeof pairs; forwarded?: boolean | 'unless cached'; accept?: string; headers?: Record<string, string> } = {},
+    }: { which?: keyof typeof pairs; forwarded?: boolean | 'unless cached' | 'linked'; accept?: string; headers?: Record<string, string> } = {},
   ) {
     problems.seen.length = 0;
     const fast = await post(pairs[which].fast, request, accept, headers);
@@ -132,7 +132,17 @@ describe('the single-source fast path', () => {
     expect(fastCalls.length).toBe(delegatedCalls.length);
     expect(again.text).toBe(delegated.text);
     expect(again.status).toBe(delegated.status);
-    if (forwarded === true) expect(againCalls.length).toBe(fastCalls.length);
+    if (forwarded === true || forwarded === 'linked') expect(againCalls.length).toBe(fastCalls.length);
+    if (forwarded === 'linked') {
+      // Sent whole, each link replaced by the fields it reads, under the gateway's aliases.
+      expect(fastCalls.length).toBe(1);
+      for (const body of [...fastCalls, ...againCalls] as { query: string }[]) {
+        expect(body.query).toContain('_gatewayLink_statement:statement');
+        expect(body.query).not.toMatch(/\btranslation\b/);
+      }
+      for (const body of delegatedCalls as { query: string }[]) expect(body.query).not.toContain('_gatewayLink_');
+      return { status: fast.status, answer: JSON.parse(fast.text) as { data?: any; errors?: { message: string; path?: unknown[]; extensions?: any }[] }, calls: fastCalls.length };
+    }
     if (forwarded) for (const body of againCalls) expect(body).toEqual(forwardedBody(request));
     if (forwarded) {
       if (forwarded !== 'unless cached') expect(fastCalls.length).toBeGreaterThan(0);
@@ -260,13 +270,54 @@ describe('the single-source fast path', () => {
   });
 
   describe('leaves the delegated path to what needs the gateway', () => {
-    it('a problem with its translation (the link) goes the delegated way, and answers the same', async () => {
-      const { answer } = await both(
-        { query: /* GraphQL */ `{ problem(id: "p1001") { id title translation(to: "es") { title } } tags }` },
-        { forwarded: false },
-      );
+    it('a problem with its translation (the link) is sent whole, the gateway completing the link, and answers the same', async () => {
+      const { answer } = await both({ query: /* GraphQL */ `{ problem(id: "p1001") { id title translation(to: "es") { title } } tags }` }, { forwarded: 'linked' });
       expect(answer.data.problem.translation.title).toBeTruthy();
       expect(answer.data.tags.length).toBeGreaterThan(0);
+    });
+
+    it.each<[string, GraphQLRequest]>([
+      ['a page of problems with their translations', { query: /* GraphQL */ `{ problems(first: 5) { totalCount nodes { id translation(to: "es") { title statement language } } } }` }],
+      [
+        'aliases: two languages, renamed fields, the link beside the fields it reads',
+        { query: /* GraphQL */ `{ a: problem(id: "p1002") { es: translation(to: "ES") { t: title language } de: translation(to: "de") { title } name: title statement } }` },
+      ],
+      [
+        'the link in a fragment, with statementHtml and __typename',
+        {
+          query: /* GraphQL */ `query Q { problem(id: "p1003") { ...F id } } fragment F on Problem { slug translation(to: "fr") { __typename title statementHtml } }`,
+          operationName: 'Q',
+        },
+      ],
+      [
+        'variables, and @skip/@include on the link',
+        {
+          query: /* GraphQL */ `query ($to: String!, $skip: Boolean!) { problem(id: "p1004") { id translation(to: $to) @skip(if: $skip) { title } again: translation(to: $to) @include(if: $skip) { statement } } }`,
+          variables: { to: 'it', skip: true },
+        },
+      ],
+      ['a language the service does not offer: a field error', { query: /* GraphQL */ `{ problem(id: "p1005") { id translation(to: "tlh") { title } } }` }],
+      ['an unknown problem: null, nothing to translate', { query: /* GraphQL */ `{ problem(id: "p9999") { id translation(to: "es") { title } } }` }],
+      [
+        'links deeper down, in lists of lists',
+        { query: /* GraphQL */ `{ problems(first: 3) { edges { node { contest { title problems { id translation(to: "pt") { title } } } } } } }` },
+      ],
+    ])('linked: %s', async (_, request) => {
+      await both(request, { forwarded: 'linked' });
+    });
+
+    it('linked: an answer of the source with errors goes the delegated way after all, and answers the same', async () => {
+      const request = { query: /* GraphQL */ `{ problem(id: "p1001", slug: "x") { id translation(to: "es") { title } } }` };
+      problems.seen.length = 0;
+      const fast = await post(pairs.plain.fast, request);
+      const fastCalls = problems.seen.splice(0);
+      const delegated = await post(pairs.plain.delegated, request);
+      problems.seen.length = 0;
+      expect(fast.text).toBe(delegated.text);
+      expect(fast.status).toBe(delegated.status);
+      // The forwarded call, then delegation's own.
+      expect(fastCalls).toHaveLength(2);
+      expect(JSON.parse(fast.text).errors.length).toBeGreaterThan(0);
     });
 
     it('the translation namespace beside problems goes the delegated way', async () => {

@@ -9,12 +9,15 @@ import {
   isUnionType,
   print,
   stripIgnoredCharacters,
+  visit,
   type DirectiveNode,
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLNamedType,
   type GraphQLSchema,
+  type GraphQLObjectType,
   type OperationDefinitionNode,
+  type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
 
@@ -32,6 +35,22 @@ export interface ForwardableOperation {
    * `__typename` itself, with no call.
    */
   callsWhateverTheVariables: boolean;
+  /**
+   * Whether the operation selects link fields (see ForwardedLink): the query sent has each of them
+   * replaced by the source fields the link reads, and the answer is completed by the gateway.
+   */
+  linked: boolean;
+}
+
+/**
+ * A field the gateway adds to a source type and resolves from fields of the same object (a link,
+ * like `Problem.translation`): an operation selecting it can still go to the source whole, asking
+ * for the fields the link reads instead, under `aliases` (response key → source field), and the
+ * gateway resolves the link from them. Only plain fields and `__typename` may be selected under it.
+ */
+export interface ForwardedLink {
+  /** The response keys the link's fields are fetched under, by the source field each names (e.g. `{ _gatewayLinkTitle: 'title' }`). */
+  aliases: Record<string, string>;
 }
 
 export interface ForwardableOperationsOptions {
@@ -39,6 +58,8 @@ export interface ForwardableOperationsOptions {
   sourceSchema: GraphQLSchema;
   /** `Type.field` coordinates the gateway adds or resolves itself (additionalTypeDefs, additionalResolvers). */
   gatewayFields: ReadonlySet<string>;
+  /** Gateway fields operations may still be forwarded with, by `Type.field`. @default none */
+  links?: ReadonlyMap<string, ForwardedLink>;
 }
 
 /** The only directives a source is sure to read as the gateway does. */
@@ -53,7 +74,7 @@ const FORWARDED_DIRECTIVES = new Set(['include', 'skip']);
  * The answer is worked out once per document and operation name (yoga hands the same parsed document
  * for the same text), so a repeated operation costs one map lookup.
  */
-export function forwardableOperations({ sourceSchema, gatewayFields }: ForwardableOperationsOptions) {
+export function forwardableOperations({ sourceSchema, gatewayFields, links = new Map() }: ForwardableOperationsOptions) {
   const decided = new WeakMap<DocumentNode, Map<string, ForwardableOperation | null>>();
   return (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): ForwardableOperation | undefined => {
     let byName = decided.get(document);
@@ -61,7 +82,7 @@ export function forwardableOperations({ sourceSchema, gatewayFields }: Forwardab
     const name = operationName ?? '';
     let decision = byName.get(name);
     if (decision === undefined) {
-      decision = decide(schema, sourceSchema, gatewayFields, document, operationName) ?? null;
+      decision = decide(schema, sourceSchema, gatewayFields, links, document, operationName) ?? null;
       byName.set(name, decision);
     }
     return decision ?? undefined;
@@ -72,6 +93,7 @@ function decide(
   schema: GraphQLSchema,
   sourceSchema: GraphQLSchema,
   gatewayFields: ReadonlySet<string>,
+  links: ReadonlyMap<string, ForwardedLink>,
   document: DocumentNode,
   operationName: string | null | undefined,
 ): ForwardableOperation | undefined {
@@ -88,55 +110,124 @@ function decide(
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
   const used = new Set<string>();
+  /** Fragments as sent: with link fields replaced (the same node when there are none). */
+  const sentFragments = new Map<string, FragmentDefinitionNode>();
+  let linked = false;
+  /** Whether an interface or union is selected: completing a linked answer would need its `__typename`. */
+  let abstract = false;
 
-  const forwardable = (selectionSet: SelectionSetNode, parent: GraphQLNamedType): boolean => {
+  /**
+   * The selection set as sent to the source (the same node when nothing in it is a link), or
+   * undefined when the source cannot answer it.
+   */
+  const forwardable = (selectionSet: SelectionSetNode, parent: GraphQLNamedType): SelectionSetNode | undefined => {
+    let changed = false;
+    const sent: SelectionNode[] = [];
     for (const selection of selectionSet.selections) {
-      if (!onlyForwardedDirectives(selection.directives)) return false;
+      if (!onlyForwardedDirectives(selection.directives)) return undefined;
       if (selection.kind === Kind.FIELD) {
         const fieldName = selection.name.value;
-        if (fieldName === '__typename') continue;
-        if (fieldName.startsWith('__')) return false;
+        if (fieldName === '__typename') {
+          sent.push(selection);
+          continue;
+        }
+        if (fieldName.startsWith('__')) return undefined;
         const sourceParent = sourceSchema.getType(parent.name);
-        if (!(isObjectType(parent) || isInterfaceType(parent)) || !sameKind(parent, sourceParent)) return false;
-        if (gatewayFields.has(`${parent.name}.${fieldName}`)) return false;
+        if (!(isObjectType(parent) || isInterfaceType(parent)) || !sameKind(parent, sourceParent)) return undefined;
+        const coordinate = `${parent.name}.${fieldName}`;
+        const link = links.get(coordinate);
+        if (link) {
+          const field = parent.getFields()[fieldName];
+          if (!field || !isObjectType(getNamedType(field.type)) || !plainSelection(selection.selectionSet, getNamedType(field.type) as GraphQLObjectType)) return undefined;
+          const sourceFields = (sourceParent as typeof parent).getFields();
+          if (Object.values(link.aliases).some((name) => !sourceFields[name])) return undefined;
+          // The link's own response key is not sent; what it reads is, once per selection set.
+          for (const [alias, name] of Object.entries(link.aliases)) {
+            if (sent.some((each) => each.kind === Kind.FIELD && each.alias?.value === alias)) continue;
+            sent.push({ kind: Kind.FIELD, alias: { kind: Kind.NAME, value: alias }, name: { kind: Kind.NAME, value: name } });
+          }
+          linked = true;
+          changed = true;
+          continue;
+        }
+        if (gatewayFields.has(coordinate)) return undefined;
         const field = parent.getFields()[fieldName];
         const sourceField = (sourceParent as typeof parent).getFields()[fieldName];
-        if (!field || !sourceField) return false;
+        if (!field || !sourceField) return undefined;
         const type = getNamedType(field.type);
-        if (type.name !== getNamedType(sourceField.type).name) return false;
-        if (selection.arguments?.some((argument) => !sourceField.args.some((each) => each.name === argument.name.value))) return false;
-        if (selection.selectionSet && !forwardable(selection.selectionSet, type)) return false;
+        if (type.name !== getNamedType(sourceField.type).name) return undefined;
+        if (isInterfaceType(type) || isUnionType(type)) abstract = true;
+        if (selection.arguments?.some((argument) => !sourceField.args.some((each) => each.name === argument.name.value))) return undefined;
+        if (!selection.selectionSet) {
+          sent.push(selection);
+          continue;
+        }
+        const sub = forwardable(selection.selectionSet, type);
+        if (!sub) return undefined;
+        if (sub !== selection.selectionSet) changed = true;
+        sent.push(sub === selection.selectionSet ? selection : { ...selection, selectionSet: sub });
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-        if (!type || !sameKind(type, sourceSchema.getType(type.name)) || !forwardable(selection.selectionSet, type)) return false;
+        if (!type || !sameKind(type, sourceSchema.getType(type.name))) return undefined;
+        const sub = forwardable(selection.selectionSet, type);
+        if (!sub) return undefined;
+        if (sub !== selection.selectionSet) changed = true;
+        sent.push(sub === selection.selectionSet ? selection : { ...selection, selectionSet: sub });
       } else {
         const fragmentName = selection.name.value;
+        sent.push(selection);
         // A fragment's type condition fixes its type: one check per fragment is enough.
         if (used.has(fragmentName)) continue;
         const fragment = fragments[fragmentName];
-        if (!fragment || !onlyForwardedDirectives(fragment.directives)) return false;
+        if (!fragment || !onlyForwardedDirectives(fragment.directives)) return undefined;
         used.add(fragmentName);
         const type = schema.getType(fragment.typeCondition.name.value);
-        if (!type || !sameKind(type, sourceSchema.getType(type.name)) || !forwardable(fragment.selectionSet, type)) return false;
+        if (!type || !sameKind(type, sourceSchema.getType(type.name))) return undefined;
+        const sub = forwardable(fragment.selectionSet, type);
+        if (!sub) return undefined;
+        sentFragments.set(fragmentName, sub === fragment.selectionSet ? fragment : { ...fragment, selectionSet: sub });
       }
     }
-    return true;
+    return changed ? { ...selectionSet, selections: sent } : selectionSet;
   };
-  if (!forwardable(operation.selectionSet, root)) return undefined;
+  const sentSelection = forwardable(operation.selectionSet, root);
+  if (!sentSelection || (linked && abstract)) return undefined;
   const rootFields = sourceFieldsAtRoot(operation.selectionSet, fragments);
   if (rootFields === 'none') return undefined;
 
-  const sent: DocumentNode = {
-    kind: Kind.DOCUMENT,
-    definitions: [operation, ...document.definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION && used.has(definition.name.value))],
-  };
+  const sentFragmentList = document.definitions.flatMap((definition) =>
+    definition.kind === Kind.FRAGMENT_DEFINITION && used.has(definition.name.value) ? [sentFragments.get(definition.name.value)!] : [],
+  );
+  let sentOperation = operation;
+  if (sentSelection !== operation.selectionSet) {
+    // Variables only the links' arguments (or their @skip/@include) used are not sent: the source
+    // would refuse a variable its operation never uses.
+    const usedVariables = new Set<string>();
+    for (const node of [sentSelection, ...sentFragmentList]) visit(node, { Variable: (variable) => void usedVariables.add(variable.name.value) });
+    const variableDefinitions = operation.variableDefinitions?.filter((definition) => usedVariables.has(definition.variable.name.value));
+    sentOperation = { ...operation, selectionSet: sentSelection, variableDefinitions };
+  }
+  const sent: DocumentNode = { kind: Kind.DOCUMENT, definitions: [sentOperation, ...sentFragmentList] };
   return {
     operation,
     fragments,
     query: stripIgnoredCharacters(print(sent)),
     operationName: operation.name?.value,
     callsWhateverTheVariables: rootFields === 'always',
+    linked,
   };
+}
+
+/** A link's selection: plain fields of its type and `__typename`, no fragments, no directive but @skip/@include. */
+function plainSelection(selectionSet: SelectionSetNode | undefined, type: GraphQLObjectType): boolean {
+  if (!selectionSet) return false;
+  return selectionSet.selections.every(
+    (selection) =>
+      selection.kind === Kind.FIELD &&
+      !selection.selectionSet &&
+      onlyForwardedDirectives(selection.directives) &&
+      (selection.name.value === '__typename' || Boolean(type.getFields()[selection.name.value])),
+  );
 }
 
 /** Whether the root selects a field of the source other than `__typename`: always, only under @skip/@include, or never. */

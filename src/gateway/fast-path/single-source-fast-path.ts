@@ -4,6 +4,7 @@ import type { ServiceName } from '../errors.ts';
 import type { SendUpstream } from '../upstream/upstream-call.ts';
 import { answerAsDelegated, failureAsDelegated, rootFieldsOf, type ForwardedRequest } from './delegated-answer.ts';
 import { forwardableOperations, type ForwardableOperation } from './forwardable-operation.ts';
+import { linkCompletion, type LinkCompletionOptions } from './linked-answer.ts';
 import { createPreparedOperations, type PreparedOperations } from './prepared-operations.ts';
 
 export interface SingleSourceFastPathOptions {
@@ -23,6 +24,8 @@ export interface SingleSourceFastPathOptions {
   network: MeshFetch;
   /** Aborts forwarded calls in flight when the mesh is destroyed, as the handler's own executor does. */
   signal?: AbortSignal;
+  /** Links operations may still be forwarded with, the gateway completing them (linked-answer.ts). @default none */
+  links?: LinkCompletionOptions;
 }
 
 /** What Mesh's GraphQL handler (graphql-tools' HTTP executor) accepts, so the source answers alike. */
@@ -57,7 +60,9 @@ export function createSingleSourceFastPath({
   send,
   network,
   signal,
+  links,
 }: SingleSourceFastPathOptions): SingleSourceFastPath {
+  const complete = links && linkCompletion(links);
   const headers = { accept: ACCEPT, 'content-type': 'application/json', ...sourceHeaders };
   const prepared = createPreparedOperations();
   let plans: ReturnType<typeof forwardableOperations> | undefined;
@@ -65,7 +70,7 @@ export function createSingleSourceFastPath({
     if (!plans) {
       const schemaOfSource = sourceSchema();
       if (!schemaOfSource) return undefined;
-      plans = forwardableOperations({ sourceSchema: schemaOfSource, gatewayFields });
+      plans = forwardableOperations({ sourceSchema: schemaOfSource, gatewayFields, links: links?.links });
     }
     return plans(schema, document, operationName);
   };
@@ -83,7 +88,17 @@ export function createSingleSourceFastPath({
     return request;
   };
 
-  const forward = async (request: ForwardedRequest, clientVariables: Record<string, unknown> | null | undefined, context: unknown): Promise<ExecutionResult> => {
+  /**
+   * Forwards the operation and answers in the delegated form; a linked one (whose answer the gateway
+   * completes) whose source answer holds errors goes the delegated way after all (`delegate`), since
+   * only delegation places a source's errors around links as delegation does.
+   */
+  const forward = async (
+    request: ForwardedRequest,
+    clientVariables: Record<string, unknown> | null | undefined,
+    context: unknown,
+    linked?: { args: ExecutionArgs; delegate: () => unknown },
+  ): Promise<ExecutionResult> => {
     const { forwarded } = request;
     // The client's own variables: the source coerces them as the gateway just did.
     const body = JSON.stringify({ query: forwarded.query, variables: clientVariables ?? undefined, operationName: forwarded.operationName });
@@ -95,7 +110,11 @@ export function createSingleSourceFastPath({
     } catch (error) {
       return failureAsDelegated(request, error);
     }
-    return answerAsDelegated(request, answer);
+    if (!forwarded.linked || !complete || !linked) return answerAsDelegated(request, answer);
+    const { data } = answer;
+    if (answer.errors?.length || !data || typeof data !== 'object' || Array.isArray(data)) return linked.delegate() as Promise<ExecutionResult>;
+    const { schema, document, operationName, variableValues, contextValue } = linked.args;
+    return complete({ schema, document, operationName, variableValues, contextValue, data: data as Record<string, unknown> });
   };
 
   /** Records the text yoga is executing as prepared (its document passed every guard to get here). */
@@ -122,8 +141,9 @@ export function createSingleSourceFastPath({
       setExecuteFn((executeArgs) => {
         const request = requestFor(forwarded, executeArgs.schema, executeArgs.variableValues);
         if (!request) return executeFn(executeArgs);
-        remember(executeArgs, forwarded);
-        return forward(request, executeArgs.variableValues, executeArgs.contextValue);
+        // Linked operations need yoga's context (the translation runtime, the request's batch).
+        if (!forwarded.linked) remember(executeArgs, forwarded);
+        return forward(request, executeArgs.variableValues, executeArgs.contextValue, { args: executeArgs, delegate: () => executeFn(executeArgs) });
       });
     },
   };

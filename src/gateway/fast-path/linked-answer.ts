@@ -1,0 +1,105 @@
+import { buildASTSchema, execute, Kind, parse, printSchema, type DocumentNode, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import type { ForwardedLink } from './forwardable-operation.ts';
+
+/** A link as the fast path completes it: what it reads (ForwardedLink) and its resolver. */
+export interface CompletedLink extends ForwardedLink {
+  /** The link's resolver, given the fields it reads by their own names. */
+  resolve: GraphQLFieldResolver<Record<string, unknown>, unknown>;
+}
+
+export interface LinkCompletionOptions {
+  /** Links by `Type.field` (e.g. `Problem.translation`). */
+  links: ReadonlyMap<string, CompletedLink>;
+  /** Resolvers of fields of the links' result types, by `Type.field` (e.g. `ProblemTranslation.statementHtml`); other fields are read by name. */
+  resultFields: ReadonlyMap<string, GraphQLFieldResolver<unknown, unknown>>;
+}
+
+export interface LinkedAnswerRequest {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null;
+  variableValues?: Record<string, unknown> | null;
+  contextValue: unknown;
+  /** The source's data for the operation as sent (links replaced by the fields they read). */
+  data: Record<string, unknown>;
+}
+
+/**
+ * Completes the source's answer to a linked operation (see ForwardedLink) as the gateway's execution
+ * would: graphql-js executes the client's own operation over the source's data, with each value read
+ * by its response key (aliases included), each link resolved by its own resolver from the fields
+ * fetched for it, and the links' result fields read by name or by their resolvers. Aliases, fragments,
+ * @skip/@include, nulls (and non-null checks), field order and the links' errors (with their paths
+ * and locations) come out as graphql-js gives them. Executed on a copy of the public schema without
+ * its resolvers (Mesh's would delegate again), made once per schema; scalar values stay as the source
+ * wrote them, as on the fast path's other answers.
+ */
+export function linkCompletion({ links, resultFields }: LinkCompletionOptions): (request: LinkedAnswerRequest) => Promise<ExecutionResult> {
+  const shapes = new WeakMap<GraphQLSchema, GraphQLSchema>();
+  const resultTypes = new Set([...resultFields.keys()].map((coordinate) => coordinate.split('.')[0]));
+  const fieldResolver: GraphQLFieldResolver<Record<string, unknown>, unknown> = (source, args, context, info) => {
+    const coordinate = `${info.parentType.name}.${info.fieldName}`;
+    const link = links.get(coordinate);
+    if (link) {
+      const read: Record<string, unknown> = {};
+      for (const [alias, name] of Object.entries(link.aliases)) read[name] = source[alias];
+      return link.resolve(read, args, context, info);
+    }
+    const own = resultFields.get(coordinate);
+    if (own) return own(source, args, context, info);
+    // A link's result is the gateway's object, by field name; the source's data is by response key.
+    return resultTypes.has(info.parentType.name) ? source[info.fieldName] : source[info.path.key];
+  };
+  return async ({ schema, document, operationName, variableValues, contextValue, data }) => {
+    let shape = shapes.get(schema);
+    if (!shape) {
+      shape = buildASTSchema(parse(printSchema(schema)), { assumeValidSDL: true });
+      shapes.set(schema, shape);
+    }
+    return execute({
+      schema: shape,
+      document,
+      rootValue: data,
+      contextValue,
+      variableValues,
+      operationName,
+      fieldResolver,
+    });
+  };
+}
+
+/**
+ * The links of additional resolver maps (as `.meshrc.yaml` lists them), for linkCompletion: a field
+ * resolved with a `selectionSet` (the source fields it reads) is a link, fetched under aliases
+ * `_gatewayLink_<field>`; a plain resolver of another type is a result field. Undefined when there
+ * is no link, or when a map holds something else (a subscription, a type resolver): the fast path
+ * then leaves every linked operation to delegation.
+ */
+export function completedLinksOf(resolverMaps: readonly unknown[]): LinkCompletionOptions | undefined {
+  const links = new Map<string, CompletedLink>();
+  const resultFields = new Map<string, GraphQLFieldResolver<unknown, unknown>>();
+  for (const map of resolverMaps) {
+    if (!map || typeof map !== 'object') return undefined;
+    for (const [typeName, fields] of Object.entries(map)) {
+      if (!fields || typeof fields !== 'object') return undefined;
+      for (const [fieldName, resolver] of Object.entries(fields)) {
+        const coordinate = `${typeName}.${fieldName}`;
+        if (typeof resolver === 'function') {
+          resultFields.set(coordinate, resolver as GraphQLFieldResolver<unknown, unknown>);
+          continue;
+        }
+        const { selectionSet, resolve } = (resolver ?? {}) as { selectionSet?: unknown; resolve?: unknown };
+        if (typeof selectionSet !== 'string' || typeof resolve !== 'function') return undefined;
+        const read = parse(selectionSet).definitions[0];
+        if (read?.kind !== Kind.OPERATION_DEFINITION) return undefined;
+        const aliases: Record<string, string> = {};
+        for (const selection of read.selectionSet.selections) {
+          if (selection.kind !== Kind.FIELD || selection.selectionSet || selection.arguments?.length) return undefined;
+          aliases[`_gatewayLink_${selection.name.value}`] = selection.name.value;
+        }
+        links.set(coordinate, { aliases, resolve: resolve as CompletedLink['resolve'] });
+      }
+    }
+  }
+  return links.size > 0 ? { links, resultFields } : undefined;
+}
