@@ -30,6 +30,10 @@ describe('upstream fetch', () => {
         return response.writeHead(204).end();
       case '/broken':
         return response.writeHead(503, { 'retry-after': '1' }).end('{"error":"busy"}');
+      case '/large':
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024) });
+        response.write(`"${'x'.repeat(256 * 1024)}`);
+        return;
       case '/stall':
         response.writeHead(200, { 'content-type': 'application/json' });
         response.write('{"path":');
@@ -101,5 +105,23 @@ describe('upstream fetch', () => {
     const url = closed.url;
     await closed.close();
     await expect(fetch(`${url}/graphql`)).rejects.toThrow();
+  });
+
+  it('answers the upstream steps without a web Response: read once, bounded while read, or dropped unread', async () => {
+    const answered = await upstream.answer(`${service.url}/plain`);
+    expect(answered).not.toBeInstanceOf(Response);
+    expect(answered.header('Content-Type')).toBe('application/json');
+    expect(JSON.parse(await answered.text())).toEqual({ path: '/plain' });
+    expect(await answered.text()).toBe(await answered.text());
+
+    const tooLarge = new Error('too large');
+    const bounded = (await upstream.answer(`${service.url}/large`)).limitedTo(64 * 1024, () => tooLarge);
+    await expect(bounded.text()).rejects.toBe(tooLarge);
+
+    // Dropped unread: the transfer stops, and the stream's own abort error does not escape.
+    const dropped = await upstream.answer(`${service.url}/large`);
+    await dropped.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await dropped.text()).toBe('');
   });
 });

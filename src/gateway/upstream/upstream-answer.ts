@@ -1,5 +1,22 @@
 /** A body as it arrives: undici's Node stream, a decoder's, or a web ReadableStream (all async iterables). */
-type StreamedBody = AsyncIterable<Uint8Array> & { destroy?(error?: Error): void; cancel?(reason?: unknown): Promise<void> };
+type StreamedBody = AsyncIterable<Uint8Array> & {
+  destroy?(error?: Error): void;
+  cancel?(reason?: unknown): Promise<void>;
+  on?(event: 'error', listener: () => void): unknown;
+};
+
+/**
+ * Stops a body's transfer. A Node stream destroyed reports an error of its own (undici's "Request
+ * aborted"), which nobody is reading by then: it is listened for here, or it would crash the process.
+ */
+async function stop(body: StreamedBody, error?: Error): Promise<void> {
+  if (body.destroy) {
+    body.on?.('error', () => undefined);
+    body.destroy(error);
+  } else {
+    await body.cancel?.(error).catch(() => undefined);
+  }
+}
 
 export interface UpstreamAnswerInit {
   status: number;
@@ -81,9 +98,7 @@ export class UpstreamAnswer {
     const body = this.#body;
     this.#body = null;
     this.#text ??= Promise.resolve('');
-    if (!body) return;
-    if (body.destroy) body.destroy();
-    else await body.cancel?.().catch(() => undefined);
+    if (body) await stop(body);
   }
 
   /** The same answer with its body bounded: reading more than `maxBytes` fails with `tooLarge()` and stops the transfer. */
@@ -119,8 +134,7 @@ export class UpstreamAnswer {
       if (limit && received > limit.maxBytes) {
         const error = limit.tooLarge();
         // Stops the transfer: the connection closes rather than carry the rest.
-        if (body.destroy) body.destroy(error);
-        else await body.cancel?.(error).catch(() => undefined);
+        await stop(body, error);
         throw error;
       }
       chunks.push(chunk);
