@@ -44,6 +44,8 @@ export interface OperationEstimate {
   longestArgument?: { name: string; path: string; length: number };
   /** The argument values of every field given any, as the executor will coerce them, in document order. */
   fieldArguments: { coordinate: string; args: Record<string, unknown> }[];
+  /** The variables as the executor will coerce them; undefined when they do not coerce. */
+  coercedVariables?: Record<string, unknown>;
 }
 
 const estimates = new WeakMap<object, OperationEstimate | undefined>();
@@ -166,7 +168,7 @@ export function estimateOperation(
 
   const cost = unitCostOf(operation.selectionSet, rootType);
   const rootFields = countRootFields(operation.selectionSet);
-  return { cost, rootFields, usesTranslation, longestArgument, fieldArguments };
+  return { cost, rootFields, usesTranslation, longestArgument, fieldArguments, coercedVariables: coercion.errors ? undefined : coercion.coerced };
 }
 
 const CONNECTION_LISTS = new Set(['nodes', 'edges']);

@@ -10,6 +10,7 @@ import {
   REQUEST_ID_HEADER,
   tellFinished,
   tellStarted,
+  type ObservedRequest,
   type RequestHead,
   type RequestObserver,
 } from '../observability/observed-request.ts';
@@ -166,7 +167,7 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
   /** The answer's head and body, told to the observers first; a 304 when `If-None-Match` names a cached answer. */
   function writeAnswer(
     response: ServerResponse,
-    observed: ReturnType<typeof newObservedRequest>,
+    observed: ObservedRequest,
     status: number,
     headers: Record<string, string | number>,
     body: string,
@@ -198,8 +199,8 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
     const variables = (params.variables ?? undefined) as Record<string, unknown> | undefined;
     if (variablesTooDeep(variables)) return undefined;
     const estimate = estimateOperation(prepared.schema, prepared.document, params.operationName, variables);
-    if (!estimate || executionLimitError(estimate, direct!.limits)) return undefined;
-    const run = prepared.bind(variables);
+    if (!estimate?.coercedVariables || executionLimitError(estimate, direct!.limits)) return undefined;
+    const run = prepared.bind(variables, estimate.coercedVariables);
     return run && { run, operation: prepared.operation };
   }
 }

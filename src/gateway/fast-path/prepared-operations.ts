@@ -17,8 +17,9 @@ export interface PreparedOperation {
   /**
    * What runs it with these client variables, or undefined when, with them, it must go yoga's way:
    * variables that do not coerce (yoga words the error), or @skip/@include leaving no source field.
+   * `coerced`: the same variables already coerced against the schema (by the cost estimate), if known.
    */
-  bind(variables: Record<string, unknown> | undefined): PreparedRun | undefined;
+  bind(variables: Record<string, unknown> | undefined, coerced?: Record<string, unknown>): PreparedRun | undefined;
 }
 
 export interface PreparedOperations {

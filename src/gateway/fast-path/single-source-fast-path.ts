@@ -76,9 +76,14 @@ export function createSingleSourceFastPath({
   };
 
   /** The forwarded request for these client variables, or undefined when they send it the delegated way. */
-  const requestFor = (forwarded: ForwardableOperation, schema: GraphQLSchema, clientVariables: Record<string, unknown> | null | undefined): ForwardedRequest | undefined => {
-    let variables: Record<string, unknown> = {};
-    if (forwarded.operation.variableDefinitions?.length) {
+  const requestFor = (
+    forwarded: ForwardableOperation,
+    schema: GraphQLSchema,
+    clientVariables: Record<string, unknown> | null | undefined,
+    coerced?: Record<string, unknown>,
+  ): ForwardedRequest | undefined => {
+    let variables: Record<string, unknown> = coerced ?? {};
+    if (!coerced && forwarded.operation.variableDefinitions?.length) {
       const coerced = getVariableValues(schema, forwarded.operation.variableDefinitions, clientVariables ?? {});
       if (coerced.errors) return undefined;
       variables = coerced.coerced;
@@ -127,8 +132,8 @@ export function createSingleSourceFastPath({
       schema,
       document,
       operation: forwarded.operation,
-      bind(clientVariables) {
-        const request = requestFor(forwarded, schema, clientVariables);
+      bind(clientVariables, coerced) {
+        const request = requestFor(forwarded, schema, clientVariables, coerced);
         return request && ((context) => forward(request, clientVariables, context));
       },
     });

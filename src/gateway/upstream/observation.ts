@@ -1,6 +1,7 @@
 import { REQUEST_ID_HEADER, observedRequestOf, type RequestObserver, type UpstreamCallEnd } from '../observability/observed-request.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
 import { clientRequestOf, type UpstreamStep } from './upstream-call.ts';
+import { plainHeaders } from './upstream-fetch.ts';
 
 /**
  * Watches every upstream HTTP attempt: sends the client request's id upstream as `x-request-id`,
@@ -41,7 +42,7 @@ export function observeUpstreamCalls(observers: RequestObserver[]): UpstreamStep
     };
     let response: UpstreamAnswer;
     try {
-      const headers = { ...lowercased(call.init.headers), ...addHeaders };
+      const headers = { ...plainHeaders(call.init.headers as HeadersInit | undefined), ...addHeaders };
       response = await next({ ...call, init: { ...call.init, headers } });
     } catch (error) {
       report(failureOf(error, call.init.signal ?? undefined));
@@ -61,14 +62,3 @@ function failureOf(error: unknown, signal: AbortSignal | undefined): string {
   return 'network';
 }
 
-/** Request headers with lowercased names, as `new Headers(…)` would list them, without building one for a plain object. */
-function lowercased(headers: RequestInit['headers']): Record<string, string> {
-  if (!headers) return {};
-  if (headers instanceof Headers || Array.isArray(headers)) return Object.fromEntries(new Headers(headers));
-  const plain: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    plain[lower] = lower in plain ? `${plain[lower]}, ${value}` : value;
-  }
-  return plain;
-}

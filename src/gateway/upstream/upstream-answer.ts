@@ -115,7 +115,7 @@ export class UpstreamAnswer {
     return new UpstreamAnswer({ status: this.status, statusText: this.statusText, headers, body: text });
   }
 
-  /** A web Response of this answer, for Mesh's handlers; the body as read so far (text) or still streaming. */
+  /** A web Response of this answer, for Mesh's handlers, its body read whole first (within the size bound). */
   async toResponse(): Promise<Response> {
     const init = { status: this.status, statusText: this.statusText, headers: this.headers as [string, string][] };
     if (this.#text === undefined && this.#body === null) return new Response(null, init);

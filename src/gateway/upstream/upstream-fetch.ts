@@ -98,11 +98,21 @@ function decoderFor(encoding: string | string[] | undefined): Transform | undefi
   }
 }
 
-/** Request headers as undici's `request()` takes them, from any form fetch accepts. */
-function plainHeaders(headers: HeadersInit | undefined): Record<string, string> {
+/**
+ * Request headers as a plain object with lowercased names, from any form fetch accepts, as
+ * `new Headers(…)` would list them (a name given twice in an object: its values joined), without
+ * building a Headers for a plain object. What undici's `request()` takes, and what the observation
+ * step adds its own headers to.
+ */
+export function plainHeaders(headers: HeadersInit | undefined): Record<string, string> {
   if (!headers) return {};
-  if (headers instanceof Headers || Array.isArray(headers)) return Object.fromEntries(headers as Iterable<[string, string]>);
-  return headers as Record<string, string>;
+  if (headers instanceof Headers || Array.isArray(headers)) return Object.fromEntries(new Headers(headers));
+  const plain: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    plain[lower] = lower in plain ? `${plain[lower]}, ${value}` : value;
+  }
+  return plain;
 }
 
 /** Response headers as a Response takes them: a header undici gives as a list (set-cookie) stays several. */
