@@ -22,6 +22,15 @@ export interface PreparedOperation {
   bind(variables: Record<string, unknown> | undefined, coerced?: Record<string, unknown>): PreparedRun | undefined;
 }
 
+export interface PreparedOperationsOptions {
+  /** Most texts kept. @default 1000 */
+  maxTexts?: number;
+  /** Most characters kept, all texts together (each counted twice, for its parsed document). @default 8 Mi */
+  maxCharacters?: number;
+  /** Longer texts are not kept (they go through yoga every time). @default 64 Ki */
+  maxTextLength?: number;
+}
+
 export interface PreparedOperations {
   /** Records `prepared` as what the text `query` with `operationName` is (the text as the client sent it). */
   remember(query: string, operationName: string | null | undefined, prepared: PreparedOperation): void;
@@ -34,12 +43,15 @@ export interface PreparedOperations {
  * whole guard chain, so a text is found here only once its document has passed everything that does
  * not depend on variables: parsing, validation, depth, aliases, tokens, directives, introspection,
  * trusted documents. What does depend on them (limits, coercion) is checked again on every request.
- * Bounded by count, least recently used first; one text keeps one entry per operation name.
+ * Bounded by count and by size, least recently used first; one text keeps one entry per operation name.
  */
-export function createPreparedOperations({ maxTexts = 1000 }: { maxTexts?: number } = {}): PreparedOperations {
-  const byText = new LRUCache<string, Map<string | null, PreparedOperation>>({ max: maxTexts });
+export function createPreparedOperations({ maxTexts = 1000, maxCharacters = 8 * 1024 * 1024, maxTextLength = 64 * 1024 }: PreparedOperationsOptions = {}): PreparedOperations {
+  // A text's size stands for its parsed document too (about as large again); the bound keeps a
+  // client sending many long texts (a comment is free of every operation limit) from growing it.
+  const byText = new LRUCache<string, Map<string | null, PreparedOperation>>({ max: maxTexts, maxSize: maxCharacters, sizeCalculation: (_, text) => 2 * text.length + 256 });
   return {
     remember(query, operationName, prepared) {
+      if (query.length > maxTextLength) return;
       let byName = byText.get(query);
       if (!byName) byText.set(query, (byName = new Map()));
       byName.set(operationName ?? null, prepared);
