@@ -43,10 +43,19 @@ describe('which operations the problems source answers whole', () => {
     ['a field the gateway resolves itself', '{ problem(id: "1") { contest { id title } } }'],
     ['introspection', '{ __schema { queryType { name } } }'],
     ['only __typename', '{ __typename }'],
-    ['@defer', '{ problem(id: "1") { id ... @defer { title } } }'],
+    ['@stream', '{ problems(first: 2) @stream { id } }'],
     ['a directive on the operation', 'query Q @live { problem(id: "1") { id } }'],
   ])('does not forward %s', (_, query) => {
     expect(decide(query)).toBeUndefined();
+  });
+
+  it('forwards @defer on fragments without it (the gateway delivers the increments), and not the variables only it used', () => {
+    expect(decide('{ problem(id: "1") { id ... @defer { title } } }')).toMatchObject({ query: '{problem(id:"1"){id ...{title}}}', deferred: true, linked: false });
+    expect(decide('query ($late: Boolean) { problem(id: "1") { id ...F @defer(if: $late) } } fragment F on Problem { title }')).toMatchObject({
+      query: '{problem(id:"1"){id ...F}}fragment F on Problem{title}',
+      deferred: true,
+    });
+    expect(decide('{ problem(id: "1") { id title } }')).toMatchObject({ deferred: false });
   });
 
   it('forwards one operation of a document, with only the fragments it uses, printed compactly', () => {

@@ -40,6 +40,11 @@ export interface ForwardableOperation {
    * replaced by the source fields the link reads, and the answer is completed by the gateway.
    */
   linked: boolean;
+  /**
+   * Whether fragments of the operation carry `@defer`: the query sent has none (the source answers
+   * everything at once) and the gateway delivers the deferred parts itself, in increments.
+   */
+  deferred: boolean;
 }
 
 /**
@@ -64,6 +69,9 @@ export interface ForwardableOperationsOptions {
 
 /** The only directives a source is sure to read as the gateway does. */
 const FORWARDED_DIRECTIVES = new Set(['include', 'skip']);
+
+/** Directives on fragments the gateway applies itself, over the source's answer, and does not send. */
+const GATEWAY_FRAGMENT_DIRECTIVES = new Set(['defer']);
 
 /**
  * Tells, per operation, whether one source can answer it as the gateway would: a query whose every
@@ -113,6 +121,7 @@ function decide(
   /** Fragments as sent: with link fields replaced (the same node when there are none). */
   const sentFragments = new Map<string, FragmentDefinitionNode>();
   let linked = false;
+  let deferred = false;
   /** Whether an interface or union is selected: completing a linked answer would need its `__typename`. */
   let abstract = false;
 
@@ -123,7 +132,13 @@ function decide(
   const forwardable = (selectionSet: SelectionSetNode, parent: GraphQLNamedType): SelectionSetNode | undefined => {
     let changed = false;
     const sent: SelectionNode[] = [];
-    for (const selection of selectionSet.selections) {
+    for (const original of selectionSet.selections) {
+      let selection = original;
+      if (selection.kind !== Kind.FIELD && selection.directives?.some((directive) => GATEWAY_FRAGMENT_DIRECTIVES.has(directive.name.value))) {
+        selection = { ...selection, directives: selection.directives.filter((directive) => !GATEWAY_FRAGMENT_DIRECTIVES.has(directive.name.value)) };
+        deferred = true;
+        changed = true;
+      }
       if (!onlyForwardedDirectives(selection.directives)) return undefined;
       if (selection.kind === Kind.FIELD) {
         const fieldName = selection.name.value;
@@ -199,9 +214,9 @@ function decide(
     definition.kind === Kind.FRAGMENT_DEFINITION && used.has(definition.name.value) ? [sentFragments.get(definition.name.value)!] : [],
   );
   let sentOperation = operation;
-  if (sentSelection !== operation.selectionSet) {
-    // Variables only the links' arguments (or their @skip/@include) used are not sent: the source
-    // would refuse a variable its operation never uses.
+  if (linked || deferred) {
+    // Variables only the links' arguments, `@defer(if:)` or the @skip/@include of either used are
+    // not sent: the source would refuse a variable its operation never uses.
     const usedVariables = new Set<string>();
     for (const node of [sentSelection, ...sentFragmentList]) visit(node, { Variable: (variable) => void usedVariables.add(variable.name.value) });
     const variableDefinitions = operation.variableDefinitions?.filter((definition) => usedVariables.has(definition.variable.name.value));
@@ -215,6 +230,7 @@ function decide(
     operationName: operation.name?.value,
     callsWhateverTheVariables: rootFields === 'always',
     linked,
+    deferred,
   };
 }
 

@@ -1,4 +1,5 @@
-import { buildASTSchema, execute, Kind, parse, printSchema, type DocumentNode, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { normalizedExecutor } from '@graphql-tools/executor';
+import { buildASTSchema, Kind, parse, printSchema, type DocumentNode, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import type { ForwardedLink } from './forwardable-operation.ts';
 
 /** A link as the fast path completes it: what it reads (ForwardedLink) and its resolver. */
@@ -25,16 +26,17 @@ export interface LinkedAnswerRequest {
 }
 
 /**
- * Completes the source's answer to a linked operation (see ForwardedLink) as the gateway's execution
- * would: graphql-js executes the client's own operation over the source's data, with each value read
- * by its response key (aliases included), each link resolved by its own resolver from the fields
- * fetched for it, and the links' result fields read by name or by their resolvers. Aliases, fragments,
- * @skip/@include, nulls (and non-null checks), field order and the links' errors (with their paths
- * and locations) come out as graphql-js gives them. Executed on a copy of the public schema without
+ * Completes the source's answer to a linked or deferred operation (see ForwardedLink and
+ * ForwardableOperation.deferred) as the gateway's execution would: graphql-tools' executor (the one
+ * yoga and Mesh use) runs the client's own operation over the source's data, `@defer` delivered in
+ * increments, with each value read by its response key (aliases included), each link resolved by
+ * its own resolver from the fields fetched for it, and the links' result fields read by name or by
+ * their resolvers. Aliases, fragments, @skip/@include, nulls (and non-null checks), field order and
+ * the links' errors (with their paths and locations) come out as execution gives them. Executed on a copy of the public schema without
  * its resolvers (Mesh's would delegate again), made once per schema; scalar values stay as the source
  * wrote them, as on the fast path's other answers.
  */
-export function linkCompletion({ links, resultFields }: LinkCompletionOptions): (request: LinkedAnswerRequest) => Promise<ExecutionResult> {
+export function linkCompletion({ links, resultFields }: LinkCompletionOptions): (request: LinkedAnswerRequest) => Promise<ExecutionResult | AsyncIterable<unknown>> {
   const shapes = new WeakMap<GraphQLSchema, GraphQLSchema>();
   const resultTypes = new Set([...resultFields.keys()].map((coordinate) => coordinate.split('.')[0]));
   const fieldResolver: GraphQLFieldResolver<Record<string, unknown>, unknown> = (source, args, context, info) => {
@@ -56,7 +58,7 @@ export function linkCompletion({ links, resultFields }: LinkCompletionOptions): 
       shape = buildASTSchema(parse(printSchema(schema)), { assumeValidSDL: true });
       shapes.set(schema, shape);
     }
-    return execute({
+    return normalizedExecutor({
       schema: shape,
       document,
       rootValue: data,
@@ -64,7 +66,7 @@ export function linkCompletion({ links, resultFields }: LinkCompletionOptions): 
       variableValues,
       operationName,
       fieldResolver,
-    });
+    }) as Promise<ExecutionResult | AsyncIterable<unknown>>;
   };
 }
 

@@ -62,7 +62,8 @@ export function createSingleSourceFastPath({
   signal,
   links,
 }: SingleSourceFastPathOptions): SingleSourceFastPath {
-  const complete = links && linkCompletion(links);
+  // Completes linked and deferred operations over the source's answer (no links: deferred ones only).
+  const complete = linkCompletion(links ?? { links: new Map(), resultFields: new Map() });
   const headers = { accept: ACCEPT, 'content-type': 'application/json', ...sourceHeaders };
   const prepared = createPreparedOperations();
   let plans: ReturnType<typeof forwardableOperations> | undefined;
@@ -94,16 +95,17 @@ export function createSingleSourceFastPath({
   };
 
   /**
-   * Forwards the operation and answers in the delegated form; a linked one (whose answer the gateway
-   * completes) whose source answer holds errors goes the delegated way after all (`delegate`), since
-   * only delegation places a source's errors around links as delegation does.
+   * Forwards the operation and answers in the delegated form. A linked or deferred one is completed
+   * by the gateway over the source's answer (linked-answer.ts), given yoga's `execution`; when the
+   * source's answer holds errors it goes the delegated way after all (`delegate`), since only
+   * delegation places a source's errors around links and deferred parts as delegation does.
    */
   const forward = async (
     request: ForwardedRequest,
     clientVariables: Record<string, unknown> | null | undefined,
     context: unknown,
-    linked?: { args: ExecutionArgs; delegate: () => unknown },
-  ): Promise<ExecutionResult> => {
+    execution?: { args: ExecutionArgs; delegate: () => unknown },
+  ): Promise<ExecutionResult | AsyncIterable<unknown>> => {
     const { forwarded } = request;
     // The client's own variables: the source coerces them as the gateway just did.
     const body = JSON.stringify({ query: forwarded.query, variables: clientVariables ?? undefined, operationName: forwarded.operationName });
@@ -115,10 +117,10 @@ export function createSingleSourceFastPath({
     } catch (error) {
       return failureAsDelegated(request, error);
     }
-    if (!forwarded.linked || !complete || !linked) return answerAsDelegated(request, answer);
+    if ((!forwarded.linked && !forwarded.deferred) || !execution) return answerAsDelegated(request, answer);
     const { data } = answer;
-    if (answer.errors?.length || !data || typeof data !== 'object' || Array.isArray(data)) return linked.delegate() as Promise<ExecutionResult>;
-    const { schema, document, operationName, variableValues, contextValue } = linked.args;
+    if (answer.errors?.length || !data || typeof data !== 'object' || Array.isArray(data)) return execution.delegate() as Promise<ExecutionResult>;
+    const { schema, document, operationName, variableValues, contextValue } = execution.args;
     return complete({ schema, document, operationName, variableValues, contextValue, data: data as Record<string, unknown> });
   };
 
@@ -134,7 +136,8 @@ export function createSingleSourceFastPath({
       operation: forwarded.operation,
       bind(clientVariables, coerced) {
         const request = requestFor(forwarded, schema, clientVariables, coerced);
-        return request && ((context) => forward(request, clientVariables, context));
+        // Only operations answered in one piece are kept (see plugin below): the result is one.
+        return request && ((context) => forward(request, clientVariables, context) as Promise<ExecutionResult>);
       },
     });
   };
@@ -146,8 +149,9 @@ export function createSingleSourceFastPath({
       setExecuteFn((executeArgs) => {
         const request = requestFor(forwarded, executeArgs.schema, executeArgs.variableValues);
         if (!request) return executeFn(executeArgs);
-        // Linked operations need yoga's context (the translation runtime, the request's batch).
-        if (!forwarded.linked) remember(executeArgs, forwarded);
+        // Linked operations need yoga's context (the translation runtime, the request's batch), and
+        // deferred ones yoga's incremental delivery.
+        if (!forwarded.linked && !forwarded.deferred) remember(executeArgs, forwarded);
         return forward(request, executeArgs.variableValues, executeArgs.contextValue, { args: executeArgs, delegate: () => executeFn(executeArgs) });
       });
     },
