@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { getOperationAST, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryKeyValueStore } from '../../src/gateway/cache/key-value-store.ts';
 import { answerOnNodeHttp, answerMediaType } from '../../src/gateway/client/answer-on-node-http.ts';
@@ -147,7 +148,7 @@ describe('what the listener in front of yoga hands on', () => {
     // One cached answer, for key "k" and the query `{ a }`.
     for (const authorization of ['Bearer k', undefined]) {
       const key = cache.keyOf(authorization, { query: QUERY_TEXT });
-      const answer = cache.keep(key, { data: { a: 1 } }, undefined, 30_000);
+      const answer = cache.keep(key, getOperationAST(parse(QUERY_TEXT))!, { data: { a: 1 } });
       // keep() writes without waiting; make sure the entry is there before the tests read it.
       await store.set(key, JSON.stringify(answer), 30_000);
     }

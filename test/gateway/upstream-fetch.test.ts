@@ -7,6 +7,8 @@ import { listen, type RunningServer } from '../../src/shared/listen.ts';
 /** The upstream fetch speaks fetch's language over undici's request(): what fetch did, it still does. */
 describe('upstream fetch', () => {
   const seen: { path: string; method: string; authorization?: string; body: string }[] = [];
+  /** For each `/large` answer the connection closed under: whether it had been sent whole (never, here). */
+  const closedLarge: boolean[] = [];
   let service: RunningServer;
   let elsewhere: RunningServer;
   const upstream = createUpstreamFetch();
@@ -31,6 +33,7 @@ describe('upstream fetch', () => {
       case '/broken':
         return response.writeHead(503, { 'retry-after': '1' }).end('{"error":"busy"}');
       case '/large':
+        response.once('close', () => closedLarge.push(response.writableFinished));
         response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024) });
         response.write(`"${'x'.repeat(256 * 1024)}`);
         return;
@@ -118,10 +121,14 @@ describe('upstream fetch', () => {
     const bounded = (await upstream.answer(`${service.url}/large`)).limitedTo(64 * 1024, () => tooLarge);
     await expect(bounded.text()).rejects.toBe(tooLarge);
 
-    // Dropped unread: the transfer stops, and the stream's own abort error does not escape.
+    // Dropped unread: the transfer stops (the service sees its connection closed mid-answer), and
+    // the stream's own abort error does not escape.
+    // The bounded read stopped its transfer too; wait for it to close before watching the next.
+    await expect.poll(() => closedLarge.length, { timeout: 2000 }).toBeGreaterThan(0);
+    closedLarge.length = 0;
     const dropped = await upstream.answer(`${service.url}/large`);
     await dropped.cancel();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect.poll(() => closedLarge, { timeout: 2000 }).toEqual([false]);
     expect(await dropped.text()).toBe('');
   });
 });

@@ -150,8 +150,7 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
     }
     observed.result = result;
     if (!result.errors?.length && result.data != null) {
-      const ttl = key === undefined ? 0 : cache.ttlFor(operation);
-      const kept = ttl > 0 ? cache.keep(key!, { data: result.data }, operation.name?.value, ttl) : undefined;
+      const kept = key === undefined ? undefined : cache.keep(key, operation, result);
       writeAnswer(response, observed, 200, { 'content-type': `${mediaType}; charset=utf-8` }, kept?.body ?? JSON.stringify({ data: result.data }), {
         cached: kept,
         ifNoneMatch,

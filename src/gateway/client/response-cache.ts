@@ -41,8 +41,11 @@ export interface ResponseCache {
   read(key: string): Promise<CachedAnswer | undefined>;
   /** How long an answer to `operation` may be reused (0: not at all). */
   ttlFor(operation: OperationDefinitionNode): number;
-  /** Keeps a successful query's answer; returns what was kept (for the headers of this response). */
-  keep(key: string, result: ExecutionResult, operationName: string | undefined, ttlMs: number): CachedAnswer;
+  /**
+   * Keeps the answer to `operation` when it may be reused: a query (ttlFor) answered with data and no
+   * errors. Returns what was kept (for the headers of this response), or undefined.
+   */
+  keep(key: string, operation: OperationDefinitionNode, result: ExecutionResult): CachedAnswer | undefined;
 }
 
 /** Root fields whose answers are translations only; any other root field is problems data. */
@@ -51,9 +54,14 @@ const TRANSLATION_ROOTS = new Set(['translation', '__typename']);
 /**
  * The response cache's store and rules, shared by the two places that answer from it: the yoga
  * plugin (use-response-cache.ts) and the listener in front of yoga (answer-on-node-http.ts). Only
- * queries without errors are kept (the caller checks); an entry is the exact bytes served.
+ * queries answered with data and without errors are kept (keep checks); an entry is the exact bytes served.
  */
 export function createResponseCache({ store, ttlMs, translationOnlyTtlMs, storeTimeoutMs = 100 }: ResponseCacheOptions): ResponseCache {
+  const ttlFor = (operation: OperationDefinitionNode): number => {
+    if (operation.operation !== 'query') return 0;
+    const roots = operation.selectionSet.selections.map((selection) => (selection.kind === 'Field' ? selection.name.value : ''));
+    return roots.every((root) => TRANSLATION_ROOTS.has(root)) ? translationOnlyTtlMs : ttlMs;
+  };
   return {
     enabled: ttlMs > 0,
     keyOf: (authorization, { query, variables, operationName }) =>
@@ -63,14 +71,12 @@ export function createResponseCache({ store, ttlMs, translationOnlyTtlMs, storeT
       const answer = stored ? parseAnswer(stored) : undefined;
       return answer && answer.expiresAt > Date.now() ? answer : undefined;
     },
-    ttlFor(operation) {
-      if (operation.operation !== 'query') return 0;
-      const roots = operation.selectionSet.selections.map((selection) => (selection.kind === 'Field' ? selection.name.value : ''));
-      return roots.every((root) => TRANSLATION_ROOTS.has(root)) ? translationOnlyTtlMs : ttlMs;
-    },
-    keep(key, result, operationName, ttl) {
-      const body = JSON.stringify(result);
-      const answer: CachedAnswer = { body, etag: `"${sha256Of(body)}"`, operationName, expiresAt: Date.now() + ttl };
+    ttlFor,
+    keep(key, operation, result) {
+      const ttl = ttlFor(operation);
+      if (ttl <= 0 || result.errors?.length || result.data == null) return undefined;
+      const body = JSON.stringify({ data: result.data });
+      const answer: CachedAnswer = { body, etag: `"${sha256Of(body)}"`, operationName: operation.name?.value, expiresAt: Date.now() + ttl };
       void withTimeout(() => store.set(key, JSON.stringify(answer), ttl), storeTimeoutMs).catch(() => undefined);
       return answer;
     },

@@ -48,15 +48,13 @@ export function useResponseCache(cache: ResponseCache): Plugin {
       const lookup = context.params ? pending.get(context.params) : undefined;
       if (!lookup || !context.request) return;
       const operation = getOperationAST(args.document as DocumentNode, args.operationName ?? undefined);
-      const ttl = operation ? cache.ttlFor(operation) : 0;
-      if (ttl <= 0) return;
+      if (!operation || cache.ttlFor(operation) <= 0) return;
       const request = context.request;
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result) return;
-          const answer = result as ExecutionResult;
-          if (answer.errors?.length || answer.data == null) return;
-          remember(request, cache.keep(lookup.key, { data: answer.data }, operation!.name?.value, ttl));
+          const kept = cache.keep(lookup.key, operation, result as ExecutionResult);
+          if (kept) remember(request, kept);
         },
       };
     },
