@@ -99,6 +99,8 @@ export async function createGateway({
     ttlMs: resolvedSettings.responseCacheTtlSeconds * 1000,
     translationOnlyTtlMs: resolvedSettings.translationCacheTtlSeconds * 1000,
   });
+  // One set of CORS options for yoga and for the listener in front of it: the same headers either way.
+  const cors = { origin: resolvedSettings.corsOrigins === '*' ? '*' : resolvedSettings.corsOrigins };
   const yoga = createYoga({
     plugins: [
       // Mesh's execution engine and the per-request in-context SDK.
@@ -125,7 +127,7 @@ export async function createGateway({
     healthCheckEndpoint: ' ',
     landingPage: false,
     logging: false,
-    cors: { origin: resolvedSettings.corsOrigins === '*' ? '*' : resolvedSettings.corsOrigins },
+    cors,
     batching: { limit: resolvedSettings.maxBatchOperations },
     // MAX_BODY_BYTES is enforced by useRequestBody (client guards), which reads each body once.
     maxRequestBodySize: false,
@@ -142,6 +144,7 @@ export async function createGateway({
     requests: { hit: budgetCounter(rateLimits, resolvedSettings.rateLimitWindowSeconds * 1000), limit: resolvedSettings.rateLimitRequests },
     maxBodyBytes: resolvedSettings.maxBodyBytes,
     observers: observability.observers,
+    cors,
     direct: preparedOperations && {
       operations: preparedOperations,
       limits: resolvedSettings,

@@ -5,7 +5,7 @@ import { runBench } from './bench.ts';
 describe('npm run bench', () => {
   it('runs every scenario against real processes with only correct answers, and reports every figure', async () => {
     const lines: string[] = [];
-    const report = await runBench({ seconds: 0.3, connections: 4, rounds: 1, runtime: 'sources', reportPath: false, log: (line) => lines.push(line) });
+    const report = await runBench({ seconds: 0.3, connections: 4, rounds: 1, idleSeconds: 0, sustainSeconds: 1, runtime: 'sources', reportPath: false, log: (line) => lines.push(line) });
     expect(report.results.map((result) => result.name)).toEqual([
       'upstream direct: problem(id)',
       'gateway pass-through: problem(id)',
@@ -25,5 +25,8 @@ describe('npm run bench', () => {
     expect(report.coldPageTranslationCalls).toBe(1);
     expect(lines).toContain('| scenario | req/s | p50 / p99 ms | CPU µs/req | upstream calls/req |');
     expect(lines.some((line) => line.startsWith('- pass-through CPU per request: '))).toBe(true);
+    expect(report.memory.sustained.samplesMiB.length).toBeGreaterThan(0);
+    expect(report.memory.idleRssMiB).toBeGreaterThan(0);
+    expect(lines.some((line) => line.startsWith('- gateway RSS: '))).toBe(true);
   });
 });

@@ -129,12 +129,15 @@ describe('answers from the cache in front of yoga', () => {
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
 
-  it('leaves browsers’ CORS requests to yoga, which adds its CORS headers', async () => {
+  it('answers a browser’s CORS request from the cache too, with the CORS headers', async () => {
     await (await viaListener(7)).text();
+    const before = upstreamCalls();
+    logged.length = 0;
     const response = await fetch(cached.gatewayUrl, { method: 'POST', headers: { ...headersFor(), origin: 'https://app.example' }, body: body(7) });
     expect(response.status).toBe(200);
-    expect(response.headers.get('access-control-allow-origin')).toBeTruthy();
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(response.headers.get('etag')).toBeTruthy();
+    expect(upstreamCalls()).toBe(before);
   });
 });
 
@@ -202,7 +205,7 @@ describe('what the listener in front of yoga hands on', () => {
     ['a trusted document id', { body: JSON.stringify({ query: QUERY_TEXT, documentId: 'x' }) }],
     ['another path', { path: '/graphql/', body: JSON.stringify({ query: QUERY_TEXT }) }],
     ['a path with a query string', { path: '/graphql?x=1', body: JSON.stringify({ query: QUERY_TEXT }) }],
-    ['a browser’s CORS request', { headers: { origin: 'https://x.example' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
+    ['a browser’s CORS request (no CORS options given)', { headers: { origin: 'https://x.example' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
     ['a wrong key', { headers: { authorization: 'Bearer nope' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
     ['no key', { headers: { authorization: '' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
     ['an event stream', { headers: { accept: 'text/event-stream' }, body: JSON.stringify({ query: QUERY_TEXT }) }],

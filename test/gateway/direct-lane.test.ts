@@ -193,6 +193,42 @@ describe('the direct lane in front of yoga', () => {
     expect(await lastLane()).toBe('direct');
   });
 
+  it.each([
+    ['any origin (CORS_ORIGINS=*)', '*' as const, 'https://app.example'],
+    ['a listed origin', ['https://app.example', 'https://admin.example'], 'https://admin.example'],
+    ['an origin not listed', ['https://app.example', 'https://admin.example'], 'https://evil.example'],
+    ['the only origin listed, asked from another', ['https://app.example'], 'https://evil.example'],
+  ])('answers a browser’s request, from %s, with the CORS headers yoga adds: direct, then from the cache', async (_name, corsOrigins, origin) => {
+    const browser = await stack.addGateway({
+      settings: { gatewayApiKeys: ['key-a'], corsOrigins, responseCacheTtlSeconds: 30, problemsCacheTtlSeconds: 0 },
+      requestLog: (entry) => logged.push(entry),
+    });
+    const fromPage = { origin, 'x-request-id': 'from-page' };
+    // Everything but what differs between any two responses (date, connection).
+    const headersOf = (response: Response) => Object.fromEntries([...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)));
+    await (await post(browser, BY_ID, { id: 'p1016' }, { headers: fromPage })).text();
+    for (const lane of ['direct', 'cache']) {
+      const answered = await post(browser, BY_ID, { id: 'p1017' }, { headers: fromPage });
+      const text = await answered.text();
+      expect(await lastLane()).toBe(lane);
+      const yoga = await viaYoga(browser, BY_ID, { id: 'p1017' }, fromPage);
+      expect(text).toBe(await yoga.text());
+      expect(headersOf(answered)).toEqual(headersOf(yoga));
+    }
+    // A revalidation: 304, with the same CORS headers as yoga's 304.
+    const etag = (await post(browser, BY_ID, { id: 'p1017' }, { headers: fromPage })).headers.get('etag')!;
+    const notModified = await post(browser, BY_ID, { id: 'p1017' }, { headers: { ...fromPage, 'if-none-match': etag } });
+    expect(notModified.status).toBe(304);
+    expect(await lastLane()).toBe('cache');
+    const yogaNotModified = await viaYoga(browser, BY_ID, { id: 'p1017' }, { ...fromPage, 'if-none-match': etag });
+    expect(yogaNotModified.status).toBe(304);
+    // Without the content headers: yoga's 304 keeps its 200's, the listener's leaves them out, as
+    // HTTP allows either way (RFC 9110 §15.4.5).
+    const withoutContent = (response: Response) => Object.fromEntries(Object.entries(headersOf(response)).filter(([name]) => !name.startsWith('content-')));
+    expect(withoutContent(notModified)).toEqual(withoutContent(yogaNotModified));
+    expect(Object.keys(headersOf(notModified))).toContain('access-control-allow-origin');
+  });
+
   it('answers a GET of a vetted text directly too', async () => {
     const url = (id: string) => `${gateway.gatewayUrl}?query=${encodeURIComponent(BY_ID)}&variables=${encodeURIComponent(JSON.stringify({ id }))}`;
     await (await fetch(url('p1014'), { headers: { authorization: 'Bearer key-a' } })).text();

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
+import { getCORSHeadersByRequestAndOptions, type CORSOptions } from '@whatwg-node/server';
 import type { PreparedOperation, PreparedOperations, PreparedRun } from '../fast-path/prepared-operations.ts';
 import {
   attachObservedRequest,
@@ -42,6 +43,12 @@ export interface AnswerOnNodeHttpOptions {
   maxBodyBytes: number;
   /** The request log, metrics and traces, told about each hit as about any request. */
   observers: RequestObserver[];
+  /**
+   * The CORS options yoga serves with: a browser's request (with an `Origin`) is answered here with
+   * the CORS headers yoga would add, worked out by the same function. Without them, every request
+   * with an `Origin` is yoga's.
+   */
+  cors?: CORSOptions;
   /** Forwarding of prepared operations; without it, only cache hits are answered here. */
   direct?: DirectForwarding;
   /** Serves everything this listener does not answer (yoga). */
@@ -56,8 +63,8 @@ const ANSWER_WITHOUT_ERRORS = Object.freeze({});
  * Request/Response objects: repeated queries from the response cache (no parsing, validating or
  * executing), and queries one source answers whole whose text yoga has already vetted (the fast
  * path's prepared operations: no parsing or validating, one upstream call). It takes only what it can
- * answer exactly as yoga would: a JSON POST (or a GET) to the GraphQL path itself, with no `Origin`
- * (a browser's CORS request gets yoga's CORS headers), asking for a JSON answer. Everything yoga would
+ * answer exactly as yoga would: a JSON POST (or a GET) to the GraphQL path itself, asking for a JSON
+ * answer; a browser's request (with an `Origin`) only when given yoga's CORS options, for its headers. Everything yoga would
  * check still is, with the same code: the key check and the requests budget (a caller without an
  * accepted key, or over its budget, is handed to yoga, which answers 401 or 429; an over-budget
  * request is counted there once more, past a limit it has already reached); for a forwarded query,
@@ -70,13 +77,13 @@ const ANSWER_WITHOUT_ERRORS = Object.freeze({});
  * vetted) goes on to yoga unchanged; a body read here goes along with the request, so nothing is
  * read twice.
  */
-export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, maxBodyBytes, observers, direct, next }: AnswerOnNodeHttpOptions): RequestListener {
+export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, maxBodyBytes, observers, cors, direct, next }: AnswerOnNodeHttpOptions): RequestListener {
   if (!cache.enabled && !direct) return next;
   return (request, response) => {
     const startedAt = performance.now();
     const mediaType = answerMediaType(request.headers.accept);
     const path = (request as { originalUrl?: string }).originalUrl || request.url || '';
-    if (!mediaType || request.headers.origin !== undefined || (request as { body?: unknown }).body !== undefined) return next(request, response);
+    if (!mediaType || (request.headers.origin !== undefined && !cors) || (request as { body?: unknown }).body !== undefined) return next(request, response);
     const answerOrHandOn = (params: CacheableParams | undefined, body?: Buffer) => {
       const answered = params ? answer(request, response, params, mediaType, startedAt) : Promise.resolve(false);
       void answered.then(
@@ -134,7 +141,7 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
       observed.lane = 'cache';
       observed.operations.set(observed, { name: cached.operationName, type: 'query' });
       observed.result = ANSWER_WITHOUT_ERRORS;
-      writeAnswer(response, observed, 200, { 'content-type': `${mediaType}; charset=utf-8` }, cached.body, { cached, ifNoneMatch });
+      writeAnswer(response, observed, head, 200, { 'content-type': `${mediaType}; charset=utf-8` }, cached.body, { cached, ifNoneMatch });
       return true;
     }
     const { run, operation } = forward!;
@@ -151,7 +158,7 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
     observed.result = result;
     if (!result.errors?.length && result.data != null) {
       const kept = key === undefined ? undefined : cache.keep(key, operation, result);
-      writeAnswer(response, observed, 200, { 'content-type': `${mediaType}; charset=utf-8` }, kept?.body ?? JSON.stringify({ data: result.data }), {
+      writeAnswer(response, observed, head, 200, { 'content-type': `${mediaType}; charset=utf-8` }, kept?.body ?? JSON.stringify({ data: result.data }), {
         cached: kept,
         ifNoneMatch,
       });
@@ -159,7 +166,7 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
     }
     // yoga's own way of turning a result with errors into a status, headers and a body.
     const processed = processRegularResult(result, { Response } as unknown as Parameters<typeof processRegularResult>[1], mediaType);
-    writeAnswer(response, observed, processed.status, Object.fromEntries(processed.headers), await processed.text());
+    writeAnswer(response, observed, head, processed.status, Object.fromEntries(processed.headers), await processed.text());
     return true;
   }
 
@@ -167,6 +174,7 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
   function writeAnswer(
     response: ServerResponse,
     observed: ObservedRequest,
+    head: RequestHead,
     status: number,
     headers: Record<string, string | number>,
     body: string,
@@ -175,7 +183,15 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
     const all: Record<string, string | number> = { ...headers };
     const cached = validator?.cached;
     const notModified = cached !== undefined && matchesEtag(validator?.ifNoneMatch, cached.etag);
-    if (cached) Object.assign(all, cachingHeaders(cached.etag, secondsLeft(cached)));
+    // In yoga's order: its CORS step sets its headers over the answer's, then the response cache's
+    // plugin sets its own and adds `Authorization` to whatever `Vary` already says.
+    const corsHeaders = cors ? getCORSHeadersByRequestAndOptions(head as unknown as Request, cors) : null;
+    for (const name in corsHeaders) all[name.toLowerCase()] = corsHeaders[name];
+    if (cached) {
+      for (const [name, value] of Object.entries(cachingHeaders(cached.etag, secondsLeft(cached)))) {
+        all[name] = name === 'vary' && all.vary ? `${all.vary}, ${value}` : value;
+      }
+    }
     all[REQUEST_ID_HEADER] = observed.id;
     if (notModified) {
       delete all['content-type'];
