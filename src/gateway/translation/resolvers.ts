@@ -29,6 +29,8 @@ export async function resolveLanguageArguments(context: TranslationContext, args
 
 /** A problem's own text longer than the service accepts: a property of the problem, not of the request. */
 export function checkProblemTextLength(texts: string[], maxLength: number): void {
+  // A text has no more characters than UTF-16 units: only a text longer in units needs counting.
+  if (texts.every((text) => text.length <= maxLength)) return;
   const longest = texts.reduce((max, text) => Math.max(max, characters(text)), 0);
   if (longest <= maxLength) return;
   throw createGraphQLErrorWithCode(
