@@ -20,10 +20,10 @@ interface TranslateArgs {
  * that a resolver never sends what that check would refuse, however it is reached.
  */
 export async function resolveLanguageArguments(context: TranslationContext, args: { to: string; from?: string | null }) {
-  for (const [argument, value] of [['to', args.to], ['from', args.from]] as const) {
-    const problem = value == null ? undefined : languageTagProblem(argument, value);
-    if (problem) throw createBadUserInputError(problem, argument);
-  }
+  const problem = args.to == null ? undefined : languageTagProblem('to', args.to);
+  if (problem) throw createBadUserInputError(problem, 'to');
+  const fromProblem = args.from == null ? undefined : languageTagProblem('from', args.from);
+  if (fromProblem) throw createBadUserInputError(fromProblem, 'from');
   return translationRuntimeOf(context).resolveLanguages(context, args);
 }
 

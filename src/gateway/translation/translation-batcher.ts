@@ -77,10 +77,34 @@ export interface TranslationBatcher<TContext extends object> {
   translate(context: TContext, texts: string[], options: BatchOptions): Promise<TranslationOutcome[]>;
 }
 
+/** One translate() call: its texts' outcomes, filled in as each is known; it resolves with the last. */
+interface PendingCall {
+  outcomes: TranslationOutcome[];
+  remaining: number;
+  resolve(outcomes: TranslationOutcome[]): void;
+}
+
 interface Group {
   options: BatchOptions;
-  /** Each distinct text with the resolvers waiting for it. */
-  waiters: Map<string, ((outcome: TranslationOutcome) => void)[]>;
+  /**
+   * Each distinct text, with where its outcome goes: pairs of a waiting call and the text's
+   * position in it, kept flat (call, position, call, position…). A promise and a closure per text
+   * of every call, joined by Promise.all, were the warm page's largest allocation.
+   */
+  waiters: Map<string, (PendingCall | number)[]>;
+}
+
+/** Gives every call waiting for a text its outcome (a position already settled stays as it was). */
+function settleWaiters(waiting: (PendingCall | number)[] | undefined, outcome: TranslationOutcome): void {
+  if (!waiting) return;
+  for (let pair = 0; pair < waiting.length; pair += 2) {
+    const call = waiting[pair] as PendingCall;
+    const position = waiting[pair + 1] as number;
+    if (call.outcomes[position] !== undefined) continue;
+    call.outcomes[position] = outcome;
+    call.remaining -= 1;
+    if (call.remaining === 0) call.resolve(call.outcomes);
+  }
 }
 
 /** One whole text of the request; its parts, if cut, answer to it. */
@@ -128,9 +152,7 @@ export function createTranslationBatcher<TContext extends object>({
     const keys: TranslationKey[] = texts.map((text) => ({ ...options, text }));
     // A cache that cannot answer (fails, throws, or is slow) is a cache miss, never a failed translation.
     const cached = await withTimeout(() => cache.getMany(keys), CACHE_TIMEOUT_MS).catch(() => keys.map(() => undefined));
-    const deliver = (text: string, outcome: TranslationOutcome) => {
-      for (const resolve of waiters.get(text) ?? []) resolve(outcome);
-    };
+    const deliver = (text: string, outcome: TranslationOutcome) => settleWaiters(waiters.get(text), outcome);
     const misses: number[] = [];
     const joins: Promise<number | undefined>[] = [];
     texts.forEach((text, index) => {
@@ -314,16 +336,15 @@ export function createTranslationBatcher<TContext extends object>({
         groups.set(groupKey, group);
       }
       const { waiters } = group;
-      return Promise.all(
-        texts.map(
-          (text) =>
-            new Promise<TranslationOutcome>((resolve) => {
-              const list = waiters.get(text);
-              if (list) list.push(resolve);
-              else waiters.set(text, [resolve]);
-            }),
-        ),
-      );
+      if (texts.length === 0) return Promise.resolve([]);
+      return new Promise<TranslationOutcome[]>((resolve) => {
+        const call: PendingCall = { outcomes: new Array<TranslationOutcome>(texts.length), remaining: texts.length, resolve };
+        texts.forEach((text, position) => {
+          const list = waiters.get(text);
+          if (list) list.push(call, position);
+          else waiters.set(text, [call, position]);
+        });
+      });
     },
   };
 }
@@ -428,5 +449,5 @@ function refusedText(item: Item, cause: UpstreamError, maxTextLength: number | u
 
 function failEveryone(groups: Map<string, Group>, error: unknown): void {
   const failure = { failure: { error: asUpstreamError(error) } };
-  for (const { waiters } of groups.values()) for (const resolvers of waiters.values()) for (const resolve of resolvers) resolve(failure);
+  for (const { waiters } of groups.values()) for (const waiting of waiters.values()) settleWaiters(waiting, failure);
 }
