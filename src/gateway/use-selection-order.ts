@@ -29,28 +29,37 @@ export function useSelectionOrder(): Plugin {
   };
 }
 
-/** `value` with every object's keys in selection order; the same object when nothing moved. */
+/**
+ * `value` with every object's keys in selection order; the same object when nothing moved. Nothing
+ * is copied until something has moved: answers are almost always in order already, and this runs
+ * over every object of every answer.
+ */
 function ordered(value: unknown, plan: SelectionPlan): unknown {
   if (Array.isArray(value)) {
-    let changed = false;
-    const items = value.map((item) => {
-      const next = ordered(item, plan);
-      if (next !== item) changed = true;
-      return next;
-    });
-    return changed ? items : value;
+    let items: unknown[] | undefined;
+    for (let index = 0; index < value.length; index += 1) {
+      const next = ordered(value[index], plan);
+      if (next !== value[index]) (items ??= value.slice())[index] = next;
+    }
+    return items ?? value;
   }
   if (value === null || typeof value !== 'object') return value;
   const object = value as Record<string, unknown>;
   const keys = Object.keys(object);
-  const order = [...plan.keys.filter((key) => key in object), ...keys.filter((key) => !plan.asked.has(key))];
-  let changed = false;
-  const result: Record<string, unknown> = {};
-  order.forEach((key, index) => {
+  const order: string[] = [];
+  for (const key of plan.keys) if (key in object) order.push(key);
+  for (const key of keys) if (!plan.asked.has(key)) order.push(key);
+  let result: Record<string, unknown> | undefined;
+  for (let index = 0; index < order.length; index += 1) {
+    const key = order[index];
     const child = plan.child(key);
     const next = child ? ordered(object[key], child) : object[key];
-    if (next !== object[key] || keys[index] !== key) changed = true;
-    result[key] = next;
-  });
-  return changed ? result : value;
+    if (!result && (next !== object[key] || keys[index] !== key)) {
+      // The first change: the keys before it are copied as they were.
+      result = {};
+      for (let before = 0; before < index; before += 1) result[order[before]] = object[order[before]];
+    }
+    if (result) result[key] = next;
+  }
+  return result ?? value;
 }
