@@ -70,6 +70,18 @@ describe('createTranslationBatcher', () => {
     expect(b.map((outcome) => ('result' in outcome ? outcome.result.text : null))).toEqual(['es:y', 'es:z']);
   });
 
+  it('answers every position of a call, a text asked twice in it included, and an empty call at once', async () => {
+    const upstream = fakeUpstream();
+    const cache = createMemoryTranslationCache();
+    const batcher = createTranslationBatcher({ cache, batchSize: 50, concurrency: 4, send: upstream.send });
+    await batcher.translate({}, ['cached'], ES);
+    const context = {};
+    const [repeated, empty] = await Promise.all([batcher.translate(context, ['x', 'cached', 'x', 'y'], ES), batcher.translate(context, [], ES)]);
+    expect(repeated.map((outcome) => ('result' in outcome ? outcome.result.text : null))).toEqual(['es:x', 'es:cached', 'es:x', 'es:y']);
+    expect(empty).toEqual([]);
+    expect(upstream.calls.at(-1)).toEqual({ texts: ['x', 'y'], to: 'es' });
+  });
+
   it('groups by target language and splits over the batch size into the fewest calls', async () => {
     const upstream = fakeUpstream();
     const batcher = createTranslationBatcher({ cache: createMemoryTranslationCache(), batchSize: 2, concurrency: 1, send: upstream.send });

@@ -64,14 +64,15 @@ const ANSWER_WITHOUT_ERRORS = Object.freeze({});
  * executing), and queries one source answers whole whose text yoga has already vetted (the fast
  * path's prepared operations: no parsing or validating, one upstream call). It takes only what it can
  * answer exactly as yoga would: a JSON POST (or a GET) to the GraphQL path itself, asking for a JSON
- * answer; a browser's request (with an `Origin`) only when given yoga's CORS options, for its headers. Everything yoga would
- * check still is, with the same code: the key check and the requests budget (a caller without an
- * accepted key, or over its budget, is handed to yoga, which answers 401 or 429; an over-budget
- * request is counted there once more, past a limit it has already reached); for a forwarded query,
- * the variables' depth, the limits that depend on them (cost, page sizes, argument lengths, root
- * fields) and their coercion, any of which, broken, hands the request to yoga to word the error,
- * before the budget is spent. Answers get yoga's error masking, are kept in the response cache as
- * yoga's would be, and the request log, metrics and traces see every request as they see any.
+ * answer; a browser's request (with an `Origin`) only when given yoga's CORS options, for its
+ * headers. Everything yoga would check still is, with the same code: the key check and the requests
+ * budget (a caller without an accepted key, or over its budget, is handed to yoga, which answers 401
+ * or 429; an over-budget request is counted there once more, past a limit it has already reached);
+ * for a forwarded query, the variables' depth, the limits that depend on them (cost, page sizes,
+ * argument lengths, root fields) and their coercion, any of which, broken, hands the request to yoga
+ * to word the error, before the budget is spent. Answers get yoga's error masking, are kept in the
+ * response cache as yoga's would be, and the request log, metrics and traces see every request as
+ * they see any.
  *
  * Everything else (other paths, batches, persisted-query hashes, other media types, texts not yet
  * vetted) goes on to yoga unchanged; a body read here goes along with the request, so nothing is
