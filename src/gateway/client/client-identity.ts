@@ -41,7 +41,6 @@ function matchingKeyIndex(presented: string, keys: string[]): number | undefined
   return match;
 }
 
-
 /** The token of an `Authorization: Bearer <token>` header, if that is what it holds. */
 export function bearerToken(header: string | null): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');

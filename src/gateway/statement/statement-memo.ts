@@ -103,7 +103,7 @@ export function createStatementMemo({
       const outcome = await new Promise<StatementOutcome>((settle) => step!.push({ markdown, settle }));
       return valueOf<string[]>(outcome);
     },
-        // By the digests of its parts (memoized), so a warm page hashes nothing: the translations come
+    // By the digests of its parts (memoized), so a warm page hashes nothing: the translations come
     // from the cache as the same strings every time.
     reassemble: (markdown, translated) => run(`r:${[markdown, ...translated].map(textDigest).join(':')}`, { kind: 'reassemble', markdown, translated }),
     renderHtml: (markdown) => run(`h:${textDigest(markdown)}`, { kind: 'html', markdown }),

@@ -57,7 +57,7 @@ export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024
       own = await next(call);
       const answer = { status: own.status, headers: [...own.headers], text: await own.text() };
       // Awaited (within the store's budget) so that another replica asked next finds it.
-      if (answers && own.ok && !hasErrors(answer.text)) {
+      if (answers && own.ok && !(await hasErrors(own))) {
         await withTimeout(() => answers.set(key, JSON.stringify(answer), ttlMs), storeTimeoutMs).catch(() => undefined);
       }
       return answer;
@@ -84,9 +84,10 @@ function parse(text: string): StoredAnswer | undefined {
   }
 }
 
-function hasErrors(text: string): boolean {
+/** Whether the answer holds GraphQL errors (or is not JSON): parsed once, by the error step before this one. */
+async function hasErrors(answer: UpstreamAnswer): Promise<boolean> {
   try {
-    const errors = (JSON.parse(text) as { errors?: unknown[] }).errors;
+    const errors = ((await answer.json()) as { errors?: unknown[] } | null)?.errors;
     return Array.isArray(errors) && errors.length > 0;
   } catch {
     return true;
