@@ -11,6 +11,7 @@ import type { Gateway } from '../gateway/create-gateway.ts';
 import { SettingsError, readSettings, type GatewaySettings } from '../gateway/settings.ts';
 import { createEntryLog } from './entry-log.ts';
 import { listen, type CutOffRequest, type RunningServer } from '../shared/listen.ts';
+import { RELEASE_AFTER_MS, releaseStartUpMemory } from './release-start-up-memory.ts';
 import type { StandIn } from '../upstreams/stand-ins.ts';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -173,6 +174,7 @@ async function main(settings: GatewaySettings): Promise<void> {
   // GraphiQL is advertised only when served (GATEWAY_GRAPHIQL; off in production unless enabled).
   const serves = settings.graphiql ? 'GraphiQL in a browser, GraphQL over HTTP for clients' : 'GraphQL over HTTP; GraphiQL off';
   step(`listening: http://localhost:${server.port}/graphql (${serves}${over})`);
+  setTimeout(releaseStartUpMemory, RELEASE_AFTER_MS).unref();
 }
 
 // Before the settings are read, NODE_ENV alone says whether lines must be JSON.

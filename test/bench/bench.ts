@@ -35,7 +35,7 @@ export interface BenchOptions {
   runtime?: 'compiled' | 'sources';
   /**
    * How long the gateway sits idle after start before its idle RSS is read: V8 gives back the
-   * memory of start-up (schema building) only once it sees the process idle, about 10 s in. @default 20
+   * memory of start-up (schema building) within about 20 s of start (src/cli/release-start-up-memory.ts). @default 20
    */
   idleSeconds?: number;
   /** The sustained load, pass-through and warm page mixed, over which RSS is sampled for growth. @default 60 */
