@@ -3,7 +3,6 @@ import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, useSchema, type YogaServerInstance } from 'graphql-yoga';
-import { createMemoryKeyValueStore } from './cache/key-value-store.ts';
 import { createMemoryRateLimitStore, type RateLimitStore } from './client/rate-limit-store.ts';
 import { answerOnNodeHttp } from './client/answer-on-node-http.ts';
 import { createResponseCache } from './client/response-cache.ts';
@@ -95,7 +94,7 @@ export async function createGateway({
   const routes = createRouteTable({ graphqlEndpoint, graphiql: resolvedSettings.graphiql, metrics: resolvedSettings.metricsEnabled });
   const rateLimits = rateLimitStore ?? shared?.rateLimitStore ?? createMemoryRateLimitStore();
   const responseCache = createResponseCache({
-    store: shared?.keyValueStore('responses') ?? createMemoryKeyValueStore(),
+    sharedStore: shared?.keyValueStore('responses'),
     ttlMs: resolvedSettings.responseCacheTtlSeconds * 1000,
     translationOnlyTtlMs: resolvedSettings.translationCacheTtlSeconds * 1000,
   });

@@ -1,15 +1,22 @@
 import type { ExecutionResult, OperationDefinitionNode } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import { sha256Of } from '../../shared/hash.ts';
 import { withTimeout } from '../../shared/with-timeout.ts';
 import type { KeyValueStore } from '../cache/key-value-store.ts';
 
 export interface ResponseCacheOptions {
-  store: KeyValueStore;
+  /**
+   * Where replicas share answers (Redis). Without it, answers are kept in this process only; with it,
+   * in both: the answers read or kept lately stay here too, in front of it.
+   */
+  sharedStore?: KeyValueStore;
+  /** Memory bound of the answers kept in this process, counting two bytes a character. @default 32 MiB */
+  maxLocalBytes?: number;
   /** How long an answer with problems data is reused; 0 turns the response cache off. */
   ttlMs: number;
   /** How long an answer holding only translations (the `translation` namespace) is reused. */
   translationOnlyTtlMs: number;
-  /** How long the store may take before the request goes on without it. @default 100 */
+  /** How long the shared store may take before the request goes on without it. @default 100 */
   storeTimeoutMs?: number;
 }
 
@@ -52,24 +59,47 @@ export interface ResponseCache {
 const TRANSLATION_ROOTS = new Set(['translation', '__typename']);
 
 /**
- * The response cache's store and rules, shared by the two places that answer from it: the yoga
+ * The response cache's stores and rules, shared by the two places that answer from it: the yoga
  * plugin (use-response-cache.ts) and the listener in front of yoga (answer-on-node-http.ts). Only
  * queries answered with data and without errors are kept (keep checks); an entry is the exact bytes served.
+ *
+ * The answers kept in this process are kept parsed, ready to write: a hit costs a map lookup, where
+ * reading a store costs a timer, a promise and a JSON parse of the entry (and a round trip, for
+ * Redis). An entry never changes under its key until it expires, so an answer this process holds is
+ * the one a shared store would give back, or one as fresh that another replica overwrote it with.
  */
-export function createResponseCache({ store, ttlMs, translationOnlyTtlMs, storeTimeoutMs = 100 }: ResponseCacheOptions): ResponseCache {
+export function createResponseCache({ sharedStore, maxLocalBytes = 32 * 1024 * 1024, ttlMs, translationOnlyTtlMs, storeTimeoutMs = 100 }: ResponseCacheOptions): ResponseCache {
+  const local = new LRUCache<string, CachedAnswer>({
+    maxSize: maxLocalBytes,
+    sizeCalculation: (answer, key) => 2 * (key.length + answer.body.length + answer.etag.length + (answer.operationName?.length ?? 0)) + 128,
+  });
   const ttlFor = (operation: OperationDefinitionNode): number => {
     if (operation.operation !== 'query') return 0;
     const roots = operation.selectionSet.selections.map((selection) => (selection.kind === 'Field' ? selection.name.value : ''));
     return roots.every((root) => TRANSLATION_ROOTS.has(root)) ? translationOnlyTtlMs : ttlMs;
   };
+  const live = (answer: CachedAnswer | undefined): answer is CachedAnswer => answer !== undefined && answer.expiresAt > Date.now();
+  const keepLocally = (key: string, answer: CachedAnswer) => {
+    if (ttlMs > 0) local.set(key, answer);
+  };
   return {
     enabled: ttlMs > 0,
     keyOf: (authorization, { query, variables, operationName }) =>
       sha256Of('response', authorization ?? '', query, JSON.stringify(variables ?? null), operationName ?? ''),
-    async read(key) {
-      const stored = await withTimeout(() => store.get(key), storeTimeoutMs).catch(() => undefined);
-      const answer = stored ? parseAnswer(stored) : undefined;
-      return answer && answer.expiresAt > Date.now() ? answer : undefined;
+    read(key) {
+      const held = local.get(key);
+      if (live(held)) return Promise.resolve(held);
+      if (held) local.delete(key);
+      if (!sharedStore) return Promise.resolve(undefined);
+      return withTimeout(() => sharedStore.get(key), storeTimeoutMs).then(
+        (stored) => {
+          const answer = stored ? parseAnswer(stored) : undefined;
+          if (!live(answer)) return undefined;
+          keepLocally(key, answer);
+          return answer;
+        },
+        () => undefined,
+      );
     },
     ttlFor,
     keep(key, operation, result) {
@@ -77,7 +107,8 @@ export function createResponseCache({ store, ttlMs, translationOnlyTtlMs, storeT
       if (ttl <= 0 || result.errors?.length || result.data == null) return undefined;
       const body = JSON.stringify({ data: result.data });
       const answer: CachedAnswer = { body, etag: `"${sha256Of(body)}"`, operationName: operation.name?.value, expiresAt: Date.now() + ttl };
-      void withTimeout(() => store.set(key, JSON.stringify(answer), ttl), storeTimeoutMs).catch(() => undefined);
+      keepLocally(key, answer);
+      if (sharedStore) void withTimeout(() => sharedStore.set(key, JSON.stringify(answer), ttl), storeTimeoutMs).catch(() => undefined);
       return answer;
     },
   };

@@ -1,0 +1,96 @@
+import { getOperationAST, parse } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { createMemoryKeyValueStore, type KeyValueStore } from '../../src/gateway/cache/key-value-store.ts';
+import { createResponseCache } from '../../src/gateway/client/response-cache.ts';
+
+const QUERY = getOperationAST(parse('query Page { problems { nodes { id } } }'))!;
+
+/** A real in-process store standing for Redis, counting what is asked of it. */
+function countedStore(): KeyValueStore & { gets: number; sets: number; failing: boolean } {
+  const store = createMemoryKeyValueStore();
+  const counted = {
+    gets: 0,
+    sets: 0,
+    failing: false,
+    get: (key: string) => {
+      counted.gets++;
+      return counted.failing ? Promise.reject(new Error('store down')) : store.get(key);
+    },
+    set: (key: string, value: string, ttlMs: number) => {
+      counted.sets++;
+      return counted.failing ? Promise.reject(new Error('store down')) : store.set(key, value, ttlMs);
+    },
+  };
+  return counted;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('response cache: answers held in this process, in front of a shared store', () => {
+  it('keeps answers in this process alone when there is no shared store', async () => {
+    const cache = createResponseCache({ ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
+    const key = cache.keyOf('Bearer a', { query: 'query Page { problems { nodes { id } } }' });
+    expect(await cache.read(key)).toBeUndefined();
+    const kept = cache.keep(key, QUERY, { data: { problems: { nodes: [{ id: '1' }] } } });
+    expect(await cache.read(key)).toEqual(kept);
+    expect((await cache.read(key))?.body).toBe('{"data":{"problems":{"nodes":[{"id":"1"}]}}}');
+  });
+
+  it('serves an answer it kept without asking the shared store, and writes it there for the other replicas', async () => {
+    const shared = countedStore();
+    const replicaA = createResponseCache({ sharedStore: shared, ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
+    const kept = replicaA.keep('k', QUERY, { data: { n: 1 } });
+    expect(shared.sets).toBe(1);
+    expect(await replicaA.read('k')).toEqual(kept);
+    expect(shared.gets).toBe(0);
+
+    // Another replica finds it in the shared store once, then holds it too.
+    const replicaB = createResponseCache({ sharedStore: shared, ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
+    expect(await replicaB.read('k')).toEqual(kept);
+    expect(await replicaB.read('k')).toEqual(kept);
+    expect(shared.gets).toBe(1);
+  });
+
+  it('never serves an answer past its TTL, from either place', async () => {
+    const shared = countedStore();
+    const cache = createResponseCache({ sharedStore: shared, ttlMs: 40, translationOnlyTtlMs: 40 });
+    cache.keep('k', QUERY, { data: { n: 1 } });
+    expect(await cache.read('k')).toBeDefined();
+    await sleep(80);
+    expect(await cache.read('k')).toBeUndefined();
+    expect(shared.gets).toBe(1);
+  });
+
+  it('serves what it holds while the shared store is down, and treats the rest as misses', async () => {
+    const shared = countedStore();
+    const cache = createResponseCache({ sharedStore: shared, ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
+    const kept = cache.keep('held', QUERY, { data: { n: 1 } });
+    shared.failing = true;
+    expect(await cache.read('held')).toEqual(kept);
+    expect(await cache.read('elsewhere')).toBeUndefined();
+    expect(cache.keep('new', QUERY, { data: { n: 2 } })).toBeDefined();
+  });
+
+  it('holds no more than its memory bound here, and finds the rest in the shared store', async () => {
+    const shared = countedStore();
+    // Room for about two answers of this size.
+    const cache = createResponseCache({ sharedStore: shared, maxLocalBytes: 2 * (2 * 1000 + 300), ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
+    const texts = ['a', 'b', 'c'].map((letter) => letter.repeat(1000));
+    const kept = texts.map((text, index) => cache.keep(`k${index}`, QUERY, { data: { text } }));
+    await sleep(0);
+    expect(await cache.read('k2')).toEqual(kept[2]);
+    expect(shared.gets).toBe(0);
+    // The oldest was pushed out of this process: it comes from the shared store.
+    expect(await cache.read('k0')).toEqual(kept[0]);
+    expect(shared.gets).toBe(1);
+  });
+
+  it('keeps nothing when turned off (TTL 0)', async () => {
+    const shared = countedStore();
+    const cache = createResponseCache({ sharedStore: shared, ttlMs: 0, translationOnlyTtlMs: 0 });
+    expect(cache.enabled).toBe(false);
+    expect(cache.keep('k', QUERY, { data: { n: 1 } })).toBeUndefined();
+    expect(await cache.read('k')).toBeUndefined();
+    expect(shared.sets).toBe(0);
+  });
+});
