@@ -23,11 +23,14 @@ export const RELEASE_AFTER_MS = 6_000;
  * The CLI's to do, not the library's: an app that embeds the gateway owns its process and its heap.
  */
 export function releaseStartUpMemory(): void {
-  collectGarbage()();
+  fullGarbageCollection()();
 }
 
-/** V8's `gc()`: the global one under `--expose-gc`, else taken from a new context made while the flag is set. */
-function collectGarbage(): () => void {
+/**
+ * V8's `gc()`, a full collection on demand: the global one under `--expose-gc`, else taken from a new
+ * context made while the flag is set (and unset again).
+ */
+export function fullGarbageCollection(): () => void {
   const exposed = (globalThis as { gc?: () => void }).gc;
   if (exposed) return exposed;
   setFlagsFromString('--expose-gc');

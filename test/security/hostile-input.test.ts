@@ -1,6 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fullGarbageCollection } from '../../src/cli/release-start-up-memory.ts';
 import { PROBLEMS_KEY, TRANSLATION_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
 
 /**
@@ -280,7 +279,7 @@ describe('hostile input', () => {
       new Promise<number>((resolve, reject) =>
         stack.upstreamServers.translation.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
       );
-    const gc = fullCollection();
+    const gc = fullGarbageCollection();
     stack.translation.setFaults({ hang: true, routes: ['POST /translate'] });
     const round = async (offset: number) => {
       const results = await Promise.all(
@@ -322,8 +321,3 @@ describe('hostile input', () => {
   });
 });
 
-/** A full garbage collection on demand, in whatever worker runs the test (no --expose-gc needed). */
-function fullCollection(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
