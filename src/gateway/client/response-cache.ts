@@ -65,8 +65,8 @@ const TRANSLATION_ROOTS = new Set(['translation', '__typename']);
  *
  * The answers kept in this process are kept parsed, ready to write: a hit costs a map lookup, where
  * reading a store costs a timer, a promise and a JSON parse of the entry (and a round trip, for
- * Redis). An entry never changes under its key until it expires, so an answer this process holds is
- * the one a shared store would give back, or one as fresh that another replica overwrote it with.
+ * Redis). Wherever a hit comes from, it is an answer within its TTL: one held here may be one another
+ * replica has since replaced in the shared store, as any two answers within their TTL may differ.
  */
 export function createResponseCache({ sharedStore, maxLocalBytes = 32 * 1024 * 1024, ttlMs, translationOnlyTtlMs, storeTimeoutMs = 100 }: ResponseCacheOptions): ResponseCache {
   const local = new LRUCache<string, CachedAnswer>({
@@ -79,9 +79,6 @@ export function createResponseCache({ sharedStore, maxLocalBytes = 32 * 1024 * 1
     return roots.every((root) => TRANSLATION_ROOTS.has(root)) ? translationOnlyTtlMs : ttlMs;
   };
   const live = (answer: CachedAnswer | undefined): answer is CachedAnswer => answer !== undefined && answer.expiresAt > Date.now();
-  const keepLocally = (key: string, answer: CachedAnswer) => {
-    if (ttlMs > 0) local.set(key, answer);
-  };
   return {
     enabled: ttlMs > 0,
     keyOf: (authorization, { query, variables, operationName }) =>
@@ -95,7 +92,7 @@ export function createResponseCache({ sharedStore, maxLocalBytes = 32 * 1024 * 1
         (stored) => {
           const answer = stored ? parseAnswer(stored) : undefined;
           if (!live(answer)) return undefined;
-          keepLocally(key, answer);
+          local.set(key, answer);
           return answer;
         },
         () => undefined,
@@ -107,7 +104,7 @@ export function createResponseCache({ sharedStore, maxLocalBytes = 32 * 1024 * 1
       if (ttl <= 0 || result.errors?.length || result.data == null) return undefined;
       const body = JSON.stringify({ data: result.data });
       const answer: CachedAnswer = { body, etag: `"${sha256Of(body)}"`, operationName: operation.name?.value, expiresAt: Date.now() + ttl };
-      keepLocally(key, answer);
+      local.set(key, answer);
       if (sharedStore) void withTimeout(() => sharedStore.set(key, JSON.stringify(answer), ttl), storeTimeoutMs).catch(() => undefined);
       return answer;
     },
