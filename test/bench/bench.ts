@@ -13,7 +13,7 @@
  * The gateway's RSS is read after it has sat idle (V8 returns start-up's memory only then), sampled
  * through a sustained load, and read again once idle.
  *
- *   BENCH_SECONDS=5 BENCH_CONNECTIONS=16 BENCH_ROUNDS=2 BENCH_IDLE_SECONDS=20 BENCH_SUSTAIN_SECONDS=60 npm run bench
+ *   BENCH_SECONDS=5 BENCH_CONNECTIONS=16 BENCH_ROUNDS=2 BENCH_IDLE_SECONDS=30 BENCH_SUSTAIN_SECONDS=60 npm run bench
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ export interface BenchOptions {
   runtime?: 'compiled' | 'sources';
   /**
    * How long the gateway sits idle after start before its idle RSS is read: V8 gives back the
-   * memory of start-up (schema building) within about 20 s of start (src/cli/release-start-up-memory.ts). @default 20
+   * memory of start-up (schema building) within 28 s of start (src/cli/release-start-up-memory.ts). @default 30
    */
   idleSeconds?: number;
   /** The sustained load, pass-through and warm page mixed, over which RSS is sampled for growth. @default 60 */
@@ -246,7 +246,7 @@ export async function runBench({
   seconds = 5,
   connections = 16,
   rounds = 2,
-  idleSeconds = 20,
+  idleSeconds = 30,
   sustainSeconds = 60,
   runtime = 'compiled',
   reportPath = `${ROOT}test-artifacts/bench.json`,
@@ -466,7 +466,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     seconds: Number(process.env.BENCH_SECONDS ?? 5),
     connections: Number(process.env.BENCH_CONNECTIONS ?? 16),
     rounds: Number(process.env.BENCH_ROUNDS ?? 2),
-    idleSeconds: Number(process.env.BENCH_IDLE_SECONDS ?? 20),
+    idleSeconds: Number(process.env.BENCH_IDLE_SECONDS ?? 30),
     sustainSeconds: Number(process.env.BENCH_SUSTAIN_SECONDS ?? 60),
   });
   // The replicas scenario: one gateway process against two over one Redis (needs redis-server; README
