@@ -74,6 +74,7 @@ export async function createGateway({
   const shared = await createSharedStores(resolvedSettings, meshOptions.log);
   const observability = createObservability({
     settings: resolvedSettings,
+    graphqlEndpoint,
     requestLog,
     tracing: await startTracing(resolvedSettings),
     // Reported beside the upstreams, as degraded when away, never as not ready.

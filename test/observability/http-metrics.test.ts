@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { createGateway } from '../../src/gateway/create-gateway.ts';
+import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
+import { listen } from '../../src/shared/listen.ts';
+import { postGraphQL, startStack, type Stack } from '../helpers/start-stack.ts';
 import { CROSS_SOURCE, baseOf } from './helpers.ts';
 
 /** Series of one metric in Prometheus text whose labels include every `labels` pair. */
@@ -31,6 +34,32 @@ describe('metrics by convention', () => {
     expect(
       series(text, 'http_server_request_duration_seconds_count', { http_request_method: 'POST', http_response_status_code: '200', http_route: '/graphql', url_scheme: 'http' }),
     ).toEqual([1]);
+  });
+
+  it('names the GraphQL path as the route in every lane, also when an app mounts the gateway under it (the URL the listener sees is then `/`)', async () => {
+    const lanes: RequestLogEntry['lane'][] = [];
+    const gateway = await createGateway({
+      log: () => undefined,
+      requestLog: (entry) => lanes.push(entry.lane),
+      settings: { ...stack.upstreamSettings, rateLimitRequests: 1_000_000, translationRateLimitRequests: 1_000_000, responseCacheTtlSeconds: 0 },
+    });
+    // What Express's `app.use(gateway.graphqlEndpoint, gateway.listener)` does to the request.
+    const mounted = await listen((request, response) => {
+      Object.assign(request, { originalUrl: request.url, url: request.url!.slice(gateway.graphqlEndpoint.length) || '/' });
+      gateway.listener(request, response);
+    });
+    try {
+      const QUERY = 'query One($id: ID!) { problem(id: $id) { id } }';
+      for (const id of ['p1001', 'p1002']) expect((await postGraphQL(`${mounted.url}/graphql`, QUERY, { id })).errors).toBeUndefined();
+      // The first through yoga, the second forwarded in front of it (README "Performance").
+      expect(lanes).toEqual([undefined, 'direct']);
+      const metrics = await gateway.metrics.metrics();
+      expect(series(metrics, 'http_server_request_duration_seconds_count', { http_route: '/graphql', http_response_status_code: '200' })).toEqual([2]);
+      expect(metrics).not.toMatch(/http_route="(?!\/graphql")/);
+    } finally {
+      await mounted.close();
+      await gateway.close();
+    }
   });
 
   it('http_client_request_duration_seconds: each upstream call, by method, status, server address and port', () => {

@@ -11,7 +11,7 @@ const OTEL_HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75
  * default collectors: CPU, memory, event-loop lag, GC, handles). The gateway's own counters
  * (`gateway_*`) stay beside them.
  */
-export function createHttpMetrics(registry: Registry): RequestObserver {
+export function createHttpMetrics(registry: Registry, route: string): RequestObserver {
   collectDefaultMetrics({ register: registry });
   const server = new Histogram({
     name: 'http_server_request_duration_seconds',
@@ -27,15 +27,16 @@ export function createHttpMetrics(registry: Registry): RequestObserver {
     buckets: OTEL_HTTP_BUCKETS,
     registers: [registry],
   });
-  const requests = new WeakMap<ObservedRequest, { method: string; route: string; scheme: string }>();
+  const requests = new WeakMap<ObservedRequest, { method: string; scheme: string }>();
   return {
     requestStarted(observed, request) {
-      // Only GraphQL requests are observed, and exactly one path serves them: the path is the route.
-      const url = new URL(request.url);
-      requests.set(observed, { method: request.method, route: url.pathname, scheme: url.protocol.replace(':', '') });
+      // Only GraphQL requests are observed, and one path serves them: its route is the GraphQL
+      // path as configured (OpenTelemetry's `http.route` is the matched route, never the URL sent),
+      // and the URL needs no parsing per request.
+      requests.set(observed, { method: request.method, scheme: request.url.startsWith('https:') ? 'https' : 'http' });
     },
     requestFinished({ status, durationMs }, observed) {
-      const { method = 'GET', route = '', scheme = 'http' } = requests.get(observed) ?? {};
+      const { method = 'GET', scheme = 'http' } = requests.get(observed) ?? {};
       server.observe({ http_request_method: method, http_response_status_code: String(status), http_route: route, url_scheme: scheme }, durationMs / 1000);
     },
     upstreamCall({ service, method, url }) {

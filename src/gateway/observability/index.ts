@@ -15,7 +15,7 @@ export type { RequestLog, RequestLogEntry } from './request-log.ts';
 export interface ObservabilityOptions {
   settings: Pick<
     GatewaySettings,
-        | 'metricsEnabled'
+    | 'metricsEnabled'
     | 'otlpEndpoint'
     | 'translationBatchSize'
     | 'problemsUrl'
@@ -24,6 +24,8 @@ export interface ObservabilityOptions {
     | 'translationApiKey'
     | 'standIns'
   >;
+  /** The path GraphQL is served at: the route the HTTP metrics name. @default '/graphql' */
+  graphqlEndpoint?: string;
   /** Where each request's log line goes; `false` for none. @default one JSON line on stdout */
   requestLog?: RequestLog | false;
   /** What /readiness reports beside the upstreams (e.g. `{ redis: () => stores.check() }`); see `useReadiness`. */
@@ -60,9 +62,9 @@ export interface Observability {
 }
 
 /** Request log, metrics, tracing and readiness of one gateway, wired to the same per-request record. */
-export function createObservability({ settings, requestLog = writeRequestLogLine, readinessDependencies, tracing }: ObservabilityOptions): Observability {
+export function createObservability({ settings, graphqlEndpoint = '/graphql', requestLog = writeRequestLogLine, readinessDependencies, tracing }: ObservabilityOptions): Observability {
   const metrics = createGatewayMetrics({ translationBatchSize: settings.translationBatchSize });
-  const observers: RequestObserver[] = [metrics.observer, createHttpMetrics(metrics.registry)];
+  const observers: RequestObserver[] = [metrics.observer, createHttpMetrics(metrics.registry, graphqlEndpoint)];
   if (tracing) observers.push(tracing.observer);
   if (requestLog) observers.push(requestLogObserver(requestLog));
   // Set by each readiness check, so it is as fresh as the balancer's probes.
