@@ -23,19 +23,21 @@ export const RELEASE_AFTER_MS = 6_000;
  * The CLI's to do, not the library's: an app that embeds the gateway owns its process and its heap.
  */
 export function releaseStartUpMemory(): void {
-  fullGarbageCollection()();
+  // Memory is all it saves: where this Node gives no gc(), the gateway runs on as it would have.
+  fullGarbageCollection()?.();
 }
 
 /**
  * V8's `gc()`, a full collection on demand: the global one under `--expose-gc`, else taken from a new
- * context made while the flag is set (and unset again).
+ * context made while the flag is set (and unset again); undefined if neither gives one.
  */
-export function fullGarbageCollection(): () => void {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed) return exposed;
+export function fullGarbageCollection(): (() => void) | undefined {
+  const exposed = (globalThis as { gc?: unknown }).gc;
+  if (typeof exposed === 'function') return exposed as () => void;
   setFlagsFromString('--expose-gc');
   try {
-    return runInNewContext('gc') as () => void;
+    const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
+    return typeof gc === 'function' ? (gc as () => void) : undefined;
   } finally {
     // Contexts made later (by the vm module, by workers) get no `gc` they did not ask for.
     setFlagsFromString('--no-expose-gc');
