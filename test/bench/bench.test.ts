@@ -1,4 +1,8 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCommand } from '../helpers/run-command.ts';
 import { runBench } from './bench.ts';
 
 /** Keeps `npm run bench` working: a quick run that asserts correct answers and counts, never speed. */
@@ -29,4 +33,22 @@ describe('npm run bench', () => {
     expect(report.memory.idleRssMiB).toBeGreaterThan(0);
     expect(lines.some((line) => line.startsWith('- gateway RSS: '))).toBe(true);
   });
+
+  it('runs as `npm run bench` runs it, to the end of the replicas scenario, and exits 0', async () => {
+    const reportPath = join(mkdtempSync(join(tmpdir(), 'bench-')), 'bench.json');
+    const run = runCommand(process.execPath, ['--import', 'tsx', 'test/bench/bench.ts'], {
+      BENCH_SECONDS: '0.2',
+      BENCH_ROUNDS: '1',
+      BENCH_CONNECTIONS: '4',
+      BENCH_IDLE_SECONDS: '0',
+      BENCH_SUSTAIN_SECONDS: '1',
+      BENCH_RUNTIME: 'sources',
+      BENCH_REPORT_PATH: reportPath,
+    });
+    expect(await run.exited, run.output()).toBe(0);
+    expect(run.output()).toContain('| scenario | req/s | p50 / p99 ms | CPU µs/req | upstream calls/req |');
+    expect(run.output()).toMatch(/round 1: one process \d+ req\/s .*; 0 wrong answers/);
+    expect(run.output()).toMatch(/median: one process \d+ req\/s/);
+    expect(JSON.parse(readFileSync(reportPath, 'utf8')).results).toHaveLength(5);
+  }, 300_000);
 });

@@ -14,6 +14,9 @@
  * through a sustained load, and read again once idle.
  *
  *   BENCH_SECONDS=5 BENCH_CONNECTIONS=16 BENCH_ROUNDS=2 BENCH_IDLE_SECONDS=30 BENCH_SUSTAIN_SECONDS=60 npm run bench
+ *
+ * BENCH_REPLICAS=false skips the replicas scenario; BENCH_RUNTIME=sources runs the gateway through tsx
+ * without building dist/; BENCH_REPORT_PATH moves the JSON report.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -473,6 +476,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     rounds: Number(process.env.BENCH_ROUNDS ?? 2),
     idleSeconds: Number(process.env.BENCH_IDLE_SECONDS ?? 30),
     sustainSeconds: Number(process.env.BENCH_SUSTAIN_SECONDS ?? 60),
+    // For the suite's run of this entry: no build into dist/ (another test builds there) and the
+    // report somewhere of its own.
+    ...(process.env.BENCH_RUNTIME === 'sources' ? { runtime: 'sources' as const } : {}),
+    ...(process.env.BENCH_REPORT_PATH ? { reportPath: process.env.BENCH_REPORT_PATH } : {}),
   });
   // The replicas scenario: one gateway process against two over one Redis (needs redis-server; README
   // "Running several replicas"). BENCH_REPLICAS=false skips it.
