@@ -4,7 +4,7 @@
  *
  * Processes, each started here and stopped at the end: a plain graphql-js problems service (the
  * stand-in's schema and data on node:http, no framework), the translation stand-in, the gateway
- * (compiled JavaScript when `dist/` is there, else TypeScript through tsx) and a bare node:http server
+ * (compiled into dist/ first, as production runs it; through tsx with BENCH_RUNTIME=sources) and a bare node:http server
  * answering the same bytes every time (the machine's ceiling). CPU time is read from
  * `/proc/<pid>/stat` of each process, so "CPU per request" is the whole process's work, GC included.
  * Requests carry distinct variables (nothing is merged in flight) except in the repeated-query
