@@ -7,13 +7,14 @@ import { createMemoryRateLimitStore, type RateLimitStore } from './client/rate-l
 import { answerOnNodeHttp } from './client/answer-on-node-http.ts';
 import { createResponseCache } from './client/response-cache.ts';
 import { createRouteTable } from './client/routes.ts';
-import { budgetCounter } from './client/use-rate-limits.ts';
+import { budgetCounter, translationBudgetOf } from './client/use-rate-limits.ts';
 import { useClientGuards } from './client/use-client-guards.ts';
 import { errorMasking } from './client/use-error-masking.ts';
 import { graphiqlYogaOptions } from './graphiql.ts';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
 import { createObservability, startTracing, type RequestLog } from './observability/index.ts';
 import { toPublicSchema } from './public-schema.ts';
+import { translationArgumentRefusal } from './translation/use-translation-arguments.ts';
 import { createSharedStores } from './redis/index.ts';
 import { useSelectionOrder } from './use-selection-order.ts';
 import { settingsFromOptions } from './settings-from-options.ts';
@@ -149,6 +150,14 @@ export async function createGateway({
       operations: preparedOperations,
       limits: resolvedSettings,
       maskErrors: errorMasking({ production: resolvedSettings.production }),
+      // The checks yoga makes of an operation with links (Problem.translation), made again here.
+      argumentRefusal: (estimate) => translationArgumentRefusal(estimate, resolvedSettings.translationMaxTextLength),
+      translationBudget: translationBudgetOf({
+        store: rateLimits,
+        translationRequests: resolvedSettings.translationRateLimitRequests,
+        windowMs: resolvedSettings.rateLimitWindowSeconds * 1000,
+        onRejected: observability.onRateLimited,
+      }),
     },
     next: yoga as unknown as RequestListener,
   });

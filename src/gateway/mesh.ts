@@ -13,6 +13,7 @@ import type { PreparedOperations } from './fast-path/prepared-operations.ts';
 import { createSingleSourceFastPath } from './fast-path/single-source-fast-path.ts';
 import { LINKS, missingForLink } from './links/index.ts';
 import { createMeshLogger, type GatewayLog } from './observability/mesh-logger.ts';
+import type { RequestHead } from './observability/observed-request.ts';
 import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
 import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
 import type { GatewaySettings } from './settings.ts';
@@ -144,6 +145,10 @@ async function buildFromConfig(
   // Known once Mesh has built the source; the fast path forwards nothing before.
   let problemsSchema: GraphQLSchema | undefined;
   const disposal = new AbortController();
+  // The mesh's own context for a request answered in front of yoga (the in-context SDK, the
+  // translation runtime): the same plugins build it as build yoga's.
+  let built: MeshInstance | undefined;
+  const contextOf = (initial: { request: RequestHead }) => built!.getEnveloped(initial).contextFactory();
   const fastPathOff = settings.fastPathEnabled ? fastPathBlocker(config, 'Problems') : 'FAST_PATH_ENABLED=false';
   if (settings.fastPathEnabled && fastPathOff) log(`single-source fast path off: ${fastPathOff}`, 'warn');
   const fastPath = fastPathOff
@@ -159,6 +164,7 @@ async function buildFromConfig(
         network: upstreamFetch.fetch,
         signal: disposal.signal,
         links: await linksForFastPath(config, baseDir),
+        contextOf,
       });
   processed.additionalEnvelopPlugins = [
     ...(processed.additionalEnvelopPlugins ?? []),
@@ -170,6 +176,7 @@ async function buildFromConfig(
   ];
   processed.fetchFn = upstreamFetch.fetch;
   const mesh = await getMesh({ ...processed, logger });
+  built = mesh;
   problemsSchema = mesh.rawSources.find((source) => source.name === 'Problems')?.schema;
   const destroy = async () => {
     disposal.abort();

@@ -11,21 +11,34 @@ import { selectionPlan, type Fragments, type SelectionPlan } from './selection-p
 export function useSelectionOrder(): Plugin {
   return {
     onExecute({ args }) {
-      const document = args.document as DocumentNode;
-      const operation = getOperationAST(document, args.operationName ?? undefined);
-      if (!operation) return;
-      const fragments: Fragments = {};
-      for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+      const inOrder = selectionOrderOf(args.document as DocumentNode, args.operationName);
+      if (!inOrder) return;
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result) return;
           const answer = result as ExecutionResult;
-          if (!answer.data) return;
-          const data = ordered(answer.data, selectionPlan([operation.selectionSet], fragments));
-          if (data !== answer.data) setResult({ ...answer, data: data as ExecutionResult['data'] });
+          const ordered = inOrder(answer);
+          if (ordered !== answer) setResult(ordered);
         },
       };
     },
+  };
+}
+
+/**
+ * What puts a result of this operation in selection order (the same result when it already is), or
+ * undefined when the document has no such operation. The plugin's work, for answers completed
+ * outside yoga too (the direct lane's delegated fallback).
+ */
+export function selectionOrderOf(document: DocumentNode, operationName?: string | null): ((result: ExecutionResult) => ExecutionResult) | undefined {
+  const operation = getOperationAST(document, operationName ?? undefined);
+  if (!operation) return undefined;
+  const fragments: Fragments = {};
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  return (result) => {
+    if (!result.data) return result;
+    const data = ordered(result.data, selectionPlan([operation.selectionSet], fragments));
+    return data === result.data ? result : { ...result, data: data as ExecutionResult['data'] };
   };
 }
 

@@ -229,6 +229,68 @@ describe('the direct lane in front of yoga', () => {
     expect(Object.keys(headersOf(notModified))).toContain('access-control-allow-origin');
   });
 
+  describe('operations with links (a page in the reader’s language)', () => {
+    const LINKED = /* GraphQL */ `query Read($first: Int, $to: String!) { problems(first: $first) { nodes { id translation(to: $to) { title language } } } }`;
+    const translateCalls = () => stack.translation.stats.byRoute['POST /translate'] ?? 0;
+
+    it('completes the links itself: one problems call, a cold page in one translation call, the same bytes as yoga, logged with its calls', async () => {
+      await (await post(gateway, LINKED, { first: 3, to: 'es' })).text();
+      const problemsBefore = stack.problems.stats.requests;
+      const translateBefore = translateCalls();
+      logged.length = 0;
+      const cold = await post(gateway, LINKED, { first: 3, to: 'pt' });
+      const coldText = await cold.text();
+      expect(await lastLane()).toBe('direct');
+      expect(stack.problems.stats.requests).toBe(problemsBefore + 1);
+      expect(translateCalls()).toBe(translateBefore + 1);
+      expect(logged[0]).toMatchObject({ operation: 'Read', upstreamCalls: { problems: 1, translation: 1 }, outcome: 'ok', errors: 0, lane: 'direct' });
+      expect(JSON.parse(coldText).data.problems.nodes[0].translation.language).toBe('pt');
+      // Warm now: through yoga, the same answer with no translation call.
+      const yoga = await viaYoga(gateway, LINKED, { first: 3, to: 'pt' });
+      expect(await yoga.text()).toBe(coldText);
+      expect(translateCalls()).toBe(translateBefore + 1);
+    });
+
+    it('a language argument that is no language tag is yoga’s 400, before any call', async () => {
+      await (await post(gateway, LINKED, { first: 2, to: 'es' })).text();
+      const problemsBefore = stack.problems.stats.requests;
+      const refused = await post(gateway, LINKED, { first: 2, to: 'not a tag!' });
+      const yoga = await viaYoga(gateway, LINKED, { first: 2, to: 'not a tag!' });
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toBe(await yoga.text());
+      expect(await lastLane()).toBeUndefined();
+      expect(stack.problems.stats.requests).toBe(problemsBefore);
+    });
+
+    it('spends the translation budget as yoga does: past it, the same 429 with Retry-After, and no call', async () => {
+      const limitedLog: RequestLogEntry[] = [];
+      const limited = await stack.addGateway({
+        settings: { gatewayApiKeys: ['key-a'], translationRateLimitRequests: 2, problemsCacheTtlSeconds: 0, responseCacheTtlSeconds: 0 },
+        requestLog: (entry) => limitedLog.push(entry),
+      });
+      const answers: { status: number; text: string; retryAfter: string | null }[] = [];
+      for (const to of ['es', 'de', 'fr']) {
+        const response = await post(limited, LINKED, { first: 1, to });
+        answers.push({ status: response.status, text: await response.text(), retryAfter: response.headers.get('retry-after') });
+      }
+      const problemsBefore = stack.problems.stats.requests;
+      const overDirect = await post(limited, LINKED, { first: 1, to: 'it' });
+      const overDirectText = await overDirect.text();
+      expect(stack.problems.stats.requests).toBe(problemsBefore);
+      // Yoga's own answer past the budget, for comparison.
+      const overYoga = await viaYoga(limited, LINKED, { first: 1, to: 'it' });
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429]);
+      // Vetted by yoga, then the direct lane: a link answered, a refusal, a refusal; yoga's refusal last.
+      await vi.waitFor(() => expect(limitedLog).toHaveLength(5));
+      expect(limitedLog.map((entry) => [entry.lane, entry.status])).toEqual([[undefined, 200], ['direct', 200], ['direct', 429], ['direct', 429], [undefined, 429]]);
+      expect(overDirect.status).toBe(429);
+      expect(overDirect.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(overDirectText).toBe(await overYoga.text());
+      expect(overDirectText).toBe(answers[2].text);
+      expect(JSON.parse(overDirectText).errors[0].extensions.code).toBe('RATE_LIMITED');
+    });
+  });
+
   it('answers a GET of a vetted text directly too', async () => {
     const url = (id: string) => `${gateway.gatewayUrl}?query=${encodeURIComponent(BY_ID)}&variables=${encodeURIComponent(JSON.stringify({ id }))}`;
     await (await fetch(url('p1014'), { headers: { authorization: 'Bearer key-a' } })).text();

@@ -15,7 +15,7 @@ import {
   type RequestHead,
   type RequestObserver,
 } from '../observability/observed-request.ts';
-import { estimateOperation } from '../operation-cost.ts';
+import { estimateOperation, type OperationEstimate } from '../operation-cost.ts';
 import { identifyCaller, type CallerOptions } from './client-identity.ts';
 import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type CacheableParams, type ResponseCache } from './response-cache.ts';
 import { executionLimitError, variablesTooDeep, type ExecutionLimits } from './use-operation-limits.ts';
@@ -29,6 +29,10 @@ export interface DirectForwarding {
   limits: ExecutionLimits;
   /** The error masking every answer gets (use-error-masking.ts). */
   maskErrors: (result: ExecutionResult) => ExecutionResult;
+  /** The translation arguments' check (use-translation-arguments.ts): a refusal hands the request to yoga, which words it. */
+  argumentRefusal?: (estimate: OperationEstimate) => GraphQLError | undefined;
+  /** Spends the caller's translation budget for an operation that reaches the translation service: its 429, or undefined (use-rate-limits.ts). */
+  translationBudget?: (identity: string) => Promise<GraphQLError | undefined>;
 }
 
 export interface AnswerOnNodeHttpOptions {
@@ -145,13 +149,15 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
       writeAnswer(response, observed, head, 200, { 'content-type': `${mediaType}; charset=utf-8` }, cached.body, { cached, ifNoneMatch });
       return true;
     }
-    const { run, operation } = forward!;
+    const { run, operation, usesTranslation } = forward!;
     observed.lane = 'direct';
     observed.operations.set(observed, { name: operationNameOf(operation.name?.value), type: 'query' });
     attachObservedRequest(head, observed);
     let result: ExecutionResult;
     try {
-      result = direct!.maskErrors(await run({ request: head }));
+      // As in yoga, where the check runs before execution: a spent budget is the whole answer.
+      const refused = usesTranslation ? await direct!.translationBudget?.(identity) : undefined;
+      result = direct!.maskErrors(refused ? { errors: [refused] } : await run({ request: head }));
     } catch (error) {
       // Forwarding reports the source's failures in the answer; this is the gateway's own fault.
       result = direct!.maskErrors({ errors: [new GraphQLError('Unexpected error.', { originalError: error as Error })] });
@@ -209,15 +215,15 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
    * How to forward this request itself: its text is a prepared operation and, with these variables,
    * breaks no limit and coerces; undefined sends it to yoga, which words whatever is wrong.
    */
-  function forwardingOf(params: CacheableParams): { run: PreparedRun; operation: PreparedOperation['operation'] } | undefined {
+  function forwardingOf(params: CacheableParams): { run: PreparedRun; operation: PreparedOperation['operation']; usesTranslation: boolean } | undefined {
     const prepared = direct?.operations.find(params.query, params.operationName);
     if (!prepared) return undefined;
     const variables = (params.variables ?? undefined) as Record<string, unknown> | undefined;
     if (variablesTooDeep(variables)) return undefined;
     const estimate = estimateOperation(prepared.schema, prepared.document, params.operationName, variables);
-    if (!estimate?.coercedVariables || executionLimitError(estimate, direct!.limits)) return undefined;
+    if (!estimate?.coercedVariables || executionLimitError(estimate, direct!.limits) || direct!.argumentRefusal?.(estimate)) return undefined;
     const run = prepared.bind(variables, estimate.coercedVariables);
-    return run && { run, operation: prepared.operation };
+    return run && { run, operation: prepared.operation, usesTranslation: estimate.usesTranslation };
   }
 }
 

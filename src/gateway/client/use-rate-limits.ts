@@ -1,3 +1,4 @@
+import type { GraphQLError } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { estimateExecution } from '../operation-cost.ts';
 import { withTimeout } from '../../shared/with-timeout.ts';
@@ -36,10 +37,8 @@ const STORE_TIMEOUT_MS = 200;
 export function useRateLimits({ store, requests, translationRequests, windowMs, maxBatchOperations = 10, onRejected }: RateLimitsOptions): Plugin {
   const hit = budgetCounter(store, windowMs);
   const tooMany = `Too many requests: at most ${requests} operations per ${windowMs / 1000} s`;
-  const refusal = (message: string, limit: number, retryAfter: number) =>
-    createGraphQLError(`${message}; retry in ${retryAfter} s.`, {
-      extensions: { code: ErrorCode.RateLimited, retryAfter, limit, http: { status: 429, headers: { 'retry-after': String(retryAfter) } } },
-    });
+  const refusal = (message: string, limit: number, retryAfter: number) => rateLimitRefusal(`${message}; retry in ${retryAfter} s.`, limit, retryAfter);
+  const translationBudget = translationBudgetOf({ store, translationRequests, windowMs, onRejected });
   return {
     async onRequest({ request, endResponse }) {
       if (!isGraphQLRequest(request)) return;
@@ -77,13 +76,38 @@ export function useRateLimits({ store, requests, translationRequests, windowMs, 
       const estimate = estimateExecution(args);
       if (!estimate?.usesTranslation) return;
       const request = (args.contextValue as { request?: Request }).request;
-      const window = await hit(`translation:${clientIdentityOf(request)}`);
-      if (!window || window.count <= translationRequests) return;
-      onRejected?.('translation');
-      const message = `Too many translation requests: at most ${translationRequests} per ${windowMs / 1000} s`;
-      setResultAndStopExecution({ errors: [refusal(message, translationRequests, retryAfterOf(window.resetInMs))] });
+      const refused = await translationBudget(clientIdentityOf(request));
+      if (refused) setResultAndStopExecution({ errors: [refused] });
     },
   };
+}
+
+/**
+ * Counts one operation that reaches the translation service against `identity`'s translation
+ * budget: the refusal (429) when the budget is spent, told to `onRejected`, else undefined. The
+ * yoga plugin's check, and the direct lane's for the links it completes.
+ */
+export function translationBudgetOf({
+  store,
+  translationRequests,
+  windowMs,
+  onRejected,
+}: Pick<RateLimitsOptions, 'store' | 'translationRequests' | 'windowMs' | 'onRejected'>): (identity: string) => Promise<GraphQLError | undefined> {
+  const hit = budgetCounter(store, windowMs);
+  return async (identity) => {
+    const window = await hit(`translation:${identity}`);
+    if (!window || window.count <= translationRequests) return undefined;
+    onRejected?.('translation');
+    const retryAfter = retryAfterOf(window.resetInMs);
+    return rateLimitRefusal(`Too many translation requests: at most ${translationRequests} per ${windowMs / 1000} s; retry in ${retryAfter} s.`, translationRequests, retryAfter);
+  };
+}
+
+/** A 429 in GraphQL's form, with `Retry-After` for yoga's (and the direct lane's) answer. */
+function rateLimitRefusal(message: string, limit: number, retryAfter: number): GraphQLError {
+  return createGraphQLError(message, {
+    extensions: { code: ErrorCode.RateLimited, retryAfter, limit, http: { status: 429, headers: { 'retry-after': String(retryAfter) } } },
+  });
 }
 
 export type BudgetCounter = (key: string) => Promise<RateLimitWindow | undefined>;

@@ -1,5 +1,8 @@
 import { getVariableValues, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { MeshFetch, MeshPlugin } from '@graphql-mesh/types';
+import { normalizedExecutor } from '@graphql-tools/executor';
+import type { RequestHead } from '../observability/observed-request.ts';
+import { selectionOrderOf } from '../use-selection-order.ts';
 import type { ServiceName } from '../errors.ts';
 import type { SendUpstream } from '../upstream/upstream-call.ts';
 import { answerAsDelegated, failureAsDelegated, rootFieldsOf, type ForwardedRequest } from './delegated-answer.ts';
@@ -26,6 +29,12 @@ export interface SingleSourceFastPathOptions {
   signal?: AbortSignal;
   /** Links operations may still be forwarded with, the gateway completing them (linked-answer.ts). @default none */
   links?: LinkCompletionOptions;
+  /**
+   * The context Mesh gives a request's execution (its in-context SDK, the translation runtime), for
+   * a linked operation answered in front of yoga: the links' resolvers read it. Without it, linked
+   * operations are left to yoga every time.
+   */
+  contextOf?: (initial: { request: RequestHead }) => object | Promise<object>;
 }
 
 /** What Mesh's GraphQL handler (graphql-tools' HTTP executor) accepts, so the source answers alike. */
@@ -61,6 +70,7 @@ export function createSingleSourceFastPath({
   network,
   signal,
   links,
+  contextOf,
 }: SingleSourceFastPathOptions): SingleSourceFastPath {
   // Completes linked and deferred operations over the source's answer (no links: deferred ones only).
   const complete = linkCompletion(links ?? { links: new Map(), resultFields: new Map() });
@@ -124,20 +134,32 @@ export function createSingleSourceFastPath({
     return complete({ schema, document, operationName, variableValues, contextValue, data: data as Record<string, unknown> });
   };
 
-  /** Records the text yoga is executing as prepared (its document passed every guard to get here). */
+  /**
+   * Records the text yoga is executing as prepared (its document passed every guard to get here).
+   * Only operations answered in one piece are kept (see plugin below): the result is one.
+   */
   const remember = (args: ExecutionArgs, forwarded: ForwardableOperation) => {
     const params = (args.contextValue as { params?: { query?: unknown; operationName?: unknown } } | undefined)?.params;
     if (typeof params?.query !== 'string' || (params.operationName != null && typeof params.operationName !== 'string')) return;
     if (prepared.find(params.query, params.operationName)) return;
-    const { schema, document } = args;
+    const { schema, document, operationName } = args;
+    const inSelectionOrder = forwarded.linked ? selectionOrderOf(document, operationName) : undefined;
     prepared.remember(params.query, params.operationName, {
       schema,
       document,
       operation: forwarded.operation,
       bind(clientVariables, coerced) {
         const request = requestFor(forwarded, schema, clientVariables, coerced);
-        // Only operations answered in one piece are kept (see plugin below): the result is one.
-        return request && ((context) => forward(request, clientVariables, context) as Promise<ExecutionResult>);
+        if (!request) return undefined;
+        if (!forwarded.linked) return (context) => forward(request, clientVariables, context) as Promise<ExecutionResult>;
+        // A linked one is completed with Mesh's context, as yoga would run it (an answer of the
+        // source with errors delegated), and put in selection order as yoga's plugin would.
+        return async ({ request: head }) => {
+          const contextValue = await contextOf!({ request: head });
+          const executeArgs: ExecutionArgs = { schema, document, operationName, variableValues: clientVariables ?? undefined, contextValue };
+          const result = (await forward(request, clientVariables, contextValue, { args: executeArgs, delegate: () => normalizedExecutor(executeArgs) })) as ExecutionResult;
+          return inSelectionOrder ? inSelectionOrder(result) : result;
+        };
       },
     });
   };
@@ -149,9 +171,8 @@ export function createSingleSourceFastPath({
       setExecuteFn((executeArgs) => {
         const request = requestFor(forwarded, executeArgs.schema, executeArgs.variableValues);
         if (!request) return executeFn(executeArgs);
-        // Linked operations need yoga's context (the translation runtime, the request's batch), and
-        // deferred ones yoga's incremental delivery.
-        if (!forwarded.linked && !forwarded.deferred) remember(executeArgs, forwarded);
+        // Deferred operations need yoga's incremental delivery; linked ones, Mesh's context.
+        if (!forwarded.deferred && (!forwarded.linked || contextOf)) remember(executeArgs, forwarded);
         return forward(request, executeArgs.variableValues, executeArgs.contextValue, { args: executeArgs, delegate: () => executeFn(executeArgs) });
       });
     },

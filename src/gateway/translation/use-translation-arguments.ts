@@ -1,7 +1,7 @@
 import type { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { createArgumentError } from '../errors.ts';
-import { estimateExecution } from '../operation-cost.ts';
+import { estimateExecution, type OperationEstimate } from '../operation-cost.ts';
 import { languageTagProblem } from './language-tags.ts';
 import { characters } from './text-parts.ts';
 
@@ -35,13 +35,19 @@ export function useTranslationArguments({ maxTextLength }: TranslationArgumentsO
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const estimate = estimateExecution(args);
-      if (!estimate) return;
-      for (const { coordinate, args: values } of estimate.fieldArguments) {
-        const refusal = textRefusal(coordinate, values, maxTextLength) ?? languageRefusal(coordinate, values);
-        if (refusal) return setResultAndStopExecution({ errors: [refusal] });
-      }
+      const refusal = estimate && translationArgumentRefusal(estimate, maxTextLength);
+      if (refusal) setResultAndStopExecution({ errors: [refusal] });
     },
   };
+}
+
+/** The refusal of the first translation argument the request shows to be wrong, or undefined (the plugin's check, for the direct lane too). */
+export function translationArgumentRefusal(estimate: Pick<OperationEstimate, 'fieldArguments'>, maxTextLength: number): GraphQLError | undefined {
+  for (const { coordinate, args: values } of estimate.fieldArguments) {
+    const refusal = textRefusal(coordinate, values, maxTextLength) ?? languageRefusal(coordinate, values);
+    if (refusal) return refusal;
+  }
+  return undefined;
 }
 
 function textRefusal(coordinate: string, values: Record<string, unknown>, maxTextLength: number): GraphQLError | undefined {
