@@ -138,7 +138,7 @@ async function buildFromConfig(
     bodyApiKey: settings.translationKeyInBody ? settings.translationApiKey : undefined,
     translationUrl: settings.translationUrl,
     translationApiKey: settings.translationApiKey,
-    detectionsTtlMs: settings.translationCacheTtlSeconds * 1000,
+    cacheTtlMs: settings.translationCacheTtlSeconds * 1000,
     onServed: onTranslationServed,
   });
   const upstreamFetch = createUpstreamFetch();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryTranslationCache } from '../../src/gateway/translation/translation-cache.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 import { CROSS_SOURCE, baseOf } from './helpers.ts';
 
@@ -42,13 +43,30 @@ describe('Prometheus metrics on GET /metrics', () => {
     expect(sample(text, 'gateway_translation_cache_hits_total')).toBe(0);
   });
 
-  it('counts translation cache hits when a page is asked for again', async () => {
+  it('counts translation cache hits when another process translated the page, and translations reused whole when this one did', async () => {
+    // Two replicas sharing one translation cache, as over Redis; no answer cache in front.
+    const translationCache = createMemoryTranslationCache();
+    const settings = { problemsCacheTtlSeconds: 0, responseCacheTtlSeconds: 0 };
+    const first = await stack.addGateway({ settings, translationCache });
+    const second = await stack.addGateway({ settings, translationCache });
+    const textsBefore = stack.translation.stats.translatedTexts;
+    expect((await first.query(CROSS_SOURCE)).errors).toBeUndefined();
+    const translated = stack.translation.stats.translatedTexts - textsBefore;
+    expect(translated).toBeGreaterThan(0);
     const calls = stack.translation.stats.byRoute['POST /translate'];
-    expect((await stack.query(CROSS_SOURCE)).errors).toBeUndefined();
-    expect(stack.translation.stats.byRoute['POST /translate']).toBe(calls);
-    const text = await metricsOf(stack.gatewayUrl);
-    expect(sample(text, 'gateway_translation_cache_hits_total')).toBe(stack.translation.stats.translatedTexts);
+    // The other process: every text from the shared cache, no call.
+    expect((await second.query(CROSS_SOURCE)).errors).toBeUndefined();
+    let text = await metricsOf(second.gatewayUrl);
+    expect(sample(text, 'gateway_translation_cache_hits_total')).toBe(translated);
+    expect(sample(text, 'gateway_translation_cache_misses_total')).toBe(0);
+    expect(sample(text, 'gateway_translations_reused_total')).toBe(0);
+    // Asked again there: each problem's translation reused whole, no text looked up.
+    expect((await second.query(CROSS_SOURCE)).errors).toBeUndefined();
+    text = await metricsOf(second.gatewayUrl);
+    expect(sample(text, 'gateway_translations_reused_total')).toBe(2);
+    expect(sample(text, 'gateway_translation_cache_hits_total')).toBe(translated);
     expect(sample(text, 'gateway_requests_total{operation="ProblemsInSpanish",outcome="ok"}')).toBe(2);
+    expect(stack.translation.stats.byRoute['POST /translate']).toBe(calls);
   });
 
   it('counts an upstream failure by its status and the request as an error', async () => {

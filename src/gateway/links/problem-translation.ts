@@ -61,6 +61,9 @@ export const resolvers = {
         if (!languages) return null;
         const runtime = translationRuntimeOf(context);
         const problem = await textsOf(parent, context);
+        const from = { ...languages, ...problem };
+        const reused = runtime.assembled.find(from);
+        if (reused) return { language: languages.to, ...reused };
         // Off the event loop; a statement over the limits fails the field here, before any call.
         const segments = await runtime.statements.segment(problem.statement);
         // The service refuses an empty text; an empty title has nothing to translate anyway.
@@ -72,7 +75,9 @@ export const resolvers = {
         if (!results) return null;
         const title = titles.length > 0 ? decodeHtmlText(results[0].text) : problem.title;
         const translated = results.slice(titles.length).map((result) => result.text);
-        return { language: languages.to, title, statement: await runtime.statements.reassemble(problem.statement, translated) };
+        const assembled = { title, statement: await runtime.statements.reassemble(problem.statement, translated) };
+        runtime.assembled.keep(from, assembled);
+        return { language: languages.to, ...assembled };
       },
     },
   },

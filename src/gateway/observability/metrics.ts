@@ -74,6 +74,11 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
     help: 'Texts not in the translation cache: sent upstream, or joined to a call already on its way for another request.',
     registers,
   });
+  const reusedTranslations = new Counter({
+    name: 'gateway_translations_reused_total',
+    help: "Problem translations (Problem.translation) reused whole, as assembled lately from the same title and statement: none of their texts looked up in the translation cache.",
+    registers,
+  });
   const splits = new Counter({
     name: 'gateway_translation_splits_total',
     help: 'Translation work split to fit the service: `call` a call refused as too large and sent again in parts, `text` a text cut at paragraph or sentence boundaries.',
@@ -120,7 +125,8 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
         };
       },
     },
-    translationServed({ cached, joined, sent, calls, callSizes, splitCalls = 0, splitTexts = 0, learned = [] }) {
+    translationServed({ cached, joined, sent, calls, callSizes, splitCalls = 0, splitTexts = 0, learned = [], reused = 0 }) {
+      if (reused > 0) reusedTranslations.inc(reused);
       cacheHits.inc(cached);
       cacheMisses.inc(sent + joined);
       if (callSizes) for (const size of callSizes) batchSize.observe(size);

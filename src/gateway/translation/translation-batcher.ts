@@ -39,6 +39,11 @@ export interface TranslationServedEvent {
   splitTexts?: number;
   /** Measures whose limit was learned (or lowered) by this flush. */
   learned?: (keyof CallShape)[];
+  /**
+   * Problem translations reused whole (assembled-translations.ts), whose texts were not looked up
+   * one by one. Never set by the batcher: the link's memo reports these, once per tick.
+   */
+  reused?: number;
 }
 
 export interface TranslationBatcherOptions<TContext extends object> {

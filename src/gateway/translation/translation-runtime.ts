@@ -16,6 +16,7 @@ import { createMemoryTranslationCache, type TranslationCache } from './translati
 import { detectLanguage, listLanguages, readPublishedCharLimit, translateTexts, type Detection, type Language, type TranslatedText, type TranslationContext } from './translation-client.ts';
 import { chooseLanguages, targetsOf, type LanguageChoice } from './language-tags.ts';
 import { createStatementMemo, type StatementMemo } from '../statement/statement-memo.ts';
+import { createAssembledTranslations, type AssembledTranslations } from './assembled-translations.ts';
 
 export interface TranslationRuntimeOptions {
   /** @default an in-process LRU cache (see createMemoryTranslationCache) */
@@ -38,8 +39,8 @@ export interface TranslationRuntimeOptions {
   translationApiKey?: string;
   /** How long the language list is reused to map and check language arguments. @default 1 hour */
   languagesTtlMs?: number;
-  /** How long a detection is reused (TRANSLATION_CACHE_TTL_SECONDS). @default 6 hours */
-  detectionsTtlMs?: number;
+  /** How long a detection, and a problem's assembled translation, is reused (TRANSLATION_CACHE_TTL_SECONDS). @default 6 hours */
+  cacheTtlMs?: number;
   /** Told how each batch's texts were served (cache hits, joined, sent, calls, splits), for metrics. */
   onServed?: TranslationBatcherOptions<TranslationContext>['onServed'];
 }
@@ -53,6 +54,8 @@ export interface TranslationRuntime {
   maxTextLength: number;
   /** Memoized Markdown work of the Problem.translation link (segmenting, splicing back, HTML). */
   statements: StatementMemo;
+  /** The link's results, reused whole while their translations would be (assembled-translations.ts). */
+  assembled: AssembledTranslations;
   /** The languages the service offers, fetched once per `languagesTtlMs`. */
   languages(context: TranslationContext): Promise<Language[]>;
   /**
@@ -86,7 +89,7 @@ export function createTranslationRuntime({
   translationUrl,
   translationApiKey,
   languagesTtlMs = 60 * 60 * 1000,
-  detectionsTtlMs = 6 * 60 * 60 * 1000,
+  cacheTtlMs = 6 * 60 * 60 * 1000,
   onServed,
 }: TranslationRuntimeOptions): TranslationRuntime {
   let languages: { list: Promise<Language[]>; fetchedAt: number } | undefined;
@@ -141,11 +144,11 @@ export function createTranslationRuntime({
   });
   const reported = new WeakMap<object, Set<BatchFailure>>();
 
-  const detections = new LRUCache<string, Detection[]>({ max: 10_000, ttl: Math.max(1, detectionsTtlMs) });
+  const detections = new LRUCache<string, Detection[]>({ max: 10_000, ttl: Math.max(1, cacheTtlMs) });
   const detecting = new Map<string, Promise<Detection[]>>();
   const detect = (context: TranslationContext, text: string): Promise<Detection[]> => {
     const key = sha256Of(text);
-    const hit = detectionsTtlMs > 0 ? detections.get(key) : undefined;
+    const hit = cacheTtlMs > 0 ? detections.get(key) : undefined;
     if (hit) return Promise.resolve(hit);
     // Equal texts in flight, from this request or another, share one call.
     let pending = detecting.get(key);
@@ -154,7 +157,7 @@ export function createTranslationRuntime({
       detecting.set(key, pending);
       pending.then(
         (result) => {
-          if (detectionsTtlMs > 0) detections.set(key, result);
+          if (cacheTtlMs > 0) detections.set(key, result);
         },
         () => undefined,
       ).finally(() => detecting.delete(key));
@@ -174,6 +177,8 @@ export function createTranslationRuntime({
   return {
     maxTextLength,
     statements: createStatementMemo(),
+    // As long as the translations they were made of.
+    assembled: createAssembledTranslations({ ttlMs: cacheTtlMs, onReused: onServed && ((reused) => onServed({ cached: 0, joined: 0, sent: 0, calls: 0, reused })) }),
     languages: (context) => supportedLanguages(context),
     async resolveLanguages(context, args) {
       let byArgs = resolutions.get(context);

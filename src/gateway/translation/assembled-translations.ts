@@ -1,0 +1,71 @@
+import { textDigest } from '../../shared/hash.ts';
+import { createLruCache } from '../cache/lru-cache.ts';
+
+/** A problem's title and statement in one language, as the Problem.translation link put them together. */
+export interface AssembledTranslation {
+  title: string;
+  statement: string;
+}
+
+/** The texts a translation was made from, and the languages. */
+export interface AssembledFrom {
+  /** The service's code of the source language; null when the service detects it. */
+  from: string | null;
+  to: string;
+  title: string;
+  statement: string;
+}
+
+export interface AssembledTranslationsOptions {
+  /** Memory bound. @default 32 MiB */
+  maxBytes?: number;
+  /** How long an assembled translation is reused: the translation cache's TTL (TRANSLATION_CACHE_TTL_SECONDS); 0 keeps nothing. */
+  ttlMs: number;
+  /** Told how many translations were reused, once per tick (summed), for metrics. */
+  onReused?: (translations: number) => void;
+}
+
+export interface AssembledTranslations {
+  /** The translation assembled lately from exactly these texts and languages, if any. */
+  find(from: AssembledFrom): AssembledTranslation | undefined;
+  keep(from: AssembledFrom, translation: AssembledTranslation): void;
+}
+
+/**
+ * The link's whole result per problem and language pair, reused while the translations it was made
+ * of would be: a warm page then costs no segmenting, batching, cache lookup per text or reassembly
+ * (some 200 texts for 20 problems), only one lookup per problem. Keyed by the exact title and
+ * statement (their digests), so a problem whose text changes simply misses. Like the translation
+ * cache, an entry lives TRANSLATION_CACHE_TTL_SECONDS from when it was made; each process holds its
+ * own (a translation made again elsewhere within that time may read differently, as two replicas'
+ * whole answers may).
+ */
+export function createAssembledTranslations({ maxBytes = 32 * 1024 * 1024, ttlMs, onReused }: AssembledTranslationsOptions): AssembledTranslations {
+  const kept = createLruCache<AssembledTranslation>({
+    maxBytes,
+    ttlMs,
+    sizeOf: (key, value) => 2 * (key.length + value.title.length + value.statement.length) + 96,
+  });
+  const keyOf = ({ from, to, title, statement }: AssembledFrom) => `${from ?? 'auto'}:${to}:${textDigest(title)}:${textDigest(statement)}`;
+  let reused = 0;
+  const report = () => {
+    const translations = reused;
+    reused = 0;
+    try {
+      onReused?.(translations);
+    } catch {
+      // Metrics must never cost a translation.
+    }
+  };
+  return {
+    find(from) {
+      const found = kept.get(keyOf(from));
+      if (!found) return undefined;
+      if (onReused && reused++ === 0) setImmediate(report);
+      return found;
+    },
+    keep(from, translation) {
+      kept.set(keyOf(from), translation);
+    },
+  };
+}
