@@ -251,6 +251,27 @@ describe('the direct lane in front of yoga', () => {
       expect(translateCalls()).toBe(translateBefore + 1);
     });
 
+    it('a translation service that fails costs the links, as through yoga: the same answer, the problems still there', async () => {
+      await (await post(gateway, LINKED, { first: 2, to: 'es' })).text();
+      stack.translation.setFaults({ status: 503, routes: ['POST /translate'] });
+      try {
+        logged.length = 0;
+        const direct = await post(gateway, LINKED, { first: 2, to: 'fr' });
+        const directText = await direct.text();
+        expect(await lastLane()).toBe('direct');
+        // Failures are not cached: yoga meets the same failure.
+        const yoga = await viaYoga(gateway, LINKED, { first: 2, to: 'fr' });
+        expect(directText).toBe(await yoga.text());
+        expect(direct.status).toBe(yoga.status);
+        const answer = JSON.parse(directText);
+        expect(answer.data.problems.nodes.map((node: { id: string }) => node.id)).toHaveLength(2);
+        expect(answer.errors[0].extensions.code).toBe('UPSTREAM_ERROR');
+        expect(logged[0]).toMatchObject({ lane: 'direct', outcome: 'error' });
+      } finally {
+        stack.translation.clearFaults();
+      }
+    });
+
     it('a language argument that is no language tag is yoga’s 400, before any call', async () => {
       await (await post(gateway, LINKED, { first: 2, to: 'es' })).text();
       const problemsBefore = stack.problems.stats.requests;
