@@ -139,6 +139,8 @@ async function buildFromConfig(
     translationUrl: settings.translationUrl,
     translationApiKey: settings.translationApiKey,
     cacheTtlMs: settings.translationCacheTtlSeconds * 1000,
+    // Off with the translation cache (TRANSLATION_CACHE_MAX_BYTES=0), and never larger than it.
+    assembledMaxBytes: Math.min(32 * 1024 * 1024, settings.translationCacheMaxBytes),
     onServed: onTranslationServed,
   });
   const upstreamFetch = createUpstreamFetch();

@@ -56,6 +56,17 @@ describe('translation batching and caching', () => {
     expect(warm.data).toEqual(cold.data);
   });
 
+  it.each([
+    ['TRANSLATION_CACHE_TTL_SECONDS=0', { translationCacheTtlSeconds: 0 }],
+    ['TRANSLATION_CACHE_MAX_BYTES=0', { translationCacheMaxBytes: 0 }],
+  ])('with the translation cache off (%s), a page asked again is translated again: no translation is reused whole either', async (_, settings) => {
+    const off = await stack.addGateway({ settings: { ...settings, translationBatchSize: PAGE_OF_20, problemsCacheTtlSeconds: 0, responseCacheTtlSeconds: 0 } });
+    const first = await off.query(page(3, 'pt'));
+    const second = await off.query(page(3, 'pt'));
+    expect(second.data).toEqual(first.data);
+    expect(translateCalls()).toBe(2);
+  });
+
   it('serves a different query that needs the same texts from the cache', async () => {
     await stack.query(/* GraphQL */ `{ problem(id: "p1021") { translation(to: "it") { title } } }`);
     stack.translation.resetStats();

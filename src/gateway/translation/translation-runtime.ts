@@ -41,6 +41,8 @@ export interface TranslationRuntimeOptions {
   languagesTtlMs?: number;
   /** How long a detection, and a problem's assembled translation, is reused (TRANSLATION_CACHE_TTL_SECONDS). @default 6 hours */
   cacheTtlMs?: number;
+  /** Memory bound of the assembled translations (assembled-translations.ts); 0 keeps none. @default 32 MiB */
+  assembledMaxBytes?: number;
   /** Told how each batch's texts were served (cache hits, joined, sent, calls, splits), for metrics. */
   onServed?: TranslationBatcherOptions<TranslationContext>['onServed'];
 }
@@ -90,6 +92,7 @@ export function createTranslationRuntime({
   translationApiKey,
   languagesTtlMs = 60 * 60 * 1000,
   cacheTtlMs = 6 * 60 * 60 * 1000,
+  assembledMaxBytes = 32 * 1024 * 1024,
   onServed,
 }: TranslationRuntimeOptions): TranslationRuntime {
   let languages: { list: Promise<Language[]>; fetchedAt: number } | undefined;
@@ -178,7 +181,11 @@ export function createTranslationRuntime({
     maxTextLength,
     statements: createStatementMemo(),
     // As long as the translations they were made of.
-    assembled: createAssembledTranslations({ ttlMs: cacheTtlMs, onReused: onServed && ((reused) => onServed({ cached: 0, joined: 0, sent: 0, calls: 0, reused })) }),
+    assembled: createAssembledTranslations({
+      maxBytes: assembledMaxBytes,
+      ttlMs: cacheTtlMs,
+      onReused: onServed && ((reused) => onServed({ cached: 0, joined: 0, sent: 0, calls: 0, reused })),
+    }),
     languages: (context) => supportedLanguages(context),
     async resolveLanguages(context, args) {
       let byArgs = resolutions.get(context);
