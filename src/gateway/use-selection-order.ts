@@ -35,9 +35,12 @@ export function selectionOrderOf(document: DocumentNode, operationName?: string 
   if (!operation) return undefined;
   const fragments: Fragments = {};
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  // Made once, at the first answer with data, and kept: the direct lane orders every answer of an
+  // operation with the same function.
+  let plan: SelectionPlan | undefined;
   return (result) => {
     if (!result.data) return result;
-    const data = ordered(result.data, selectionPlan([operation.selectionSet], fragments));
+    const data = ordered(result.data, (plan ??= selectionPlan([operation.selectionSet], fragments)));
     return data === result.data ? result : { ...result, data: data as ExecutionResult['data'] };
   };
 }
