@@ -245,6 +245,11 @@ describe('the direct lane in front of yoga', () => {
       expect(translateCalls()).toBe(translateBefore + 1);
       expect(logged[0]).toMatchObject({ operation: 'Read', upstreamCalls: { problems: 1, translation: 1 }, outcome: 'ok', errors: 0, lane: 'direct' });
       expect(JSON.parse(coldText).data.problems.nodes[0].translation.language).toBe('pt');
+      // A GET of the same text is the lane's too.
+      const url = `${gateway.gatewayUrl}?query=${encodeURIComponent(LINKED)}&variables=${encodeURIComponent(JSON.stringify({ first: 3, to: 'pt' }))}`;
+      const viaGet = await fetch(url, { headers: { authorization: 'Bearer key-a' } });
+      expect(await viaGet.text()).toBe(coldText);
+      expect(await lastLane()).toBe('direct');
       // Warm now: through yoga, the same answer with no translation call.
       const yoga = await viaYoga(gateway, LINKED, { first: 3, to: 'pt' });
       expect(await yoga.text()).toBe(coldText);
