@@ -1,8 +1,8 @@
 import type { RequestListener } from 'node:http';
-import type { GraphQLSchema } from 'graphql';
+import type { GraphQLError, GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { createYoga, useSchema, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, maskError, useSchema, type YogaServerInstance } from 'graphql-yoga';
 import { createMemoryRateLimitStore, type RateLimitStore } from './client/rate-limit-store.ts';
 import { answerOnNodeHttp } from './client/answer-on-node-http.ts';
 import { createResponseCache } from './client/response-cache.ts';
@@ -13,6 +13,7 @@ import { errorMasking } from './client/use-error-masking.ts';
 import { graphiqlYogaOptions } from './graphiql.ts';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
 import { createObservability, startTracing, type RequestLog } from './observability/index.ts';
+import { upstreamErrorIn } from './errors.ts';
 import { toPublicSchema } from './public-schema.ts';
 import { translationArgumentRefusal } from './translation/use-translation-arguments.ts';
 import { createSharedStores } from './redis/index.ts';
@@ -128,6 +129,11 @@ export async function createGateway({
     healthCheckEndpoint: ' ',
     landingPage: false,
     logging: false,
+    // yoga hides an error whose cause is not a GraphQL error, as unexpected. An upstream failure (a
+    // connection refused, say) is one, but it carries the gateway's own message and code
+    // (UPSTREAM_UNAVAILABLE): it is left to the gateway's masking, which keeps it, as the direct
+    // lane does. Everything else is yoga's to mask, as before.
+    maskedErrors: { maskError: (error, message, isDev) => (upstreamErrorIn(error) ? (error as GraphQLError) : maskError(error, message, isDev)) },
     cors,
     batching: { limit: resolvedSettings.maxBatchOperations },
     // MAX_BODY_BYTES is enforced by useRequestBody (client guards), which reads each body once.

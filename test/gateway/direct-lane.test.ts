@@ -277,6 +277,29 @@ describe('the direct lane in front of yoga', () => {
       }
     });
 
+    it('in production, an unreachable translation service is UPSTREAM_UNAVAILABLE through yoga and through the lane alike, never "Unexpected error."', async () => {
+      // Mesh reads NODE_ENV itself: outside production it rewrites such errors, which hid this.
+      const nodeEnv = process.env.NODE_ENV;
+      process.env.NODE_ENV = 'production';
+      try {
+        const down = await stack.addGateway({
+          settings: { gatewayApiKeys: ['key-a'], production: true, upstreamRetries: 0, translationUrl: 'http://127.0.0.1:9', problemsCacheTtlSeconds: 0, responseCacheTtlSeconds: 0 },
+        });
+        const answers: string[] = [];
+        for (const to of ['es', 'fr']) answers.push(await (await post(down, LINKED, { first: 1, to })).text());
+        answers.push(await (await viaYoga(down, LINKED, { first: 1, to: 'de' })).text());
+        for (const answer of answers) {
+          const { errors } = JSON.parse(answer) as { errors: { message: string; extensions: { code: string } }[] };
+          expect(errors[0]).toMatchObject({ message: 'The translation service could not be reached.', extensions: { code: 'UPSTREAM_UNAVAILABLE' } });
+        }
+        // Through yoga (the text's first time), the lane, and yoga again: the same bytes.
+        expect(answers[1]).toBe(answers[0]);
+        expect(answers[2]).toBe(answers[0]);
+      } finally {
+        process.env.NODE_ENV = nodeEnv;
+      }
+    });
+
     it('a language argument that is no language tag is yoga’s 400, before any call', async () => {
       await (await post(gateway, LINKED, { first: 2, to: 'es' })).text();
       const problemsBefore = stack.problems.stats.requests;
