@@ -13,6 +13,7 @@ import { errorMasking } from './client/use-error-masking.ts';
 import { graphiqlYogaOptions } from './graphiql.ts';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
 import { createObservability, startTracing, type RequestLog } from './observability/index.ts';
+import { logErrorCauses } from './observability/mesh-logger.ts';
 import { upstreamErrorIn } from './errors.ts';
 import { toPublicSchema } from './public-schema.ts';
 import { translationArgumentRefusal } from './translation/use-translation-arguments.ts';
@@ -164,6 +165,8 @@ export async function createGateway({
         windowMs: resolvedSettings.rateLimitWindowSeconds * 1000,
         onRejected: observability.onRateLimited,
       }),
+      // Mesh logs the causes of errors only under NODE_ENV=production, which the production setting follows.
+      onErrors: resolvedSettings.production ? (errors) => logErrorCauses(mesh.logger, errors) : undefined,
     },
     next: yoga as unknown as RequestListener,
   });

@@ -277,17 +277,30 @@ describe('the direct lane in front of yoga', () => {
       }
     });
 
-    it('in production, an unreachable translation service is UPSTREAM_UNAVAILABLE through yoga and through the lane alike, never "Unexpected error."', async () => {
+    it('in production, an unreachable translation service is UPSTREAM_UNAVAILABLE through yoga and through the lane alike, never "Unexpected error.", and its cause is logged either way', async () => {
       // Mesh reads NODE_ENV itself: outside production it rewrites such errors, which hid this.
       const nodeEnv = process.env.NODE_ENV;
       process.env.NODE_ENV = 'production';
       try {
+        const lines: string[] = [];
         const down = await stack.addGateway({
           settings: { gatewayApiKeys: ['key-a'], production: true, upstreamRetries: 0, translationUrl: 'http://127.0.0.1:9', problemsCacheTtlSeconds: 0, responseCacheTtlSeconds: 0 },
+          log: (line, level) => void (level === 'error' && lines.push(line)),
         });
         const answers: string[] = [];
-        for (const to of ['es', 'fr']) answers.push(await (await post(down, LINKED, { first: 1, to })).text());
+        // Each logs the failure's cause once, as Mesh does: through yoga, and through the lane alike.
+        const causes: string[][] = [];
+        for (const to of ['es', 'fr']) {
+          answers.push(await (await post(down, LINKED, { first: 1, to })).text());
+          causes.push(lines.splice(0));
+        }
         answers.push(await (await viaYoga(down, LINKED, { first: 1, to: 'de' })).text());
+        causes.push(lines.splice(0));
+        expect(causes.map((each) => each.map((line) => line.replace(/\d+\.\d+\.\d+\.\d+:\d+/, 'ADDRESS')))).toEqual([
+          ['mesh: connect ECONNREFUSED ADDRESS'],
+          ['mesh: connect ECONNREFUSED ADDRESS'],
+          ['mesh: connect ECONNREFUSED ADDRESS'],
+        ]);
         for (const answer of answers) {
           const { errors } = JSON.parse(answer) as { errors: { message: string; extensions: { code: string } }[] };
           expect(errors[0]).toMatchObject({ message: 'The translation service could not be reached.', extensions: { code: 'UPSTREAM_UNAVAILABLE' } });

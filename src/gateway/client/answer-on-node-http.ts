@@ -33,6 +33,8 @@ export interface DirectForwarding {
   argumentRefusal?: (estimate: OperationEstimate) => GraphQLError | undefined;
   /** Spends the caller's translation budget for an operation that reaches the translation service: its 429, or undefined (use-rate-limits.ts). */
   translationBudget?: (identity: string) => Promise<GraphQLError | undefined>;
+  /** Told every answer's errors before they are masked, to log their causes as Mesh does for yoga's (mesh-logger.ts). */
+  onErrors?: (errors: readonly GraphQLError[]) => void;
 }
 
 export interface AnswerOnNodeHttpOptions {
@@ -157,7 +159,9 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
     try {
       // As in yoga, where the check runs before execution: a spent budget is the whole answer.
       const refused = usesTranslation ? await direct!.translationBudget?.(identity) : undefined;
-      result = direct!.maskErrors(refused ? { errors: [refused] } : await run({ request: head }));
+      const executed = refused ? { errors: [refused] } : await run({ request: head });
+      if (executed.errors?.length) direct!.onErrors?.(executed.errors);
+      result = direct!.maskErrors(executed);
     } catch (error) {
       // Forwarding reports the source's failures in the answer; this is the gateway's own fault.
       result = direct!.maskErrors({ errors: [new GraphQLError('Unexpected error.', { originalError: error as Error })] });

@@ -1,4 +1,5 @@
 import type { Logger } from '@graphql-mesh/types';
+import { GraphQLError } from 'graphql';
 import { inspect } from 'node:util';
 
 export type LogLevel = 'info' | 'warn' | 'error';
@@ -39,4 +40,18 @@ export function createMeshLogger(log: GatewayLog, name = ''): Logger {
     child,
     addPrefix: child,
   };
+}
+
+/**
+ * What Mesh does with a result's errors in production (an `onExecute` hook of its own, so for
+ * requests through yoga only): each error's first cause that is no GraphQL error (a refused
+ * connection, say) goes to its logger. The direct lane tells its answers to this, so their causes
+ * are logged alike.
+ */
+export function logErrorCauses(logger: Pick<Logger, 'error'>, errors: readonly unknown[] | undefined): void {
+  for (const error of errors ?? []) {
+    let cause: unknown = error;
+    while (cause instanceof GraphQLError) cause = cause.originalError;
+    if (cause) logger.error(cause);
+  }
 }
