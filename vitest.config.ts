@@ -15,11 +15,23 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     // Worker threads: every gateway carries its own settings, so test files need no process of their own.
     pool: 'threads',
     // Building the mesh takes a few seconds on a busy 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'] } },
+      {
+        // Mesh reads NODE_ENV itself (the gateway reads only its settings) and handles errors
+        // differently in production: the suites comparing the gateway's paths run there once more.
+        extends: true,
+        test: {
+          name: 'NODE_ENV=production',
+          include: ['test/gateway/single-source-fast-path.test.ts', 'test/gateway/direct-lane.test.ts', 'test/gateway/upstream-faults.test.ts'],
+          env: { NODE_ENV: 'production' },
+        },
+      },
+    ],
   },
 });
