@@ -30,9 +30,9 @@ export interface DirectForwarding {
   /** The error masking every answer gets (use-error-masking.ts). */
   maskErrors: (result: ExecutionResult) => ExecutionResult;
   /** The translation arguments' check (use-translation-arguments.ts): a refusal hands the request to yoga, which words it. */
-  argumentRefusal?: (estimate: OperationEstimate) => GraphQLError | undefined;
+  argumentRefusal: (estimate: OperationEstimate) => GraphQLError | undefined;
   /** Spends the caller's translation budget for an operation that reaches the translation service: its 429, or undefined (use-rate-limits.ts). */
-  translationBudget?: (identity: string) => Promise<GraphQLError | undefined>;
+  translationBudget: (identity: string) => Promise<GraphQLError | undefined>;
   /** Told every answer's errors before they are masked, to log their causes as Mesh does for yoga's (mesh-logger.ts). */
   onErrors?: (errors: readonly GraphQLError[]) => void;
 }
@@ -158,7 +158,7 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
     let result: ExecutionResult;
     try {
       // As in yoga, where the check runs before execution: a spent budget is the whole answer.
-      const refused = usesTranslation ? await direct!.translationBudget?.(identity) : undefined;
+      const refused = usesTranslation ? await direct!.translationBudget(identity) : undefined;
       const executed = refused ? { errors: [refused] } : await run({ request: head });
       if (executed.errors?.length) direct!.onErrors?.(executed.errors);
       result = direct!.maskErrors(executed);
@@ -225,7 +225,7 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
     const variables = (params.variables ?? undefined) as Record<string, unknown> | undefined;
     if (variablesTooDeep(variables)) return undefined;
     const estimate = estimateOperation(prepared.schema, prepared.document, params.operationName, variables);
-    if (!estimate?.coercedVariables || executionLimitError(estimate, direct!.limits) || direct!.argumentRefusal?.(estimate)) return undefined;
+    if (!estimate?.coercedVariables || executionLimitError(estimate, direct!.limits) || direct!.argumentRefusal(estimate)) return undefined;
     const run = prepared.bind(variables, estimate.coercedVariables);
     return run && { run, operation: prepared.operation, usesTranslation: estimate.usesTranslation };
   }

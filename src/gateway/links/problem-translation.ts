@@ -61,8 +61,9 @@ export const resolvers = {
         if (!languages) return null;
         const runtime = translationRuntimeOf(context);
         const problem = await textsOf(parent, context);
-        const from = { ...languages, ...problem };
-        const reused = runtime.assembled.find(from);
+        // What a whole translation is reused by: the languages as resolved, the texts as they are now.
+        const source = { ...languages, ...problem };
+        const reused = runtime.assembled.find(source);
         if (reused) return { language: languages.to, ...reused };
         // Off the event loop; a statement over the limits fails the field here, before any call.
         const segments = await runtime.statements.segment(problem.statement);
@@ -76,7 +77,7 @@ export const resolvers = {
         const title = titles.length > 0 ? decodeHtmlText(results[0].text) : problem.title;
         const translated = results.slice(titles.length).map((result) => result.text);
         const assembled = { title, statement: await runtime.statements.reassemble(problem.statement, translated) };
-        runtime.assembled.keep(from, assembled);
+        runtime.assembled.keep(source, assembled);
         return { language: languages.to, ...assembled };
       },
     },

@@ -48,8 +48,8 @@ export function createMeshLogger(log: GatewayLog, name = ''): Logger {
  * connection, say) goes to its logger. The direct lane tells its answers to this, so their causes
  * are logged alike.
  */
-export function logErrorCauses(logger: Pick<Logger, 'error'>, errors: readonly unknown[] | undefined): void {
-  for (const error of errors ?? []) {
+export function logErrorCauses(logger: Pick<Logger, 'error'>, errors: readonly unknown[]): void {
+  for (const error of errors) {
     let cause: unknown = error;
     while (cause instanceof GraphQLError) cause = cause.originalError;
     if (cause) logger.error(cause);
