@@ -16,6 +16,8 @@ describe('npm run bench', () => {
       'gateway warm page: 20 with translation',
       'gateway repeated identical query',
       'bare node:http, same bytes',
+      'minimal proxy pass-through: problem(id)',
+      'minimal proxy warm page: 20 with translation',
     ]);
     for (const result of report.results) {
       expect(result.requests).toBeGreaterThan(0);
@@ -49,6 +51,6 @@ describe('npm run bench', () => {
     expect(run.output()).toContain('| scenario | req/s | p50 / p99 ms | CPU µs/req | upstream calls/req |');
     expect(run.output()).toMatch(/round 1: one process \d+ req\/s .*; 0 wrong answers/);
     expect(run.output()).toMatch(/median: one process \d+ req\/s/);
-    expect(JSON.parse(readFileSync(reportPath, 'utf8')).results).toHaveLength(5);
+    expect(JSON.parse(readFileSync(reportPath, 'utf8')).results).toHaveLength(7);
   }, 300_000);
 });

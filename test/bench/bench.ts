@@ -5,7 +5,9 @@
  * Processes, each started here and stopped at the end: a plain graphql-js problems service (the
  * stand-in's schema and data on node:http, no framework), the translation stand-in, the gateway
  * (compiled into dist/ first, as production runs it; through tsx with BENCH_RUNTIME=sources) and a bare node:http server
- * answering the same bytes every time (the machine's ceiling). CPU time is read from
+ * answering the same bytes every time (the machine's ceiling), and a minimal Node proxy doing only what
+ * any proxy must for the pass-through and the warm page (minimal-proxy.ts: the floor under the
+ * gateway's figures). CPU time is read from
  * `/proc/<pid>/stat` of each process, so "CPU per request" is the whole process's work, GC included.
  * Requests carry distinct variables (nothing is merged in flight) except in the repeated-query
  * scenario; scenarios alternate over `rounds`.
@@ -84,6 +86,9 @@ export interface BenchReport {
     warmPageCpuVsPassThrough: number;
     repeatedReqPerSecVsUpstream: number;
     bareReqPerSecVsUpstream: number;
+    /** The floor under the first two targets: the minimal proxy's pass-through against the upstream, its warm page against its pass-through. */
+    minimalProxyPassThroughCpuVsUpstream: number;
+    minimalProxyWarmPageCpuVsPassThrough: number;
   };
 }
 
@@ -307,6 +312,12 @@ export async function runBench({
     const repeatedAnswer = await (await fetch(gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...client }, body: repeated })).text();
     const bare = await start('test/bench/bare-server.ts', { BODY: repeatedAnswer }, /(http:\/\/127\.0\.0\.1:\d+)/);
     servers.push(bare);
+    const proxy = await start(
+      'test/bench/minimal-proxy.ts',
+      { PROBLEMS_URL: problems.url, PROBLEMS_API_KEY: 'bench-problems', TRANSLATION_URL: upstreams.translation.url, TRANSLATION_API_KEY: 'bench-translation' },
+      /(http:\/\/127\.0\.0\.1:\d+)/,
+    );
+    servers.push(proxy);
 
     const scenarios: Scenario[] = [
       {
@@ -337,11 +348,22 @@ export async function runBench({
         gateway: defaultsGateway.url,
       },
       { name: 'bare node:http, same bytes', url: `${bare.url}/`, server: bare, headers: {}, body: () => repeated, check: (payload) => payload.data !== undefined },
+      {
+        name: 'minimal proxy pass-through: problem(id)',
+        url: `${proxy.url}/graphql`,
+        server: proxy,
+        headers: {},
+        body: byId,
+        check: (payload) => !payload.errors && typeof payload.data?.problem?.title === 'string',
+      },
+      { name: 'minimal proxy warm page: 20 with translation', url: `${proxy.url}/graphql`, server: proxy, headers: {}, body: page('es'), check: translated },
     ];
 
-    // Warm every Spanish page's translations, then every path, before measuring.
+    // Warm every Spanish page's translations (in the gateway and in the minimal proxy), then every path, before measuring.
     for (let index = 0; index < PAGES; index += 1) {
-      await fetch(gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...client }, body: page('es')(index) }).then((response) => response.text());
+      for (const url of [gatewayUrl, `${proxy.url}/graphql`]) {
+        await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...client }, body: page('es')(index) }).then((response) => response.text());
+      }
     }
     for (const scenario of scenarios) await load(scenario, Math.min(1, seconds), connections);
     const totals = scenarios.map(() => ({ latencies: [] as number[], errors: 0, elapsed: 0, cpu: 0, calls: { problems: 0, translation: 0 } }));
@@ -401,7 +423,7 @@ export async function runBench({
     await sleep(idleSeconds * 1000);
     const afterLoadIdleRssMiB = rssMiB(gatewayPid);
 
-    const [direct, passThrough, warm, repeat, ceiling] = results;
+    const [direct, passThrough, warm, repeat, ceiling, proxyPassThrough, proxyWarm] = results;
     const report: BenchReport = {
       date: new Date().toISOString().slice(0, 10),
       machine: '2-core machine',
@@ -429,6 +451,8 @@ export async function runBench({
         warmPageCpuVsPassThrough: warm.cpuMicrosPerRequest / passThrough.cpuMicrosPerRequest,
         repeatedReqPerSecVsUpstream: repeat.requestsPerSecond / direct.requestsPerSecond,
         bareReqPerSecVsUpstream: ceiling.requestsPerSecond / direct.requestsPerSecond,
+        minimalProxyPassThroughCpuVsUpstream: proxyPassThrough.cpuMicrosPerRequest / direct.cpuMicrosPerRequest,
+        minimalProxyWarmPageCpuVsPassThrough: proxyWarm.cpuMicrosPerRequest / proxyPassThrough.cpuMicrosPerRequest,
       },
     };
     for (const line of formatReport(report)) log(line);
@@ -457,8 +481,8 @@ export function formatReport(report: BenchReport): string[] {
         } |`,
     ),
     '',
-    `- pass-through CPU per request: ${fixed(report.ratios.passThroughCpuVsUpstream, 2)}× the upstream's (target ≤ 1.0×)`,
-    `- warm page CPU per request: ${fixed(report.ratios.warmPageCpuVsPassThrough, 2)}× the pass-through (target ≤ 1.2×); cold page: ${report.coldPageTranslationCalls} translation call(s) (target 1)`,
+    `- pass-through CPU per request: ${fixed(report.ratios.passThroughCpuVsUpstream, 2)}× the upstream's (target ≤ 1.0×); the minimal proxy's: ${fixed(report.ratios.minimalProxyPassThroughCpuVsUpstream, 2)}×`,
+    `- warm page CPU per request: ${fixed(report.ratios.warmPageCpuVsPassThrough, 2)}× the pass-through (target ≤ 1.2×); the minimal proxy's: ${fixed(report.ratios.minimalProxyWarmPageCpuVsPassThrough, 2)}× its own; cold page: ${report.coldPageTranslationCalls} translation call(s) (target 1)`,
     `- repeated query: ${fixed(report.ratios.repeatedReqPerSecVsUpstream, 2)}× the upstream's req/s (target ≥ 10×); bare node:http: ${fixed(report.ratios.bareReqPerSecVsUpstream, 2)}×`,
     `- added latency at one connection (p50): ${fixed(report.addedLatencyP50Ms, 2)} ms (target ≤ 1 ms)`,
     `- gateway RSS: ${fixed(report.memory.startedRssMiB)} MiB at start, ${fixed(report.memory.idleRssMiB)} MiB idle (target ≤ 150 MiB); over a ${fixed(report.memory.sustained.seconds)} s load, ${fixed(
