@@ -17,6 +17,7 @@ import {
 } from '../observability/observed-request.ts';
 import { estimateOperation, type OperationEstimate } from '../operation-cost.ts';
 import { identifyCaller, type CallerOptions } from './client-identity.ts';
+import { normalizedContentType } from './use-content-type-case.ts';
 import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type CacheableParams, type ResponseCache } from './response-cache.ts';
 import { executionLimitError, variablesTooDeep, type ExecutionLimits } from './use-operation-limits.ts';
 import { spendRequest, type BudgetCounter } from './use-rate-limits.ts';
@@ -262,10 +263,11 @@ export function answerMediaType(accept: string | undefined): string | undefined 
   return undefined;
 }
 
+/** A JSON body in UTF-8, in any spelling of its media type yoga's parser is given (use-content-type-case.ts). */
 function isJson(contentType: string | undefined): boolean {
   if (!contentType) return false;
-  const [mediaType, ...parameters] = contentType.toLowerCase().split(';').map((part) => part.trim());
-  return mediaType === 'application/json' && parameters.every((parameter) => !parameter.startsWith('charset=') || parameter === 'charset=utf-8');
+  const [mediaType, ...parameters] = normalizedContentType(contentType).split(';');
+  return mediaType === 'application/json' && parameters.every((parameter) => !parameter.startsWith('charset=') || parameter.toLowerCase() === 'charset=utf-8');
 }
 
 function headerOf(request: IncomingMessage, name: string): string | undefined {

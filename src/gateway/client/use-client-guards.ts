@@ -6,6 +6,7 @@ import type { GatewaySettings } from '../settings.ts';
 import type { RateLimitStore } from './rate-limit-store.ts';
 import { useRoutes, type RouteTable } from './routes.ts';
 import { useClientKeys } from './use-client-keys.ts';
+import { useContentTypeCase } from './use-content-type-case.ts';
 import { useCsrfCheck } from './use-csrf-check.ts';
 import { useErrorMasking } from './use-error-masking.ts';
 import { useOperationLimits } from './use-operation-limits.ts';
@@ -39,7 +40,8 @@ export interface ClientGuardsOptions {
  * 4. who is calling, then the rate limits, then the key check: wrong keys count like any request
  *    before their 401, so guessing keys is rate-limited;
  * 5. CSRF: a POST a cross-site form could forge needs a header a form cannot send; a body within
- *    MAX_BODY_BYTES and in UTF-8, read once;
+ *    MAX_BODY_BYTES and in UTF-8, read once (its media type in any case: `Application/JSON` is
+ *    JSON, rewritten in onRequest, before yoga picks a parser);
  *    persisted queries and trusted documents, which turn a hash into its document before anything
  *    below (the response cache keys on the document) reads it;
  * 6. introspection switch, operation limits (shape while validating; cost before executing);
@@ -62,6 +64,7 @@ export function useClientGuards({ settings, routes, rateLimitStore, responseCach
       onRejected: onRateLimited,
     }),
     clientKeys.enforce,
+    useContentTypeCase(),
     useCsrfCheck(),
     useRequestBody({ maxBytes: settings.maxBodyBytes }),
     usePersistedQueries({

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../helpers/start-stack.ts';
+
+/**
+ * The listener in front of yoga against yoga itself, over the cross product of what clients vary:
+ * `Accept`, `Content-Type`, operation names, variables (missing, extra, wrong), documents with
+ * several operations, links with good and bad language arguments, and GET. Each request is sent
+ * once through the listener (yoga, the text's first time), once more (the lane, when it takes it)
+ * and once to yoga alone; the last two must agree on status, the headers a client reads and the
+ * bytes. A case the lane leaves to yoga agrees trivially; one it takes must agree exactly.
+ */
+const KEY = 'differential-key';
+const ACCEPTS = [
+  undefined,
+  'application/json, text/plain, */*',
+  'application/graphql-response+json;charset=utf-8, application/json;charset=utf-8',
+  '*/*;q=0.8',
+  'application/json;q=0.9, application/graphql-response+json',
+  'APPLICATION/JSON',
+  'application/json;charset=latin1, application/graphql-response+json',
+  'multipart/mixed, application/json',
+  'text/html',
+];
+const CONTENT_TYPES = ['application/json', 'application/json; charset=UTF-8', 'Application/JSON', 'application/json ; Charset=utf-8', 'application/json, text/plain'];
+const BY_ID = 'query A($id: ID!) { problem(id: $id) { id title } }';
+const TWO = 'query A($id: ID!) { problem(id: $id) { id title } } query B { problems(first: 1) { nodes { id } } }';
+const LINKED = 'query L($to: String!) { problems(first: 2) { nodes { id translation(to: $to) { title language } } } }';
+const BODIES: Record<string, unknown>[] = [
+  { query: BY_ID, variables: { id: 'p1001' } },
+  { query: BY_ID, variables: { id: 'p1001' }, operationName: 'A' },
+  { query: BY_ID, variables: { id: 'p1001' }, operationName: null },
+  { query: BY_ID, variables: { id: 'p1001' }, operationName: '' },
+  { query: BY_ID, variables: { id: 'nope' } },
+  { query: BY_ID, variables: { id: 5 } },
+  { query: BY_ID, variables: {} },
+  { query: BY_ID, variables: { id: 'p1001', extra: 1 } },
+  { query: BY_ID, variables: { id: 'p1001' }, extensions: { anything: 1 } },
+  { query: TWO, variables: { id: 'p1001' }, operationName: 'A' },
+  { query: TWO, operationName: 'B' },
+  { query: TWO, variables: { id: 'p1001' } },
+  { query: LINKED, variables: { to: 'es' } },
+  { query: LINKED, variables: { to: 'ES' } },
+  { query: LINKED, variables: { to: 'es-MX' } },
+  { query: LINKED, variables: { to: 'xx' } },
+  { query: LINKED, variables: { to: '' } },
+];
+
+describe('the direct lane and yoga over what clients vary', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it.each([
+    ['response cache off', { responseCacheTtlSeconds: 0 }],
+    ['response cache on', {}],
+  ])('agree on every combination (%s)', async (_name, cache) => {
+    const target = await stack.addGateway({ settings: { gatewayApiKeys: [KEY], problemsCacheTtlSeconds: 0, ...cache } });
+    const readHeaders = ['content-type', 'content-length', 'cache-control', 'vary', 'etag'];
+    const differences: string[] = [];
+    const compare = async (label: string, url: string, init: RequestInit) => {
+      await (await fetch(url, init)).text();
+      const lane = await fetch(url, init);
+      const yoga = await target.gateway.fetch(new Request(url, init));
+      const seen = async (response: Response) => `${response.status} ${readHeaders.map((name) => `${name}=${response.headers.get(name)}`).join(' ')} ${await response.text()}`;
+      const [fromLane, fromYoga] = [await seen(lane), await seen(yoga)];
+      if (fromLane !== fromYoga) differences.push(`${label}\n  lane ${fromLane.slice(0, 400)}\n  yoga ${fromYoga.slice(0, 400)}`);
+    };
+    for (const body of BODIES) {
+      for (const accept of ACCEPTS) {
+        const acceptHeader: Record<string, string> = accept === undefined ? {} : { accept };
+        for (const contentType of CONTENT_TYPES) {
+          const headers = { authorization: `Bearer ${KEY}`, 'content-type': contentType, ...acceptHeader };
+          await compare(`POST ${JSON.stringify(body)} accept=${accept} content-type=${contentType}`, target.gatewayUrl, { method: 'POST', headers, body: JSON.stringify(body) });
+        }
+        const search = new URLSearchParams({ query: String(body.query) });
+        if (body.variables !== undefined) search.set('variables', JSON.stringify(body.variables));
+        if (typeof body.operationName === 'string') search.set('operationName', body.operationName);
+        await compare(`GET ${search} accept=${accept}`, `${target.gatewayUrl}?${search}`, { headers: { authorization: `Bearer ${KEY}`, ...acceptHeader } });
+      }
+    }
+    expect(differences).toEqual([]);
+  }, 120_000);
+});
