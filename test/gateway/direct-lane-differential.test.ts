@@ -4,12 +4,14 @@ import { startStack, type Stack } from '../helpers/start-stack.ts';
 /**
  * The listener in front of yoga against yoga itself, over the cross product of what clients vary:
  * `Accept`, `Content-Type`, operation names, variables (missing, extra, wrong), documents with
- * several operations, links with good and bad language arguments, and GET. Each request is sent
+ * several operations, links with good and bad language arguments, GET; then the headers the lane
+ * reads itself (the key, a browser's Origin, validators, request ids). Each request is sent
  * once through the listener (yoga, the text's first time), once more (the lane, when it takes it)
  * and once to yoga alone; the last two must agree on status, the headers a client reads and the
  * bytes. A case the lane leaves to yoga agrees trivially; one it takes must agree exactly.
  */
 const KEY = 'differential-key';
+const ORIGIN = 'https://app.example';
 const ACCEPTS = [
   undefined,
   'application/json, text/plain, */*',
@@ -58,8 +60,8 @@ describe('the direct lane and yoga over what clients vary', () => {
     ['response cache off', { responseCacheTtlSeconds: 0 }],
     ['response cache on', {}],
   ])('agree on every combination (%s)', async (_name, cache) => {
-    const target = await stack.addGateway({ settings: { gatewayApiKeys: [KEY], problemsCacheTtlSeconds: 0, ...cache } });
-    const readHeaders = ['content-type', 'content-length', 'cache-control', 'vary', 'etag'];
+    const target = await stack.addGateway({ settings: { gatewayApiKeys: [KEY], corsOrigins: [ORIGIN], problemsCacheTtlSeconds: 0, ...cache } });
+    const readHeaders = ['content-type', 'content-length', 'cache-control', 'vary', 'etag', 'access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers', 'retry-after'];
     const differences: string[] = [];
     const compare = async (label: string, url: string, init: RequestInit) => {
       await (await fetch(url, init)).text();
@@ -80,6 +82,19 @@ describe('the direct lane and yoga over what clients vary', () => {
         if (body.variables !== undefined) search.set('variables', JSON.stringify(body.variables));
         if (typeof body.operationName === 'string') search.set('operationName', body.operationName);
         await compare(`GET ${search} accept=${accept}`, `${target.gatewayUrl}?${search}`, { headers: { authorization: `Bearer ${KEY}`, ...acceptHeader } });
+      }
+    }
+    // The headers the lane reads itself: the key (in every spelling a client may send, wrong or
+    // missing), a browser's Origin (allowed or not), validators and request ids.
+    const body = JSON.stringify(BODIES[0]);
+    for (const authorization of [`Bearer ${KEY}`, `bearer ${KEY}`, `Bearer  ${KEY}`, `BEARER ${KEY} `, 'Bearer wrong', undefined, `Basic ${KEY}`]) {
+      for (const origin of [undefined, ORIGIN, 'https://elsewhere.example', 'null']) {
+        for (const extra of [{}, { 'if-none-match': '"other"' }, { 'x-request-id': 'bad id with spaces' }, { 'x-graphql-yoga-csrf': '1' }]) {
+          const headers: Record<string, string> = { 'content-type': 'application/json', ...extra };
+          if (authorization !== undefined) headers.authorization = authorization;
+          if (origin !== undefined) headers.origin = origin;
+          await compare(`POST authorization=${authorization} origin=${origin} ${JSON.stringify(extra)}`, target.gatewayUrl, { method: 'POST', headers, body });
+        }
       }
     }
     expect(differences).toEqual([]);
