@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TranslationFaults } from '../../src/upstreams/translation/faults.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
 /**
@@ -89,7 +90,7 @@ describe('the direct lane and yoga over what clients vary', () => {
     const body = JSON.stringify(BODIES[0]);
     for (const authorization of [`Bearer ${KEY}`, `bearer ${KEY}`, `Bearer  ${KEY}`, `BEARER ${KEY} `, 'Bearer wrong', undefined, `Basic ${KEY}`]) {
       for (const origin of [undefined, ORIGIN, 'https://elsewhere.example', 'null']) {
-        for (const extra of [{}, { 'if-none-match': '"other"' }, { 'x-request-id': 'bad id with spaces' }, { 'x-graphql-yoga-csrf': '1' }]) {
+        for (const extra of [{}, { 'if-none-match': '"other"' }, { 'x-request-id': 'bad id with spaces' }, { 'x-graphql-yoga-csrf': '1' }] as Record<string, string>[]) {
           const headers: Record<string, string> = { 'content-type': 'application/json', ...extra };
           if (authorization !== undefined) headers.authorization = authorization;
           if (origin !== undefined) headers.origin = origin;
@@ -99,4 +100,63 @@ describe('the direct lane and yoga over what clients vary', () => {
     }
     expect(differences).toEqual([]);
   }, 120_000);
+
+  it('agree on a page in the reader’s language whatever the translation service does wrong (in production)', async () => {
+    // Outside production, Mesh rewrites errors whose cause is no GraphQL error (a timeout), dropping
+    // their locations on yoga's side only (README "The direct lane"); production is what must agree.
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      const target = await stack.addGateway({
+        settings: {
+          gatewayApiKeys: [KEY],
+          production: true,
+          problemsCacheTtlSeconds: 0,
+          responseCacheTtlSeconds: 0,
+          translationCacheTtlSeconds: 0,
+          upstreamRetries: 0,
+          translationTimeoutMs: 300,
+        },
+      });
+      const page = (first: number): RequestInit => ({
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+        body: JSON.stringify({ query: 'query L($to: String!, $first: Int) { problems(first: $first) { nodes { id title translation(to: $to) { title language statement } } } }', variables: { to: 'es', first } }),
+      });
+      await (await fetch(target.gatewayUrl, page(1))).text();
+      const faults: TranslationFaults[] = [
+        { status: 500 },
+        { status: 503, retryAfter: 1 },
+        { status: 429, retryAfter: 2 },
+        { status: 400 },
+        { status: 413 },
+        { status: 401 },
+        { status: 502, body: '<html>bad gateway</html>' },
+        { badBody: 'not-json' },
+        { badBody: 'wrong-shape' },
+        { badBody: 'short-array' },
+        { badBody: 'empty' },
+        { hang: true },
+        { latencyMs: 400 },
+        { status: 500, everyNth: 2 },
+      ];
+      const differences: string[] = [];
+      for (const [index, fault] of faults.entries()) {
+        const first = 2 + (index % 3);
+        const answers: string[] = [];
+        // The lane (the text was vetted above), then yoga alone, each meeting the fault afresh.
+        for (const send of [() => fetch(target.gatewayUrl, page(first)), () => target.gateway.fetch(new Request(target.gatewayUrl, page(first)))]) {
+          stack.translation.setFaults({ ...fault, routes: ['POST /translate'] });
+          const response = await send();
+          answers.push(`${response.status} ${['content-type', 'content-length', 'retry-after'].map((name) => response.headers.get(name)).join(' ')} ${await response.text()}`);
+        }
+        if (answers[0] !== answers[1]) differences.push(`${JSON.stringify(fault)}\n  lane ${answers[0].slice(0, 400)}\n  yoga ${answers[1].slice(0, 400)}`);
+        expect(answers[0]).toMatch(/"translation":null/);
+      }
+      expect(differences).toEqual([]);
+    } finally {
+      stack.translation.clearFaults();
+      process.env.NODE_ENV = nodeEnv;
+    }
+  }, 60_000);
 });
