@@ -90,7 +90,7 @@ describe('the direct lane and yoga over what clients vary', () => {
     const body = JSON.stringify(BODIES[0]);
     for (const authorization of [`Bearer ${KEY}`, `bearer ${KEY}`, `Bearer  ${KEY}`, `BEARER ${KEY} `, 'Bearer wrong', undefined, `Basic ${KEY}`]) {
       for (const origin of [undefined, ORIGIN, 'https://elsewhere.example', 'null']) {
-        for (const extra of [{}, { 'if-none-match': '"other"' }, { 'x-request-id': 'bad id with spaces' }, { 'x-graphql-yoga-csrf': '1' }] as Record<string, string>[]) {
+        for (const extra of [{}, { 'if-none-match': '"other"' }, { 'if-none-match': '*' }, { 'x-request-id': 'bad id with spaces' }, { 'x-graphql-yoga-csrf': '1' }] as Record<string, string>[]) {
           const headers: Record<string, string> = { 'content-type': 'application/json', ...extra };
           if (authorization !== undefined) headers.authorization = authorization;
           if (origin !== undefined) headers.origin = origin;

@@ -59,6 +59,26 @@ describe('response cache', () => {
     expect(await revalidated.text()).toBe('');
   });
 
+  it('takes the ETag in a list, weak, or `*` (any current answer) for 304; another tag gets the answer', async () => {
+    const open = await stack.addGateway({ settings: { responseCacheTtlSeconds: 30 } });
+    const send = (ifNoneMatch?: string) =>
+      fetch(open.gatewayUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}) },
+        body: JSON.stringify({ query: PAGE, variables: { first: 2 } }),
+      });
+    const first = await send();
+    await first.text();
+    const etag = first.headers.get('etag')!;
+    for (const given of [`"other", ${etag}`, `W/${etag}`, '*']) {
+      const revalidated = await send(given);
+      expect([given, revalidated.status, await revalidated.text()]).toEqual([given, 304, '']);
+    }
+    const other = await send('"other"');
+    expect(other.status).toBe(200);
+    expect((await other.json()).data.problems.nodes).toHaveLength(2);
+  });
+
   it('still refuses a wrong key and still counts hits against the rate limit', async () => {
     expect((await post({ query: PAGE, variables: { first: 3 } }, 'wrong')).status).toBe(401);
     const statuses: number[] = [];

@@ -121,9 +121,15 @@ export function cachingHeaders(etag: string, maxAgeSeconds: number): Record<stri
   return { etag, 'cache-control': `private, max-age=${maxAgeSeconds}`, vary: 'Authorization' };
 }
 
-/** Whether an `If-None-Match` header names `etag` (weak or strong, in a list or alone). */
+/**
+ * Whether an `If-None-Match` header names `etag` (weak or strong, in a list or alone), or is `*`,
+ * which any current answer matches (RFC 9110, 13.1.2).
+ */
 export function matchesEtag(ifNoneMatch: string | null | undefined, etag: string): boolean {
-  return ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag) ?? false;
+  return ifNoneMatch?.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
+  }) ?? false;
 }
 
 function parseAnswer(text: string): CachedAnswer | undefined {
