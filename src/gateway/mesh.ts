@@ -18,6 +18,8 @@ import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
 import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
 import type { GatewaySettings } from './settings.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation/translation-cache.ts';
+import { fragmentTypenameTransform } from './fragment-typename-transform.ts';
+import { useLeftOutSelectionsRemoved } from './left-out-selections.ts';
 import { createTranslationRuntime, useTranslationRuntime, type TranslationRuntimeOptions } from './translation/translation-runtime.ts';
 import { useTranslationArguments } from './translation/use-translation-arguments.ts';
 import { composeSteps, type UpstreamStep } from './upstream/upstream-call.ts';
@@ -126,6 +128,9 @@ async function buildFromConfig(
         ? Promise.resolve({ default: logger })
         : import(id.startsWith('.') || isAbsolute(id) ? projectModuleUrl(id, baseDir) : id),
   });
+  // Applied where Mesh delegates to each source (in code, not in .meshrc.yaml: the fast path reads
+  // the Problems source's transforms there to know whether it may forward operations whole).
+  for (const source of processed.sources) source.transforms = [...(source.transforms ?? []), fragmentTypenameTransform()];
   const translationRuntime = createTranslationRuntime({
     cache:
       translationCache ??
@@ -174,6 +179,8 @@ async function buildFromConfig(
     useUpstreamCalls(processed.sources, upstreamSteps ?? []),
     useTranslationRuntime(translationRuntime),
     useTranslationArguments({ maxTextLength: settings.translationMaxTextLength }) as MeshPlugin<object>,
+    // Before the fast path, whose delegated way (and only that) it changes.
+    useLeftOutSelectionsRemoved(),
     ...(fastPath ? [fastPath.plugin] : []),
   ];
   processed.fetchFn = upstreamFetch.fetch;

@@ -1,12 +1,14 @@
 import {
+  BREAK,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
   Kind,
   getDirectiveValues,
+  visit,
+  type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
-  type FragmentSpreadNode,
-  type InlineFragmentNode,
+  type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
 
@@ -49,7 +51,7 @@ export function fieldsByKey(selectionSets: readonly SelectionSetNode[], fragment
   const spread = new Set<string>();
   const collect = (selectionSet: SelectionSetNode) => {
     for (const selection of selectionSet.selections) {
-      if (variables && !included(selection, variables)) continue;
+      if (variables && isLeftOut(selection, variables)) continue;
       if (selection.kind === Kind.FIELD) {
         const key = selection.alias?.value ?? selection.name.value;
         const nodes = fields.get(key);
@@ -69,8 +71,35 @@ export function fieldsByKey(selectionSets: readonly SelectionSetNode[], fragment
   return fields;
 }
 
-function included(node: FieldNode | InlineFragmentNode | FragmentSpreadNode, variables: Record<string, unknown>): boolean {
-  if (!node.directives?.length) return true;
-  if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
-  return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+/** Whether `@skip` or `@include` leaves this selection out, for these (coerced) variables. */
+export function isLeftOut(node: SelectionNode, variables: Record<string, unknown>): boolean {
+  if (!node.directives?.length) return false;
+  try {
+    if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return true;
+    return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if === false;
+  } catch {
+    // A condition on a variable without a value: execution refuses the operation before any of
+    // this matters; until then, the selection counts.
+    return false;
+  }
+}
+
+/** Documents with `@skip` or `@include` somewhere, worked out once per parsed document. */
+const conditional = new WeakMap<DocumentNode, boolean>();
+
+/** Whether any selection of the document carries `@skip` or `@include` (its order, its selections then depend on the variables). */
+export function hasConditions(document: DocumentNode): boolean {
+  let known = conditional.get(document);
+  if (known === undefined) {
+    known = false;
+    visit(document, {
+      Directive(node) {
+        if (node.name.value !== 'skip' && node.name.value !== 'include') return undefined;
+        known = true;
+        return BREAK;
+      },
+    });
+    conditional.set(document, known);
+  }
+  return known;
 }

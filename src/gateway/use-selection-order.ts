@@ -1,6 +1,7 @@
 import { Kind, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { selectionPlan, type Fragments, type SelectionPlan } from './selection-plan.ts';
+import { estimateExecution } from './operation-cost.ts';
+import { hasConditions, selectionPlan, type Fragments, type SelectionPlan } from './selection-plan.ts';
 
 /**
  * GraphQL answers keep the order of the selection set; Mesh's execution builds each object in the
@@ -17,7 +18,8 @@ export function useSelectionOrder(): Plugin {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result) return;
           const answer = result as ExecutionResult;
-          const ordered = inOrder(answer);
+          // The variables as execution coerced them (defaults applied), for @skip and @include.
+          const ordered = inOrder(answer, estimateExecution(args)?.coercedVariables ?? args.variableValues ?? {});
           if (ordered !== answer) setResult(ordered);
         },
       };
@@ -28,19 +30,27 @@ export function useSelectionOrder(): Plugin {
 /**
  * What puts a result of this operation in selection order (the same result when it already is), or
  * undefined when the document has no such operation. The plugin's work, for answers completed
- * outside yoga too (the direct lane's delegated fallback).
+ * outside yoga too (the direct lane's delegated fallback). A field's place is that of its first
+ * occurrence `@skip`/`@include` leaves in, as execution collects fields: given `variables` (coerced),
+ * a selection they leave out does not count.
  */
-export function selectionOrderOf(document: DocumentNode, operationName?: string | null): ((result: ExecutionResult) => ExecutionResult) | undefined {
+export function selectionOrderOf(
+  document: DocumentNode,
+  operationName?: string | null,
+): ((result: ExecutionResult, variables: Record<string, unknown>) => ExecutionResult) | undefined {
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return undefined;
   const fragments: Fragments = {};
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-  // Made once, at the first answer with data, and kept: the direct lane orders every answer of an
-  // operation with the same function.
+  // Without @skip or @include the order is the document's alone: made once, at the first answer
+  // with data, and kept (the direct lane orders every answer of an operation with the same
+  // function). With them, it depends on the request's variables.
+  const conditional = hasConditions(document);
   let plan: SelectionPlan | undefined;
-  return (result) => {
+  return (result, variables) => {
     if (!result.data) return result;
-    const data = ordered(result.data, (plan ??= selectionPlan([operation.selectionSet], fragments)));
+    const current = conditional ? selectionPlan([operation.selectionSet], fragments, variables) : (plan ??= selectionPlan([operation.selectionSet], fragments));
+    const data = ordered(result.data, current);
     return data === result.data ? result : { ...result, data: data as ExecutionResult['data'] };
   };
 }

@@ -225,6 +225,19 @@ describe('the single-source fast path', () => {
         },
       ],
       ['users, enums and floats', { query: /* GraphQL */ `{ users(first: 2) { totalCount nodes { handle rating solvedCount { total hard } ratingHistory { rank contest { id } } } } languages { id name extensions } }` }],
+      [
+        // Delegation took `__typename` out of such fragments and sent nothing at all: `data: null`.
+        '__typename only inside inline fragments',
+        { query: /* GraphQL */ `{ problem(id: "p1001") { ... on Problem { __typename } } problems(first: 2) { nodes { ... @include(if: true) { __typename } } } }` },
+      ],
+      [
+        // Delegation kept the first of the two, left out, and the field came back null.
+        'a field twice, its first occurrence left out by @include or @skip',
+        {
+          query: /* GraphQL */ `query ($on: Boolean!) { languages { version @include(if: $on) version id @skip(if: true) id } problem(id: "p1001") { slug @include(if: $on) ... on Problem { slug } } }`,
+          variables: { on: false },
+        },
+      ],
     ])('%s', async (_, request) => {
       const { status, answer } = await both(request);
       expect(status).toBe(200);
@@ -235,6 +248,12 @@ describe('the single-source fast path', () => {
     it('keeps the order the operation asked for, through fragments', async () => {
       const { answer } = await both({ query: /* GraphQL */ `{ problem(id: "p1001") { ...A id title } } fragment A on Problem { slug title }` });
       expect(Object.keys(answer.data.problem)).toEqual(['slug', 'title', 'id']);
+    });
+
+    it('places a field where its first occurrence that @skip and @include leave in is, as execution does', async () => {
+      const query = /* GraphQL */ `query ($on: Boolean!) { problem(id: "p1001") { ...A @include(if: $on) title @skip(if: true) id title } } fragment A on Problem { slug title }`;
+      expect(Object.keys((await both({ query, variables: { on: false } })).answer.data.problem)).toEqual(['id', 'title']);
+      expect(Object.keys((await both({ query, variables: { on: true } })).answer.data.problem)).toEqual(['slug', 'title', 'id']);
     });
 
     it.each<[string, GraphQLRequest, unknown[][]]>([

@@ -1,0 +1,47 @@
+import { getOperationAST, getVariableValues, visit, type ExecutionArgs, type SelectionNode, type SelectionSetNode } from 'graphql';
+import type { MeshPlugin } from '@graphql-mesh/types';
+import { hasConditions, isLeftOut } from './selection-plan.ts';
+
+/**
+ * The execution's arguments with every selection `@skip`/`@include` leaves out, for these variables,
+ * taken out of the document, as execution would pass them over anyway. For Mesh's delegation:
+ * graphql-tools merges the occurrences of a field into the first one, directives included, so in
+ * `version @include(if: false) version` the field was left out of the call to the source, and then
+ * came back null ("Cannot return null for non-nullable field"). A selection is kept when it is the
+ * last of its selection set (a document with an empty one is no document). The same arguments when
+ * the document has no condition or the variables do not coerce (execution refuses those itself).
+ */
+export function withLeftOutSelectionsRemoved(args: ExecutionArgs): ExecutionArgs {
+  const { schema, document, operationName, variableValues } = args;
+  if (!hasConditions(document)) return args;
+  const operation = getOperationAST(document, operationName ?? undefined);
+  if (!operation) return args;
+  const coercion = getVariableValues(schema, operation.variableDefinitions ?? [], variableValues ?? {});
+  if (coercion.errors) return args;
+  const variables = coercion.coerced;
+  const kept = visit(document, {
+    SelectionSet: {
+      leave(node: SelectionSetNode) {
+        const selections = node.selections.filter((selection: SelectionNode) => !isLeftOut(selection, variables));
+        if (selections.length === node.selections.length) return undefined;
+        return { ...node, selections: selections.length > 0 ? selections : node.selections.slice(0, 1) };
+      },
+    },
+  });
+  return kept === document ? args : { ...args, document: kept };
+}
+
+/**
+ * Gives Mesh's execution (delegation) documents without the selections `@skip`/`@include` leave out
+ * (see withLeftOutSelectionsRemoved). Placed before the fast path, whose delegated way is this
+ * execution too; what the fast path forwards whole keeps the client's document, which the source
+ * executes as the client wrote it.
+ */
+export function useLeftOutSelectionsRemoved(): MeshPlugin<object> {
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      if (!hasConditions(args.document)) return;
+      setExecuteFn((executeArgs) => executeFn(withLeftOutSelectionsRemoved(executeArgs)));
+    },
+  };
+}
