@@ -28,7 +28,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'NODE_ENV=production',
-          include: ['test/gateway/single-source-fast-path.test.ts', 'test/gateway/direct-lane.test.ts', 'test/gateway/upstream-faults.test.ts'],
+          include: [
+            'test/gateway/single-source-fast-path.test.ts',
+            'test/gateway/direct-lane.test.ts',
+            'test/gateway/direct-lane-differential.test.ts',
+            'test/gateway/random-operations.test.ts',
+            'test/gateway/upstream-faults.test.ts',
+          ],
           env: { NODE_ENV: 'production' },
         },
       },
