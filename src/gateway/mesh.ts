@@ -18,6 +18,7 @@ import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
 import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
 import type { GatewaySettings } from './settings.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation/translation-cache.ts';
+import { deferredFieldsTransform } from './deferred-fields-transform.ts';
 import { fragmentTypenameTransform } from './fragment-typename-transform.ts';
 import { useLeftOutSelectionsRemoved } from './left-out-selections.ts';
 import { createTranslationRuntime, useTranslationRuntime, type TranslationRuntimeOptions } from './translation/translation-runtime.ts';
@@ -130,7 +131,7 @@ async function buildFromConfig(
   });
   // Applied where Mesh delegates to each source (in code, not in .meshrc.yaml: the fast path reads
   // the Problems source's transforms there to know whether it may forward operations whole).
-  for (const source of processed.sources) source.transforms = [...(source.transforms ?? []), fragmentTypenameTransform()];
+  for (const source of processed.sources) source.transforms = [...(source.transforms ?? []), fragmentTypenameTransform(), deferredFieldsTransform()];
   const translationRuntime = createTranslationRuntime({
     cache:
       translationCache ??

@@ -376,7 +376,7 @@ describe('the single-source fast path', () => {
       expect(calls).toBe(1);
     });
 
-    it('@defer on problems fields: sent whole without it, the deferred part delivered by the gateway (delegation answers it with null)', async () => {
+    it('@defer on problems fields: sent whole without it, the deferred part delivered by the gateway, as delegation now does too', async () => {
       const deferred = async (url: string, query: string, variables?: Record<string, unknown>) => {
         problems.seen.length = 0;
         const response = await fetch(url, {
@@ -398,10 +398,17 @@ describe('the single-source fast path', () => {
       const delivered = fastParts.slice(1).flatMap((part) => part.incremental ?? []);
       expect(delivered.map((increment: { data: unknown }) => increment.data)).toEqual(expect.arrayContaining([{ title: expect.any(String) }, { rating: expect.any(Number) }]));
       expect(fast.text).not.toContain('errors');
-      // Without @defer the fast path answers as delegation does; with it, delegation (schema
-      // stitching, which does not fetch deferred nested fields) nulls the deferred part.
+      // Delegation (schema stitching) kept deferred fields out of its call and nulled them; the
+      // gateway's transform (deferred-fields-transform.ts) sends them too, so both ways agree.
       const delegated = await deferred(pairs.plain.delegated, QUERY);
-      expect(delegated.text).toContain('Cannot return null for non-nullable field Problem.title');
+      expect(parts(delegated.text)).toEqual(parts(fast.text));
+      expect(delegated.sent.map((sent) => sent.query).join()).not.toContain('@defer');
+      // An operation the fast path does not take (the translation namespace beside it) is delegated
+      // with the fast path on too: its deferred problems fields arrive as well.
+      const beside = await deferred(pairs.plain.fast, /* GraphQL */ `{ translation { languages { code } } problem(id: "p1001") { id ... @defer { title } } }`);
+      const besideParts = parts(beside.text);
+      expect(beside.text).not.toContain('errors');
+      expect(besideParts.slice(1).flatMap((part) => part.incremental ?? []).map((increment: { data: unknown }) => increment.data)).toEqual([{ title: expect.any(String) }]);
     });
   });
 
