@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { GraphQLSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomOperation, seeded, type RandomOperation } from '../helpers/random-operations.ts';
@@ -57,5 +58,29 @@ describe('random operations, every way the gateway can answer them', () => {
     expect(differences).toEqual([]);
     // Not only errors: a good share of the operations is answered whole.
     expect(answeredWhole).toBeGreaterThan(OPERATIONS_PER_SEED / 4);
+  }, 120_000);
+
+  it('the same answer by POST, by GET, in a batch and as an automatic persisted query, the response cache on', async () => {
+    const gateway = await stack.addGateway({ settings: { problemsCacheTtlSeconds: 0, rateLimitRequests: 1_000_000, translationRateLimitRequests: 1_000_000 } });
+    const schema = (gateway.gateway as unknown as { schema: GraphQLSchema }).schema;
+    const post = (body: unknown) => fetch(gateway.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((response) => response.json());
+    const random = seeded(SEEDS.length + 1);
+    const differences: string[] = [];
+    for (let index = 0; index < OPERATIONS_PER_SEED; index += 1) {
+      const operation = randomOperation(schema, random, { scalars: SCALARS, skip: new Set(['Query.translation']), maxDepth: 3, maxFields: 3 });
+      const persisted = { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(operation.query).digest('hex') } };
+      const byPost = JSON.stringify(await post(operation));
+      const search = new URLSearchParams({ query: operation.query, variables: JSON.stringify(operation.variables) });
+      const ways: Record<string, unknown> = {
+        GET: await fetch(`${gateway.gatewayUrl}?${search}`).then((response) => response.json()),
+        'batch, first': ((await post([operation, operation])) as unknown[])[0],
+        'persisted, registered': await post({ ...operation, extensions: persisted }),
+        'persisted, by hash': await post({ variables: operation.variables, extensions: persisted }),
+      };
+      for (const [way, answer] of Object.entries(ways)) {
+        if (JSON.stringify(answer) !== byPost) differences.push(`#${index} ${way}: ${operation.query} ${JSON.stringify(operation.variables)}\n  POST ${byPost.slice(0, 300)}\n  ${way} ${JSON.stringify(answer).slice(0, 300)}`);
+      }
+    }
+    expect(differences).toEqual([]);
   }, 120_000);
 });
