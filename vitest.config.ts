@@ -31,7 +31,6 @@ export default defineConfig({
           include: [
             'test/gateway/single-source-fast-path.test.ts',
             'test/gateway/direct-lane.test.ts',
-            'test/gateway/direct-lane-differential.test.ts',
             'test/gateway/random-operations.test.ts',
             'test/gateway/upstream-faults.test.ts',
           ],

@@ -65,7 +65,9 @@ export function randomOperation(schema: GraphQLSchema, random: () => number, { s
     if (isEnumType(named)) return pick(named.getValues()).name;
     if (isInputObjectType(named)) {
       const object: Record<string, unknown> = {};
-      for (const field of Object.values(named.getFields())) if (depth < 2 && chance(0.4)) object[field.name] = valueOf(field.type, depth + 1);
+      for (const field of Object.values(named.getFields())) {
+        if (isNonNullType(field.type) || (depth < 2 && chance(0.4))) object[field.name] = valueOf(field.type, depth + 1);
+      }
       return object;
     }
     return pick(scalars[named.name] ?? [null]);
@@ -114,6 +116,9 @@ export function randomOperation(schema: GraphQLSchema, random: () => number, { s
     if (isLeafType(type)) return '';
     const possible = isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()).filter((field) => !skip.has(`${type.name}.${field.name}`)) : [];
     const parts: string[] = [];
+    // Fields with arguments asked again at this level get an alias: the same response key with other
+    // arguments is a document GraphQL refuses.
+    const withArguments = new Set<string>();
     const count = 1 + Math.floor(random() * maxFields);
     for (let index = 0; index < count; index += 1) {
       const roll = random();
@@ -126,16 +131,19 @@ export function randomOperation(schema: GraphQLSchema, random: () => number, { s
         continue;
       }
       if (roll < 0.24 && isObjectType(type) && depth < maxDepth) {
-        const name = `F${fragments.length}`;
-        fragments.push('');
-        fragments[fragments.length - 1] = `fragment ${name} on ${type.name} ${selectionOf(type, depth + 1)}`;
+        // Its place is taken first: fragments spread inside it are defined after it.
+        const slot = fragments.push('') - 1;
+        fragments[slot] = `fragment F${slot} on ${type.name} ${selectionOf(type, depth + 1)}`;
+        const name = `F${slot}`;
         parts.push(`...${name}${directives()}`);
         continue;
       }
       const field = pick(possible);
       const inner = getNamedType(field.type);
       if (!isLeafType(inner) && depth >= maxDepth) continue;
-      const alias = chance(0.25) ? `a${names++}: ` : '';
+      const again = field.args.length > 0 && withArguments.has(field.name);
+      if (field.args.length > 0) withArguments.add(field.name);
+      const alias = again || chance(0.25) ? `a${names++}: ` : '';
       parts.push(`${alias}${field.name}${argumentsOf(field.args)}${directives()} ${selectionOf(inner, depth + 1)}`.trimEnd());
     }
     if (isUnionType(type) || parts.length === 0) parts.push('__typename');
