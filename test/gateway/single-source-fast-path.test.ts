@@ -359,6 +359,15 @@ describe('the single-source fast path', () => {
       expect(answer.data.translation.translate.text).toBeTruthy();
     });
 
+    it('a response key of the client’s own in the links’ alias space goes the delegated way, and the link reads the right field', async () => {
+      // Forwarded, `_gatewayLink_title: id` stood in for the title the link reads: the id came back as
+      // the translated title.
+      const { answer } = await both({ query: /* GraphQL */ `{ problem(id: "p1001") { _gatewayLink_title: id translation(to: "es") { title } } }` }, { forwarded: false });
+      expect(answer.data.problem._gatewayLink_title).toBe('p1001');
+      expect(answer.data.problem.translation.title).not.toBe('p1001');
+      expect(answer.data.problem.translation.title).toBeTruthy();
+    });
+
     it('a lone __typename, or every source field skipped: answered by the gateway with no call, as delegated', async () => {
       const SKIPPABLE = /* GraphQL */ `query ($skip: Boolean!) { __typename ... @skip(if: $skip) { problem(id: "p1001") { id } } }`;
       for (const request of [{ query: '{ __typename }' }, { query: SKIPPABLE, variables: { skip: true } }]) {

@@ -21,6 +21,9 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 
+/** What the fields a link reads are aliased with in the operation sent (`_gatewayLink_title`). */
+export const LINK_ALIAS_PREFIX = '_gatewayLink_';
+
 /** An operation the source can answer by itself, and what to send it. */
 export interface ForwardableOperation {
   operation: OperationDefinitionNode;
@@ -142,6 +145,10 @@ function decide(
       if (!onlyForwardedDirectives(selection.directives)) return undefined;
       if (selection.kind === Kind.FIELD) {
         const fieldName = selection.name.value;
+        // A response key of the client's own in the links' alias space would be taken for (or
+        // clash with) what a link reads: `_gatewayLink_title: id` gave the link the id as the
+        // title to translate. Delegation keeps them apart.
+        if (selection.alias?.value.startsWith(LINK_ALIAS_PREFIX)) return undefined;
         if (fieldName === '__typename') {
           sent.push(selection);
           continue;

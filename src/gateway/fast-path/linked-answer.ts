@@ -1,6 +1,6 @@
 import { normalizedExecutor } from '@graphql-tools/executor';
 import { buildASTSchema, Kind, parse, printSchema, type DocumentNode, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
-import type { ForwardedLink } from './forwardable-operation.ts';
+import { LINK_ALIAS_PREFIX, type ForwardedLink } from './forwardable-operation.ts';
 
 /** A link as the fast path completes it: what it reads (ForwardedLink) and its resolver. */
 export interface CompletedLink extends ForwardedLink {
@@ -97,7 +97,7 @@ export function completedLinksOf(resolverMaps: readonly unknown[]): LinkCompleti
         const aliases: Record<string, string> = {};
         for (const selection of read.selectionSet.selections) {
           if (selection.kind !== Kind.FIELD || selection.selectionSet || selection.arguments?.length) return undefined;
-          aliases[`_gatewayLink_${selection.name.value}`] = selection.name.value;
+          aliases[`${LINK_ALIAS_PREFIX}${selection.name.value}`] = selection.name.value;
         }
         links.set(coordinate, { aliases, resolve: resolve as CompletedLink['resolve'] });
       }
