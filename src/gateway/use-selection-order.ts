@@ -10,22 +10,36 @@ import { hasConditions, selectionPlan, type Fragments, type SelectionPlan } from
  * operation asked for, fragments and aliases included, and leaves objects already in order as they are.
  */
 export function useSelectionOrder(): Plugin {
+  // yoga hands the same parsed document to every request with the same text: its ordering (and the
+  // plan it makes) is worked out once per document and operation name.
+  const orders = new WeakMap<DocumentNode, Map<string, ReturnType<typeof selectionOrderOf>>>();
+  const orderOf = (document: DocumentNode, operationName: string | null | undefined) => {
+    let byName = orders.get(document);
+    if (!byName) orders.set(document, (byName = new Map()));
+    const name = operationName ?? '';
+    if (!byName.has(name)) byName.set(name, selectionOrderOf(document, operationName));
+    return byName.get(name);
+  };
   return {
     onExecute({ args }) {
-      const inOrder = selectionOrderOf(args.document as DocumentNode, args.operationName);
+      const document = args.document as DocumentNode;
+      const inOrder = orderOf(document, args.operationName);
       if (!inOrder) return;
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result) return;
           const answer = result as ExecutionResult;
-          // The variables as execution coerced them (defaults applied), for @skip and @include.
-          const ordered = inOrder(answer, estimateExecution(args)?.coercedVariables ?? args.variableValues ?? {});
+          // The variables as execution coerced them (defaults applied), needed for @skip and @include only.
+          const variables = hasConditions(document) ? (estimateExecution(args)?.coercedVariables ?? args.variableValues ?? {}) : NO_VARIABLES;
+          const ordered = inOrder(answer, variables);
           if (ordered !== answer) setResult(ordered);
         },
       };
     },
   };
 }
+
+const NO_VARIABLES: Record<string, unknown> = Object.freeze({});
 
 /**
  * What puts a result of this operation in selection order (the same result when it already is), or
