@@ -1,5 +1,4 @@
 import { getOperationAST, getVariableValues, visit, type ExecutionArgs, type SelectionNode, type SelectionSetNode } from 'graphql';
-import type { MeshPlugin } from '@graphql-mesh/types';
 import { hasConditions, isLeftOut } from './selection-plan.ts';
 
 /**
@@ -29,19 +28,4 @@ export function withLeftOutSelectionsRemoved(args: ExecutionArgs): ExecutionArgs
     },
   });
   return kept === document ? args : { ...args, document: kept };
-}
-
-/**
- * Gives Mesh's execution (delegation) documents without the selections `@skip`/`@include` leave out
- * (see withLeftOutSelectionsRemoved). Placed before the fast path, whose delegated way is this
- * execution too; what the fast path forwards whole keeps the client's document, which the source
- * executes as the client wrote it.
- */
-export function useLeftOutSelectionsRemoved(): MeshPlugin<object> {
-  return {
-    onExecute({ args, executeFn, setExecuteFn }) {
-      if (!hasConditions(args.document)) return;
-      setExecuteFn((executeArgs) => executeFn(withLeftOutSelectionsRemoved(executeArgs)));
-    },
-  };
 }

@@ -20,7 +20,7 @@ import type { GatewaySettings } from './settings.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation/translation-cache.ts';
 import { deferredFieldsTransform } from './deferred-fields-transform.ts';
 import { fragmentTypenameTransform } from './fragment-typename-transform.ts';
-import { useLeftOutSelectionsRemoved } from './left-out-selections.ts';
+import { useDelegatedExecution } from './delegated-execution.ts';
 import { createTranslationRuntime, useTranslationRuntime, type TranslationRuntimeOptions } from './translation/translation-runtime.ts';
 import { useTranslationArguments } from './translation/use-translation-arguments.ts';
 import { composeSteps, type UpstreamStep } from './upstream/upstream-call.ts';
@@ -181,7 +181,7 @@ async function buildFromConfig(
     useTranslationRuntime(translationRuntime),
     useTranslationArguments({ maxTextLength: settings.translationMaxTextLength }) as MeshPlugin<object>,
     // Before the fast path, whose delegated way (and only that) it changes.
-    useLeftOutSelectionsRemoved(),
+    useDelegatedExecution(),
     ...(fastPath ? [fastPath.plugin] : []),
   ];
   processed.fetchFn = upstreamFetch.fetch;

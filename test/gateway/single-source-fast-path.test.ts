@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
 import type { GatewaySettings } from '../../src/gateway/settings.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { PROBLEMS_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
 
 interface GraphQLRequest {
   query: string;
@@ -368,6 +368,39 @@ describe('the single-source fast path', () => {
       expect(answer.data.problem.translation.title).toBeTruthy();
     });
 
+    it.each<[string, GraphQLRequest, string]>([
+      ['on one problem', { query: /* GraphQL */ `{ problem(id: "p1001") { title: slug statement: id id: rating translation(to: "es") { title } } }` }, 'translation'],
+      [
+        'in a page, through a named fragment',
+        { query: /* GraphQL */ `{ problems(first: 3) { nodes { ...F translation(to: "de") { title } } } } fragment F on Problem { title: slug statement: id }` },
+        'translation',
+      ],
+      ['in an inline fragment, the link outside it', { query: /* GraphQL */ `{ problem(id: "p1002") { ... on Problem { title: difficulty } translation(to: "fr") { title } } }` }, 'translation'],
+      ['a key in the gateway’s renaming space too', { query: /* GraphQL */ `{ problem(id: "p1001") { _gatewayAlias_title: id title: slug translation(to: "es") { title } } }` }, 'translation'],
+      ['the link itself under such a key, failing', { query: /* GraphQL */ `{ problem(id: "p1003") { id: translation(to: "tlh") { title } title: slug } }` }, 'id'],
+    ])('linked: client keys that are fields the link reads (`title: slug`), %s: the same answer, each key the client’s', async (_, request, linkKey) => {
+      // Delegated, such a key met the field the link reads, under the same name in one call: the
+      // source refused the call (UPSTREAM_BAD_REQUEST) until shadowing-selections.ts renamed the client's.
+      const { answer } = await both(request, { forwarded: 'linked' });
+      // Every other key holds what the service itself answers for them.
+      const link = /(\w+: )?translation\(to: "\w+"\) \{ title \}/;
+      const service = await post(`${stack.upstreamSettings.problemsUrl}/graphql`, { query: request.query.replace(link, '') }, 'application/json', { authorization: `Bearer ${PROBLEMS_KEY}` });
+      const withoutLink = (value: unknown): unknown => {
+        if (Array.isArray(value)) return value.map(withoutLink);
+        if (!value || typeof value !== 'object') return value;
+        return Object.fromEntries(Object.entries(value).filter(([key, item]) => key !== linkKey || (item !== null && typeof item !== 'object')).map(([key, item]) => [key, withoutLink(item)]));
+      };
+      expect(withoutLink(answer.data)).toEqual(JSON.parse(service.text).data);
+      const translations = JSON.stringify(answer.data).match(new RegExp(`"${linkKey}":(\\{"title":"[^"]+"\\}|null)`, 'g')) ?? [];
+      expect(translations.length).toBeGreaterThan(0);
+      if (linkKey === 'id') {
+        expect(answer.errors?.map((error) => error.path)).toEqual([['problem', 'id']]);
+      } else {
+        expect(answer.errors).toBeUndefined();
+        expect(translations.every((translation) => translation.startsWith(`"${linkKey}":{`))).toBe(true);
+      }
+    });
+
     it('a lone __typename, or every source field skipped: answered by the gateway with no call, as delegated', async () => {
       const SKIPPABLE = /* GraphQL */ `query ($skip: Boolean!) { __typename ... @skip(if: $skip) { problem(id: "p1001") { id } } }`;
       for (const request of [{ query: '{ __typename }' }, { query: SKIPPABLE, variables: { skip: true } }]) {
@@ -418,6 +451,12 @@ describe('the single-source fast path', () => {
       const besideParts = parts(beside.text);
       expect(beside.text).not.toContain('errors');
       expect(besideParts.slice(1).flatMap((part) => part.incremental ?? []).map((increment: { data: unknown }) => increment.data)).toEqual([{ title: expect.any(String) }]);
+      // A deferred client key that is a field the link reads (shadowing-selections.ts renames it in
+      // delegation, and gives it back in the increment).
+      const SHADOWED = /* GraphQL */ `{ problem(id: "p1001") { translation(to: "es") { title } ... @defer { title: slug } } }`;
+      const shadowed = parts((await deferred(pairs.plain.delegated, SHADOWED)).text);
+      expect(shadowed).toEqual(parts((await deferred(pairs.plain.fast, SHADOWED)).text));
+      expect(shadowed.slice(1).flatMap((part) => part.incremental ?? []).map((increment: { data: unknown }) => increment.data)).toEqual([{ title: 'palindrome-check' }]);
     });
   });
 

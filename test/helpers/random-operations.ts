@@ -36,6 +36,12 @@ export interface RandomOperationOptions {
   maxDepth?: number;
   /** Most fields per selection set. @default 4 */
   maxFields?: number;
+  /** How often an alias is the name of another field of the type (`title: slug`), the keys a link reads included. @default 0 */
+  shadowingAliases?: number;
+  /** Fields (`Type.field`) picked in half the picks where one of them may be. @default none */
+  favoured?: ReadonlySet<string>;
+  /** The root fields selected from, when not all of them. */
+  rootFields?: ReadonlySet<string>;
 }
 
 export interface RandomOperation {
@@ -50,7 +56,7 @@ export interface RandomOperation {
  * Valid against the schema by construction, except where a value is wrong on purpose, which the
  * gateway must refuse the same way whatever path it takes.
  */
-export function randomOperation(schema: GraphQLSchema, random: () => number, { scalars, skip = new Set(), maxDepth = 4, maxFields = 4 }: RandomOperationOptions): RandomOperation {
+export function randomOperation(schema: GraphQLSchema, random: () => number, { scalars, skip = new Set(), maxDepth = 4, maxFields = 4, shadowingAliases = 0, favoured, rootFields }: RandomOperationOptions): RandomOperation {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   const chance = (p: number) => random() < p;
   const variableDefinitions: string[] = [];
@@ -114,11 +120,16 @@ export function randomOperation(schema: GraphQLSchema, random: () => number, { s
   };
   const selectionOf = (type: GraphQLNamedType, depth: number): string => {
     if (isLeafType(type)) return '';
-    const possible = isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()).filter((field) => !skip.has(`${type.name}.${field.name}`)) : [];
+    const possible =
+      isObjectType(type) || isInterfaceType(type)
+        ? Object.values(type.getFields()).filter((field) => !skip.has(`${type.name}.${field.name}`) && (depth > 0 || !rootFields || rootFields.has(field.name)))
+        : [];
     const parts: string[] = [];
     // Fields with arguments asked again at this level get an alias: the same response key with other
     // arguments is a document GraphQL refuses.
     const withArguments = new Set<string>();
+    // Response keys already used here, so that a shadowing alias names a field not asked at this level.
+    const keys = new Set<string>();
     const count = 1 + Math.floor(random() * maxFields);
     for (let index = 0; index < count; index += 1) {
       const roll = random();
@@ -138,12 +149,15 @@ export function randomOperation(schema: GraphQLSchema, random: () => number, { s
         parts.push(`...${name}${directives()}`);
         continue;
       }
-      const field = pick(possible);
+      const preferred = favoured ? possible.filter((field) => favoured.has(`${type.name}.${field.name}`)) : [];
+      const field = preferred.length > 0 && chance(0.5) ? pick(preferred) : pick(possible);
       const inner = getNamedType(field.type);
       if (!isLeafType(inner) && depth >= maxDepth) continue;
       const again = field.args.length > 0 && withArguments.has(field.name);
       if (field.args.length > 0) withArguments.add(field.name);
-      const alias = again || chance(0.25) ? `a${names++}: ` : '';
+      const shadowing = possible.map((other) => other.name).filter((name) => name !== field.name && !keys.has(name));
+      const alias = shadowingAliases > 0 && shadowing.length > 0 && chance(shadowingAliases) ? `${pick(shadowing)}: ` : again || chance(0.25) ? `a${names++}: ` : '';
+      keys.add(alias ? alias.slice(0, -2) : field.name);
       parts.push(`${alias}${field.name}${argumentsOf(field.args)}${directives()} ${selectionOf(inner, depth + 1)}`.trimEnd());
     }
     if (isUnionType(type) || parts.length === 0) parts.push('__typename');

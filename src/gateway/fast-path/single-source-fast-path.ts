@@ -2,7 +2,7 @@ import { getVariableValues, type DocumentNode, type ExecutionArgs, type Executio
 import type { MeshFetch, MeshPlugin } from '@graphql-mesh/types';
 import { normalizedExecutor } from '@graphql-tools/executor';
 import type { RequestHead } from '../observability/observed-request.ts';
-import { withLeftOutSelectionsRemoved } from '../left-out-selections.ts';
+import { delegatedExecution } from '../delegated-execution.ts';
 import { selectionOrderOf } from '../use-selection-order.ts';
 import type { ServiceName } from '../errors.ts';
 import type { SendUpstream } from '../upstream/upstream-call.ts';
@@ -158,7 +158,7 @@ export function createSingleSourceFastPath({
         return async ({ request: head }) => {
           const contextValue = await contextOf!({ request: head });
           const executeArgs: ExecutionArgs = { schema, document, operationName, variableValues: clientVariables ?? undefined, contextValue };
-          const delegate = () => normalizedExecutor(withLeftOutSelectionsRemoved(executeArgs));
+          const delegate = () => delegatedExecution(normalizedExecutor)(executeArgs);
           const result = (await forward(request, clientVariables, contextValue, { args: executeArgs, delegate })) as ExecutionResult;
           return inSelectionOrder ? inSelectionOrder(result, request.variables) : result;
         };

@@ -1,0 +1,40 @@
+import type { ExecutionArgs } from 'graphql';
+import type { MeshPlugin } from '@graphql-mesh/types';
+import { isAsyncIterable, isPromise, mapAsyncIterator } from '@graphql-tools/utils';
+import { withLeftOutSelectionsRemoved } from './left-out-selections.ts';
+import { hasConditions } from './selection-plan.ts';
+import { renamedShadowingSelections, withShadowingSelectionsRenamed } from './shadowing-selections.ts';
+
+type Execute = (args: ExecutionArgs) => unknown;
+
+/**
+ * Mesh's execution (delegation to the sources) given a document it can delegate faithfully: without
+ * the selections `@skip`/`@include` leave out (left-out-selections.ts), and with the client's
+ * selections that would clash with the fields a link reads under the gateway's own aliases
+ * (shadowing-selections.ts), the client's keys restored in what comes back, incremental parts
+ * included. The client's own document is what every other step sees.
+ */
+export function delegatedExecution<TExecute extends Execute>(execute: TExecute): TExecute {
+  return ((args: ExecutionArgs) => {
+    const kept = withLeftOutSelectionsRemoved(args);
+    const renamed = withShadowingSelectionsRenamed(kept);
+    if (!renamed) return execute(kept);
+    const restore = (result: unknown) => (isAsyncIterable(result) ? mapAsyncIterator(result, renamed.restore) : renamed.restore(result));
+    const result = execute(renamed.args);
+    return isPromise(result) ? result.then(restore) : restore(result);
+  }) as TExecute;
+}
+
+/**
+ * Puts delegatedExecution around Mesh's execution for the documents that need it. Placed before the
+ * fast path, whose delegated way is this execution too; what the fast path forwards whole keeps the
+ * client's document, which the source executes as the client wrote it.
+ */
+export function useDelegatedExecution(): MeshPlugin<object> {
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      if (!hasConditions(args.document) && !renamedShadowingSelections(args.schema, args.document)) return;
+      setExecuteFn(delegatedExecution(executeFn));
+    },
+  };
+}
