@@ -1,4 +1,4 @@
-import { Kind, getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
+import { Kind, getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { estimateExecution } from './operation-cost.ts';
 import { hasConditions, selectionPlan, type Fragments, type SelectionPlan } from './selection-plan.ts';
@@ -13,17 +13,17 @@ export function useSelectionOrder(): Plugin {
   // yoga hands the same parsed document to every request with the same text: its ordering (and the
   // plan it makes) is worked out once per document and operation name.
   const orders = new WeakMap<DocumentNode, Map<string, ReturnType<typeof selectionOrderOf>>>();
-  const orderOf = (document: DocumentNode, operationName: string | null | undefined) => {
+  const orderOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined) => {
     let byName = orders.get(document);
     if (!byName) orders.set(document, (byName = new Map()));
     const name = operationName ?? '';
-    if (!byName.has(name)) byName.set(name, selectionOrderOf(document, operationName));
+    if (!byName.has(name)) byName.set(name, selectionOrderOf(schema, document, operationName));
     return byName.get(name);
   };
   return {
     onExecute({ args }) {
       const document = args.document as DocumentNode;
-      const inOrder = orderOf(document, args.operationName);
+      const inOrder = orderOf(args.schema, document, args.operationName);
       if (!inOrder) return;
       return {
         onExecuteDone({ result, setResult }) {
@@ -49,11 +49,15 @@ const NO_VARIABLES: Record<string, unknown> = Object.freeze({});
  * a selection they leave out does not count.
  */
 export function selectionOrderOf(
+  schema: GraphQLSchema,
   document: DocumentNode,
   operationName?: string | null,
 ): ((result: ExecutionResult, variables: Record<string, unknown>) => ExecutionResult) | undefined {
   const operation = getOperationAST(document, operationName ?? undefined);
-  if (!operation) return undefined;
+  const rootType = operation && schema.getRootType(operation.operation);
+  if (!operation || !rootType) return undefined;
+  // Typed, so that objects of an interface or a union are ordered by what their own type was asked.
+  const typing = { schema, type: rootType };
   const fragments: Fragments = {};
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
   // Without @skip or @include the order is the document's alone: made once, at the first answer
@@ -63,7 +67,7 @@ export function selectionOrderOf(
   let plan: SelectionPlan | undefined;
   return (result, variables) => {
     if (!result.data) return result;
-    const current = conditional ? selectionPlan([operation.selectionSet], fragments, variables) : (plan ??= selectionPlan([operation.selectionSet], fragments));
+    const current = conditional ? selectionPlan([operation.selectionSet], fragments, variables, typing) : (plan ??= selectionPlan([operation.selectionSet], fragments, undefined, typing));
     const data = ordered(result.data, current);
     return data === result.data ? result : { ...result, data: data as ExecutionResult['data'] };
   };
@@ -74,17 +78,18 @@ export function selectionOrderOf(
  * is copied until something has moved: answers are almost always in order already, and this runs
  * over every object of every answer.
  */
-function ordered(value: unknown, plan: SelectionPlan): unknown {
+function ordered(value: unknown, levelPlan: SelectionPlan): unknown {
   if (Array.isArray(value)) {
     let items: unknown[] | undefined;
     for (let index = 0; index < value.length; index += 1) {
-      const next = ordered(value[index], plan);
+      const next = ordered(value[index], levelPlan);
       if (next !== value[index]) (items ??= value.slice())[index] = next;
     }
     return items ?? value;
   }
   if (value === null || typeof value !== 'object') return value;
   const object = value as Record<string, unknown>;
+  const plan = levelPlan.of(object);
   const keys = Object.keys(object);
   const order: string[] = [];
   for (const key of plan.keys) if (key in object) order.push(key);

@@ -1,5 +1,6 @@
 import {
   getNamedType,
+  isAbstractType,
   isEnumType,
   isInputObjectType,
   isInterfaceType,
@@ -50,7 +51,8 @@ export interface RandomOperation {
 }
 
 /**
- * A random query over `schema`: aliases, inline fragments and named fragments, `__typename`,
+ * A random query over `schema`: aliases, inline fragments (on an interface's or a union's object
+ * types too) and named fragments, `__typename`,
  * `@skip`/`@include` with literals and variables, arguments given inline or as variables (with or
  * without a value, so defaults and nulls are met), leaf values from `scalars` (wrong ones included).
  * Valid against the schema by construction, except where a value is wrong on purpose, which the
@@ -133,6 +135,12 @@ export function randomOperation(schema: GraphQLSchema, random: () => number, { s
     const count = 1 + Math.floor(random() * maxFields);
     for (let index = 0; index < count; index += 1) {
       const roll = random();
+      // On an interface or a union: sometimes a fragment on one of its object types (always possible on a union).
+      if (isAbstractType(type) && depth < maxDepth && roll >= (possible.length === 0 ? 0.3 : 0.8)) {
+        const member = pick(schema.getPossibleTypes(type));
+        parts.push(`... on ${member.name}${directives()} ${selectionOf(member, depth + 1)}`);
+        continue;
+      }
       if (roll < 0.1 || possible.length === 0) {
         parts.push(`${chance(0.3) ? `t${names++}: ` : ''}__typename`);
         continue;

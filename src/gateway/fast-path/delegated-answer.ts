@@ -105,7 +105,7 @@ const unconditionalPlans = new WeakMap<ForwardableOperation, OperationPlan | nul
 function planOf(forwarded: ForwardableOperation, variables: Record<string, unknown>): OperationPlan {
   const make = (): OperationPlan => ({
     fields: fieldsByKey([forwarded.operation.selectionSet], forwarded.fragments, variables),
-    selection: selectionPlan([forwarded.operation.selectionSet], forwarded.fragments, variables),
+    selection: selectionPlan([forwarded.operation.selectionSet], forwarded.fragments, variables, { schema: forwarded.schema, type: forwarded.schema.getQueryType()! }),
   });
   let known = unconditionalPlans.get(forwarded);
   if (known === undefined) {
@@ -128,9 +128,11 @@ function hasConditions({ operation, fragments }: ForwardableOperation): boolean 
  * it resolves the client's fields from the source's answer. Values are kept as the source wrote them.
  */
 function selectedData(data: Record<string, unknown>, { forwarded, variables }: ForwardedRequest): Record<string, unknown> {
-  const project = (value: unknown, plan: SelectionPlan): unknown => {
-    if (Array.isArray(value)) return value.map((item) => project(item, plan));
+  const project = (value: unknown, levelPlan: SelectionPlan): unknown => {
+    if (Array.isArray(value)) return value.map((item) => project(item, levelPlan));
     if (!isObject(value)) return value;
+    // On an interface or a union: what the object's own type was asked.
+    const plan = levelPlan.of(value);
     const selected: Record<string, unknown> = {};
     for (const key of plan.keys) {
       if (!(key in value)) continue;

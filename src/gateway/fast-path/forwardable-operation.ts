@@ -26,6 +26,8 @@ export const LINK_ALIAS_PREFIX = '_gatewayLink_';
 
 /** An operation the source can answer by itself, and what to send it. */
 export interface ForwardableOperation {
+  /** The public schema the operation was validated against (the types of what it selects). */
+  schema: GraphQLSchema;
   operation: OperationDefinitionNode;
   /** Every fragment of the document, by name (for the answer's root fields). */
   fragments: Record<string, FragmentDefinitionNode>;
@@ -231,6 +233,7 @@ function decide(
   }
   const sent: DocumentNode = { kind: Kind.DOCUMENT, definitions: [sentOperation, ...sentFragmentList] };
   return {
+    schema,
     operation,
     fragments,
     query: stripIgnoredCharacters(print(sent)),

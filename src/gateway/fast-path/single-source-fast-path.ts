@@ -144,7 +144,7 @@ export function createSingleSourceFastPath({
     if (typeof params?.query !== 'string' || (params.operationName != null && typeof params.operationName !== 'string')) return;
     if (prepared.find(params.query, params.operationName)) return;
     const { schema, document, operationName } = args;
-    const inSelectionOrder = forwarded.linked ? selectionOrderOf(document, operationName) : undefined;
+    const inSelectionOrder = forwarded.linked ? selectionOrderOf(schema, document, operationName) : undefined;
     prepared.remember(params.query, params.operationName, {
       schema,
       document,
