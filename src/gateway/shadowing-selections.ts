@@ -1,13 +1,13 @@
 import {
+  GraphQLError,
+  Kind,
+  TypeInfo,
   getNamedType,
   isAbstractType,
   isObjectType,
-  Kind,
   print,
-  TypeInfo,
   visit,
   visitWithTypeInfo,
-  GraphQLError,
   type DocumentNode,
   type ExecutionArgs,
   type FieldNode,
@@ -123,7 +123,7 @@ function renamingOf(schema: GraphQLSchema, document: DocumentNode): ShadowingRen
   while (clientKeys.some((key) => key.startsWith(prefix))) prefix = `_${prefix}`;
   const typeInfo = new TypeInfo(schema);
   let renamed = false;
-  const document_ = visit(
+  const renamedDocument = visit(
     document,
     visitWithTypeInfo(typeInfo, {
       Field(node) {
@@ -136,7 +136,7 @@ function renamingOf(schema: GraphQLSchema, document: DocumentNode): ShadowingRen
       },
     }),
   );
-  return renamed ? { document: document_, prefix } : null;
+  return renamed ? { document: renamedDocument, prefix } : null;
 }
 
 /**
