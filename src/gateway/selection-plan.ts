@@ -41,6 +41,8 @@ export interface SelectionPlan {
   keys: string[];
   asked: Set<string>;
   child(key: string): SelectionPlan | undefined;
+  /** The fields asked under `key`, in document order. */
+  fieldsOf(key: string): FieldNode[];
   /**
    * The plan for one object of the answer. On an interface or a union whose object types are asked
    * different things (fragments on them), the plan of the object's own type: named by a `__typename`
@@ -84,10 +86,10 @@ function sameOrder(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** One plan for the selection sets on `typing.type` (for an object type, only the fragments that apply to it). */
-function planOf(selectionSets: readonly SelectionSetNode[], fragments: Fragments, variables: Record<string, unknown> | undefined, typing: PlanTyping | undefined): SelectionPlan & { fieldsOf(key: string): FieldNode[] } {
+function planOf(selectionSets: readonly SelectionSetNode[], fragments: Fragments, variables: Record<string, unknown> | undefined, typing: PlanTyping | undefined): SelectionPlan {
   const fields = collectFields(selectionSets, fragments, variables, typing);
   const children = new Map<string, SelectionPlan | undefined>();
-  const plan: SelectionPlan & { fieldsOf(key: string): FieldNode[] } = {
+  const plan: SelectionPlan = {
     keys: [...fields.keys()],
     asked: new Set(fields.keys()),
     fieldsOf: (key) => fields.get(key)?.nodes ?? [],
@@ -118,14 +120,11 @@ interface CollectedField {
   on?: GraphQLCompositeType;
 }
 
-/** The fields of `selectionSets` by response key, in order, through fragments (with `variables`, as @skip and @include leave them). */
-export function fieldsByKey(selectionSets: readonly SelectionSetNode[], fragments: Fragments, variables?: Record<string, unknown>): Map<string, FieldNode[]> {
-  return new Map([...collectFields(selectionSets, fragments, variables, undefined)].map(([key, { nodes }]) => [key, nodes]));
-}
-
 /**
- * As fieldsByKey, each key with the type its first field was selected on; with `typing` on an object
- * type, a fragment counts only when its type condition applies to that type, as execution collects.
+ * The fields of `selectionSets` by response key, in order, through fragments (with `variables`, as
+ * @skip and @include leave them), each key with the type its first field was selected on; with
+ * `typing` on an object type, a fragment counts only when its type condition applies to that type,
+ * as execution collects.
  */
 function collectFields(selectionSets: readonly SelectionSetNode[], fragments: Fragments, variables: Record<string, unknown> | undefined, typing: PlanTyping | undefined): Map<string, CollectedField> {
   const fields = new Map<string, CollectedField>();

@@ -1,6 +1,6 @@
-import { GraphQLError, type ExecutionResult, type FieldNode, type SelectionSetNode } from 'graphql';
+import { GraphQLError, type ExecutionResult, type SelectionSetNode } from 'graphql';
 import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
-import { fieldsByKey, selectionPlan, type SelectionPlan } from '../selection-plan.ts';
+import { selectionPlan, type SelectionPlan } from '../selection-plan.ts';
 import type { ForwardableOperation } from './forwardable-operation.ts';
 
 /** What the answer is about: the service, the operation forwarded, its coerced variables, the name of the root type. */
@@ -84,35 +84,30 @@ export interface RootField {
 }
 
 /** The root fields the operation selects, by response key in order, as @skip and @include leave them. */
-export function rootFieldsOf({ forwarded, variables }: ForwardedRequest): RootField[] {
-  return [...planOf(forwarded, variables).fields].map(([key, nodes]) => ({
-    key,
-    typename: nodes[0].name.value === '__typename',
-  }));
-}
-
-interface OperationPlan {
-  /** Root fields by response key. */
-  fields: Map<string, FieldNode[]>;
-  /** What to keep of the source's data. */
-  selection: SelectionPlan;
+export function rootFieldsOf(request: ForwardedRequest): RootField[] {
+  const plan = planOf(request);
+  return plan.keys.map((key) => ({ key, typename: plan.fieldsOf(key)[0].name.value === '__typename' }));
 }
 
 /** Plans of operations that no @skip/@include makes depend on variables: the same for every request. */
-const unconditionalPlans = new WeakMap<ForwardableOperation, OperationPlan | null>();
+const unconditionalPlans = new WeakMap<ForwardableOperation, SelectionPlan | null>();
+/** Plans of the others, made once per request (its root fields and its answer read the same one). */
+const requestPlans = new WeakMap<ForwardedRequest, SelectionPlan>();
 
-/** The root fields and selection plan of `forwarded` with these variables; worked out once when variables cannot change them. */
-function planOf(forwarded: ForwardableOperation, variables: Record<string, unknown>): OperationPlan {
-  const make = (): OperationPlan => ({
-    fields: fieldsByKey([forwarded.operation.selectionSet], forwarded.fragments, variables),
-    selection: selectionPlan([forwarded.operation.selectionSet], forwarded.fragments, variables, { schema: forwarded.schema, type: forwarded.schema.getQueryType()! }),
-  });
+/** What the operation selects with the request's variables (its root fields, what to keep of the source's data). */
+function planOf(request: ForwardedRequest): SelectionPlan {
+  const { forwarded, variables } = request;
+  const make = (coerced?: Record<string, unknown>) =>
+    selectionPlan([forwarded.operation.selectionSet], forwarded.fragments, coerced, { schema: forwarded.schema, type: forwarded.schema.getQueryType()! });
   let known = unconditionalPlans.get(forwarded);
   if (known === undefined) {
     known = hasConditions(forwarded) ? null : make();
     unconditionalPlans.set(forwarded, known);
   }
-  return known ?? make();
+  if (known) return known;
+  let plan = requestPlans.get(request);
+  if (!plan) requestPlans.set(request, (plan = make(variables)));
+  return plan;
 }
 
 /** Whether any selection of the operation or its fragments carries a directive (@skip/@include, the only ones forwarded). */
@@ -127,7 +122,7 @@ function hasConditions({ operation, fragments }: ForwardableOperation): boolean 
  * (a source adding `__typename`, or anything else) is dropped, as the delegated path drops it when
  * it resolves the client's fields from the source's answer. Values are kept as the source wrote them.
  */
-function selectedData(data: Record<string, unknown>, { forwarded, variables }: ForwardedRequest): Record<string, unknown> {
+function selectedData(data: Record<string, unknown>, request: ForwardedRequest): Record<string, unknown> {
   const project = (value: unknown, levelPlan: SelectionPlan): unknown => {
     if (Array.isArray(value)) return value.map((item) => project(item, levelPlan));
     if (!isObject(value)) return value;
@@ -141,7 +136,7 @@ function selectedData(data: Record<string, unknown>, { forwarded, variables }: F
     }
     return selected;
   };
-  return project(data, planOf(forwarded, variables).selection) as Record<string, unknown>;
+  return project(data, planOf(request)) as Record<string, unknown>;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -41,6 +41,9 @@ export interface SingleSourceFastPathOptions {
 /** What Mesh's GraphQL handler (graphql-tools' HTTP executor) accepts, so the source answers alike. */
 const ACCEPT = 'application/graphql-response+json, application/json, multipart/mixed';
 
+/** Mesh's own execution of a linked operation whose source answer has errors, delegated as yoga's would be. */
+const delegatedExecute = delegatedExecution(normalizedExecutor);
+
 export interface SingleSourceFastPath {
   /** The Mesh plugin that forwards operations one source can answer whole, in place of delegation. */
   plugin: MeshPlugin<object>;
@@ -158,7 +161,7 @@ export function createSingleSourceFastPath({
         return async ({ request: head }) => {
           const contextValue = await contextOf!({ request: head });
           const executeArgs: ExecutionArgs = { schema, document, operationName, variableValues: clientVariables ?? undefined, contextValue };
-          const delegate = () => delegatedExecution(normalizedExecutor)(executeArgs);
+          const delegate = () => delegatedExecute(executeArgs);
           const result = (await forward(request, clientVariables, contextValue, { args: executeArgs, delegate })) as ExecutionResult;
           return inSelectionOrder ? inSelectionOrder(result, request.variables) : result;
         };
