@@ -1,4 +1,5 @@
 import type { LogLevel } from '../gateway/observability/mesh-logger.ts';
+import { flushRequestLog } from '../gateway/observability/request-log.ts';
 
 export interface EntryLogOptions {
   /** One JSON object a line (production: the request log's stream, so collectors parse every line). */
@@ -19,6 +20,8 @@ export type EntryLog = (line: string, level?: LogLevel) => void;
 export function createEntryLog({ json, fields = {}, prefix = '[gateway]' }: EntryLogOptions): EntryLog {
   if (json) {
     return (line, level = 'info') => {
+      // Request lines still waiting were written first: stdout stays in the order things happened.
+      flushRequestLog();
       process.stdout.write(`${JSON.stringify({ level, msg: line, time: new Date().toISOString(), ...fields })}\n`);
     };
   }

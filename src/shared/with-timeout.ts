@@ -25,3 +25,26 @@ export function withTimeout<T>(task: () => Promise<T>, ms: number): Promise<T> {
     );
   });
 }
+
+/** A store a call may wait on; `inProcess` when it lives in this process (README "Performance"). */
+export interface MaybeInProcess {
+  /**
+   * True for a store in this process: it answers without waiting on the network, so it is never
+   * slow the way a shared store can be, and a call needs no timer to bound it.
+   */
+  readonly inProcess?: boolean;
+}
+
+/**
+ * A store's call bounded as withTimeout bounds it, except for a store in this process, whose call
+ * gets no timer: on the paths that call a store for every request (the rate limit, the caches) a
+ * timer is a few microseconds of CPU that could only ever fire for a store across the network.
+ */
+export function withStoreTimeout<T>(store: MaybeInProcess, task: () => Promise<T>, ms: number): Promise<T> {
+  if (!store.inProcess) return withTimeout(task, ms);
+  try {
+    return Promise.resolve(task());
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}

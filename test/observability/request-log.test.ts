@@ -1,5 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createEntryLog } from '../../src/cli/entry-log.ts';
 import type { RequestLogEntry } from '../../src/gateway/observability/index.ts';
+import { flushRequestLog, requestLogLine, requestLogObserver, writeRequestLogLine } from '../../src/gateway/observability/request-log.ts';
 import { PROBLEMS_KEY, TRANSLATION_KEY, postGraphQL, startStack, type Stack } from '../helpers/start-stack.ts';
 import { CROSS_SOURCE, baseOf, recordUpstreamRequests } from './helpers.ts';
 
@@ -111,6 +113,8 @@ describe('request log and request ids', () => {
     process.stdout.write = ((chunk: unknown) => written.push(String(chunk)) > 0) as typeof process.stdout.write;
     try {
       await postGraphQL(defaultUrl, 'query Plain { __typename }');
+      // Lines wait up to 20 ms to be written together; what waits is written now.
+      flushRequestLog();
     } finally {
       process.stdout.write = write;
     }
@@ -183,5 +187,123 @@ describe('request log and request ids', () => {
       expect(translateCalls).toHaveLength(3);
       for (const { headers } of translateCalls) expect(headers['x-request-id']).toBe('retried-1');
     });
+  });
+});
+
+describe('the request log line', () => {
+  const base: RequestLogEntry = {
+    level: 'info',
+    msg: 'request',
+    time: '2026-11-24T08:00:00.000Z',
+    requestId: '2b7c0c1e-4d0c-4a57-9d1b-6f2f0f1c2a3b',
+    operation: 'anonymous',
+    durationMs: 1.2,
+    upstreamCalls: { problems: 1, translation: 0 },
+    outcome: 'ok',
+    status: 200,
+    errors: 0,
+  };
+
+  // An entry's keys in the order the log writes them (the observer's order), as JSON.stringify would.
+  const ORDER = ['level', 'msg', 'time', 'requestId', 'operation', 'operationType', 'durationMs', 'upstreamCalls', 'outcome', 'status', 'errors', 'trace_id', 'lane'];
+  const inOrder = (entry: RequestLogEntry): RequestLogEntry =>
+    Object.fromEntries(ORDER.filter((key) => key in entry).map((key) => [key, entry[key as keyof RequestLogEntry]])) as unknown as RequestLogEntry;
+
+  it('is exactly JSON.stringify of the entry and a newline, with or without each optional field', () => {
+    const entries = ([
+      base,
+      { ...base, operationType: 'query' },
+      { ...base, operationType: 'mutation', trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', lane: 'direct' },
+      { ...base, level: 'warn', outcome: 'error', status: 502, errors: 3, durationMs: 12345.6, lane: 'cache' },
+      { ...base, durationMs: 0, upstreamCalls: { problems: 0, translation: 17 } },
+    ] satisfies RequestLogEntry[]).map(inOrder);
+    for (const entry of entries) expect(requestLogLine(entry)).toBe(`${JSON.stringify(entry)}\n`);
+  });
+
+  it('escapes what JSON must escape in every text, and writes a number JSON cannot hold as null', () => {
+    const odd = { ...base, requestId: 'quote" backslash\\ newline\n tab\t \u0001 \u2028 é 😀', operation: '</script>', durationMs: Number.NaN, status: Number.POSITIVE_INFINITY };
+    const line = requestLogLine(odd);
+    expect(line).toBe(`${JSON.stringify(odd)}\n`);
+    expect(JSON.parse(line)).toMatchObject({ requestId: odd.requestId, operation: '</script>', durationMs: null, status: null });
+    expect(line.indexOf('\n')).toBe(line.length - 1);
+  });
+
+  it('is one line per entry in the order written, each parsed back to its entry', () => {
+    const observer = requestLogObserver((entry) => lines.push(requestLogLine(entry)));
+    const lines: string[] = [];
+    const finished = { id: 'a', operation: 'Named', operationType: 'query', outcome: 'ok' as const, status: 200, durationMs: 3.5, upstreamCalls: { problems: 1, translation: 2 }, errors: 0 };
+    observer.requestFinished!(finished, { id: 'a', graphql: true, startedAt: 0, operations: new Map(), upstreamCalls: { problems: 1, translation: 2 } });
+    observer.requestFinished!({ ...finished, id: 'b', operationType: undefined, outcome: 'error', lane: 'direct' }, { id: 'b', graphql: true, startedAt: 0, operations: new Map(), upstreamCalls: { problems: 1, translation: 2 }, traceId: 'trace' });
+    const parsed = lines.map((line) => JSON.parse(line));
+    expect(parsed).toEqual([
+      { level: 'info', msg: 'request', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/), requestId: 'a', operation: 'Named', operationType: 'query', durationMs: 3.5, upstreamCalls: { problems: 1, translation: 2 }, outcome: 'ok', status: 200, errors: 0 },
+      { level: 'warn', msg: 'request', time: expect.any(String), requestId: 'b', operation: 'Named', durationMs: 3.5, upstreamCalls: { problems: 1, translation: 2 }, outcome: 'error', status: 200, errors: 0, trace_id: 'trace', lane: 'direct' },
+    ]);
+    // The keys in the order they always had.
+    expect(Object.keys(parsed[1])).toEqual(['level', 'msg', 'time', 'requestId', 'operation', 'durationMs', 'upstreamCalls', 'outcome', 'status', 'errors', 'trace_id', 'lane']);
+  });
+});
+
+describe('the default request log on stdout', () => {
+  const entry = (requestId: string): RequestLogEntry => ({
+    level: 'info',
+    msg: 'request',
+    time: '2026-11-24T08:00:00.000Z',
+    requestId,
+    operation: 'anonymous',
+    durationMs: 1,
+    upstreamCalls: { problems: 0, translation: 0 },
+    outcome: 'ok',
+    status: 200,
+    errors: 0,
+  });
+  let written: string[];
+  let restore: () => void;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    written = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    restore = () => spy.mockRestore();
+  });
+  afterEach(() => {
+    flushRequestLog();
+    restore();
+    vi.useRealTimers();
+  });
+
+  it('writes the lines of 20 ms in one write, in the order they came', () => {
+    writeRequestLogLine(entry('one'));
+    writeRequestLogLine(entry('two'));
+    expect(written).toEqual([]);
+    vi.advanceTimersByTime(19);
+    expect(written).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(written).toEqual([`${JSON.stringify(entry('one'))}\n${JSON.stringify(entry('two'))}\n`]);
+    writeRequestLogLine(entry('three'));
+    vi.advanceTimersByTime(20);
+    expect(written).toHaveLength(2);
+    expect(JSON.parse(written[1]).requestId).toBe('three');
+  });
+
+  it('writes at once when 64 KiB are waiting', () => {
+    const long = entry('x'.repeat(1000));
+    const lineLength = requestLogLine(long).length;
+    const lines = Math.ceil((64 * 1024) / lineLength);
+    for (let count = 0; count < lines - 1; count += 1) writeRequestLogLine(long);
+    expect(written).toEqual([]);
+    writeRequestLogLine(long);
+    expect(written).toHaveLength(1);
+    expect(written[0].split('\n')).toHaveLength(lines + 1);
+  });
+
+  it('writes what waits before the entry log writes its own line', () => {
+    const entryLog = createEntryLog({ json: true });
+    writeRequestLogLine(entry('before'));
+    entryLog('stopping');
+    expect(written.map((chunk) => JSON.parse(chunk))).toMatchObject([{ requestId: 'before' }, { msg: 'stopping' }]);
   });
 });

@@ -1,11 +1,12 @@
 import { LRUCache } from 'lru-cache';
+import type { MaybeInProcess } from '../../shared/with-timeout.ts';
 
 /**
  * Where a cache keeps its entries: in this process, or shared by several replicas (Redis). Values
  * are strings (serialized answers). Asynchronous so a shared store fits; callers bound each call in
  * time and treat a failure as a miss, so a store outage is never a gateway outage.
  */
-export interface KeyValueStore {
+export interface KeyValueStore extends MaybeInProcess {
   get(key: string): Promise<string | undefined>;
   /** Keeps `value` under `key` for `ttlMs`. */
   set(key: string, value: string, ttlMs: number): Promise<void>;
@@ -26,6 +27,7 @@ export function createMemoryKeyValueStore({ maxBytes = 32 * 1024 * 1024 }: Memor
     allowStale: false,
   });
   return {
+    inProcess: true,
     get: async (key) => entries.get(key),
     set: async (key, value, ttlMs) => {
       if (ttlMs > 0) entries.set(key, value, { ttl: ttlMs });

@@ -1,9 +1,11 @@
+import type { MaybeInProcess } from '../../shared/with-timeout.ts';
+
 /**
  * Where rate-limit counters live. `hit` must count atomically (one increment per call, even under
  * concurrency), so that a shared store (Redis, with INCR and PEXPIRE in one script) can replace the
  * in-process one without admitting more than the limit.
  */
-export interface RateLimitStore {
+export interface RateLimitStore extends MaybeInProcess {
   /** Counts one hit on `key` in the current window; returns the count so far and when the window ends. */
   hit(key: string, windowMs: number): Promise<RateLimitWindow>;
 }
@@ -19,6 +21,7 @@ export function createMemoryRateLimitStore(now: () => number = Date.now): RateLi
   const windows = new Map<string, { count: number; resetAt: number }>();
   let lastSweep = now();
   return {
+    inProcess: true,
     async hit(key, windowMs) {
       const at = now();
       // Drop finished windows now and then, so idle clients do not accumulate.

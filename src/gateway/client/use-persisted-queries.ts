@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { withTimeout } from '../../shared/with-timeout.ts';
+import { withStoreTimeout } from '../../shared/with-timeout.ts';
 import { createMemoryKeyValueStore, type KeyValueStore } from '../cache/key-value-store.ts';
 import { ErrorCode } from '../errors.ts';
 import { SettingsError } from '../settings.ts';
@@ -86,10 +86,10 @@ export function usePersistedQueries({
         if (sha256Hex(query) !== hash.toLowerCase()) {
           throw requestError("The persisted query's sha256Hash is not the SHA-256 of its document; nothing was stored.", ErrorCode.PersistedQueryHashMismatch, 400);
         }
-        await withTimeout(() => store.set(keyOf(hash.toLowerCase()), query, ttlMs), storeTimeoutMs).catch(() => undefined);
+        await withStoreTimeout(store, () => store.set(keyOf(hash.toLowerCase()), query, ttlMs), storeTimeoutMs).catch(() => undefined);
         return;
       }
-      const stored = await withTimeout(() => store.get(keyOf(hash.toLowerCase())), storeTimeoutMs).catch(() => undefined);
+      const stored = await withStoreTimeout(store, () => store.get(keyOf(hash.toLowerCase())), storeTimeoutMs).catch(() => undefined);
       // The message is what clients match on to send the document with its hash.
       if (stored === undefined) throw requestError('PersistedQueryNotFound', ErrorCode.PersistedQueryNotFound, 404);
       setParams({ ...params, query: stored });

@@ -1,7 +1,7 @@
 import type { GraphQLError } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { estimateExecution } from '../operation-cost.ts';
-import { withTimeout } from '../../shared/with-timeout.ts';
+import { withStoreTimeout } from '../../shared/with-timeout.ts';
 import { clientIdentityOf } from './client-identity.ts';
 import { isGraphQLRequest } from './routes.ts';
 import { ErrorCode } from '../errors.ts';
@@ -117,7 +117,7 @@ export type BudgetCounter = (key: string) => Promise<RateLimitWindow | undefined
  * through (undefined; README "Security"): a limiter outage must not become a gateway outage.
  */
 export function budgetCounter(store: RateLimitStore, windowMs: number): BudgetCounter {
-  return (key) => withTimeout(() => store.hit(key, windowMs), STORE_TIMEOUT_MS).catch(() => undefined);
+  return (key) => withStoreTimeout(store, () => store.hit(key, windowMs), STORE_TIMEOUT_MS).catch(() => undefined);
 }
 
 /** Counts one GraphQL operation of `identity` against its requests budget (the counter both ways of serving share). */

@@ -1,6 +1,6 @@
 import type { GraphQLError } from 'graphql';
 import { ErrorCode, UpstreamError, createGraphQLErrorWithCode, upstreamErrorIn } from '../errors.ts';
-import { withTimeout } from '../../shared/with-timeout.ts';
+import { withStoreTimeout } from '../../shared/with-timeout.ts';
 import { createCallGate, isBudgetError, requestKeyOf, type CallGate } from './translation-call-gate.ts';
 import { translationCacheKey, type TranslationCache, type TranslationKey } from './translation-cache.ts';
 import type { TextFormat, TranslatedText } from './translation-client.ts';
@@ -156,7 +156,7 @@ export function createTranslationBatcher<TContext extends object>({
     const texts = [...waiters.keys()];
     const keys: TranslationKey[] = texts.map((text) => ({ ...options, text }));
     // A cache that cannot answer (fails, throws, or is slow) is a cache miss, never a failed translation.
-    const cached = await withTimeout(() => cache.getMany(keys), CACHE_TIMEOUT_MS).catch(() => keys.map(() => undefined));
+    const cached = await withStoreTimeout(cache, () => cache.getMany(keys), CACHE_TIMEOUT_MS).catch(() => keys.map(() => undefined));
     const deliver = (text: string, outcome: TranslationOutcome) => settleWaiters(waiters.get(text), outcome);
     const misses: number[] = [];
     const joins: Promise<number | undefined>[] = [];
@@ -181,7 +181,7 @@ export function createTranslationBatcher<TContext extends object>({
       const fresh = outcomes.flatMap((outcome, position): [TranslationKey, TranslatedText][] =>
         'result' in outcome ? [[keys[indexes[position]], outcome.result]] : [],
       );
-      if (fresh.length > 0) await withTimeout(() => cache.setMany(fresh), CACHE_TIMEOUT_MS).catch(() => undefined);
+      if (fresh.length > 0) await withStoreTimeout(cache, () => cache.setMany(fresh), CACHE_TIMEOUT_MS).catch(() => undefined);
       if (share) for (const key of cacheKeys) inFlight.delete(key);
       return outcomes.map((outcome, position) => [texts[indexes[position]], outcome] as const);
     };

@@ -1,5 +1,6 @@
 import { textDigest } from '../../shared/hash.ts';
 import { LRUCache } from 'lru-cache';
+import type { MaybeInProcess } from '../../shared/with-timeout.ts';
 import type { TextFormat, TranslatedText } from './translation-client.ts';
 
 /** What a translation is cached under: the text by its hash, so keys stay short. */
@@ -14,7 +15,7 @@ export interface TranslationKey {
  * Where translations are kept between requests. Asynchronous so that a shared store (Redis) can
  * implement it; the link code only sees this interface.
  */
-export interface TranslationCache {
+export interface TranslationCache extends MaybeInProcess {
   getMany(keys: TranslationKey[]): Promise<(TranslatedText | undefined)[]>;
   setMany(entries: [TranslationKey, TranslatedText][]): Promise<void>;
 }
@@ -49,6 +50,7 @@ export function createMemoryTranslationCache({
         })
       : undefined;
   return {
+    inProcess: true,
     getMany: async (keys) => keys.map((key) => lru?.get(translationCacheKey(key))),
     setMany: async (entries) => {
       for (const [key, value] of entries) lru?.set(translationCacheKey(key), value);

@@ -1,6 +1,6 @@
 import { createMemoryKeyValueStore, type KeyValueStore } from '../cache/key-value-store.ts';
 import { sha256Of } from '../../shared/hash.ts';
-import { withTimeout } from '../../shared/with-timeout.ts';
+import { withStoreTimeout } from '../../shared/with-timeout.ts';
 import { UpstreamAnswer } from './upstream-answer.ts';
 import { clientRequestOf, type UpstreamStep } from './upstream-call.ts';
 
@@ -36,7 +36,7 @@ export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024
   const inFlight = new Map<string, Promise<StoredAnswer>>();
   const read = async (key: string): Promise<StoredAnswer | undefined> => {
     if (!answers) return undefined;
-    const text = await withTimeout(() => answers.get(key), storeTimeoutMs).catch(() => undefined);
+    const text = await withStoreTimeout(answers, () => answers.get(key), storeTimeoutMs).catch(() => undefined);
     return text === undefined ? undefined : parse(text);
   };
 
@@ -58,7 +58,7 @@ export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024
       const answer = { status: own.status, headers: [...own.headers], text: await own.text() };
       // Awaited (within the store's budget) so that another replica asked next finds it.
       if (answers && own.ok && !(await hasErrors(own))) {
-        await withTimeout(() => answers.set(key, JSON.stringify(answer), ttlMs), storeTimeoutMs).catch(() => undefined);
+        await withStoreTimeout(answers, () => answers.set(key, JSON.stringify(answer), ttlMs), storeTimeoutMs).catch(() => undefined);
       }
       return answer;
     })();
