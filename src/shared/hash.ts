@@ -1,11 +1,12 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
-/** SHA-256 of the parts (kept apart by a NUL, so ["ab", "c"] and ["a", "bc"] differ), base64url. */
+/**
+ * SHA-256 of the parts (each followed by a NUL, so ["ab", "c"] and ["a", "bc"] differ), base64url.
+ * Node's one-shot `hash`: half the CPU of a `createHash` object for the short texts of every request.
+ */
 export function sha256Of(...parts: string[]): string {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part).update('\u0000');
-  return hash.digest('base64url');
+  return hash('sha256', `${parts.join('\u0000')}\u0000`, 'base64url');
 }
 
 /**

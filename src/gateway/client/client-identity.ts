@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 
 /** Who is calling, for rate limits: the gateway key (hashed) when keys are required, else the address. */
@@ -13,7 +13,7 @@ export function clientIdentityOf(request: Request | undefined): string {
 }
 
 export function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+  return hash('sha256', value, 'buffer');
 }
 
 /** The configured keys' digests and the identities they give, worked out once per key list rather than on every request. */

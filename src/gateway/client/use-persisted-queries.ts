@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
@@ -113,7 +113,7 @@ export function loadTrustedDocuments(path: string): TrustedDocuments {
 }
 
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 function requestError(message: string, code: string, status: number) {

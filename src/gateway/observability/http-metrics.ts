@@ -1,5 +1,5 @@
 import { Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
-import type { ObservedRequest, RequestObserver } from './observed-request.ts';
+import type { RequestObserver } from './observed-request.ts';
 
 /** OpenTelemetry's recommended buckets for HTTP durations, in seconds. */
 const OTEL_HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -27,16 +27,15 @@ export function createHttpMetrics(registry: Registry, route: string): RequestObs
     buckets: OTEL_HTTP_BUCKETS,
     registers: [registry],
   });
-  const requests = new WeakMap<ObservedRequest, { method: string; scheme: string }>();
   return {
     requestStarted(observed, request) {
       // Only GraphQL requests are observed, and one path serves them: its route is the GraphQL
       // path as configured (OpenTelemetry's `http.route` is the matched route, never the URL sent),
       // and the URL needs no parsing per request.
-      requests.set(observed, { method: request.method, scheme: request.url.startsWith('https:') ? 'https' : 'http' });
+      observed.http = { method: request.method, scheme: request.url.startsWith('https:') ? 'https' : 'http' };
     },
     requestFinished({ status, durationMs }, observed) {
-      const { method = 'GET', scheme = 'http' } = requests.get(observed) ?? {};
+      const { method, scheme } = observed.http ?? { method: 'GET', scheme: 'http' };
       server.observe({ http_request_method: method, http_response_status_code: String(status), http_route: route, url_scheme: scheme }, durationMs / 1000);
     },
     upstreamCall({ service, method, url }) {

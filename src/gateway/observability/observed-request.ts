@@ -22,6 +22,11 @@ export interface ObservedRequest {
   /** The W3C trace id of the request's span, when tracing is on (set by the tracer). */
   traceId?: string;
   /**
+   * The request's method and URL scheme, for the HTTP metrics' labels (set by them when it starts:
+   * a field read back, where a WeakMap entry per request cost its own bookkeeping and garbage).
+   */
+  http?: { method: string; scheme: 'http' | 'https' };
+  /**
    * Set when the listener in front of yoga answered the request itself (answer-on-node-http.ts):
    * `cache` for a response-cache hit, `direct` for a query forwarded whole to its source.
    */
