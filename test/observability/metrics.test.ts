@@ -145,6 +145,31 @@ describe('Prometheus metrics on GET /metrics', () => {
     expect(sample(await metricsOf(other.gatewayUrl), 'gateway_requests_total{operation="Known",outcome="rejected"}')).toBe(1);
   });
 
+  it('counts every request in gateway_requests_total exactly as its duration histogram counts it, scrape after scrape', async () => {
+    const counted = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => line.startsWith('gateway_requests_total{'))
+        .map((line) => {
+          const [series, value] = line.split(' ');
+          return { labels: series.slice('gateway_requests_total'.length), value: Number(value) };
+        });
+    const own = await stack.addGateway();
+    for (const round of [1, 2]) {
+      await Promise.all([
+        own.query('query Counted { __typename }'),
+        own.query('query Counted { __typename }'),
+        own.query('{ problems(first: 1) { totalCount } }'),
+        own.query('{ nope }'),
+      ]);
+      const text = await metricsOf(own.gatewayUrl);
+      const series = counted(text);
+      expect(series.map(({ labels }) => labels).sort()).toEqual(['{operation="Counted",outcome="ok"}', '{operation="anonymous",outcome="ok"}', '{operation="anonymous",outcome="rejected"}']);
+      for (const { labels, value } of series) expect(value).toBe(sample(text, `gateway_request_duration_seconds_count${labels}`));
+      expect(sample(text, 'gateway_requests_total{operation="Counted",outcome="ok"}')).toBe(2 * round);
+    }
+  });
+
   it('serves no /metrics when METRICS_ENABLED is false', async () => {
     const other = await stack.addGateway({ settings: { metricsEnabled: false } });
     expect((await fetch(`${baseOf(other.gatewayUrl)}/metrics`)).status).toBe(404);

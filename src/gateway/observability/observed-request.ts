@@ -142,19 +142,21 @@ export function operationNameOf(value: unknown): string | undefined {
 }
 
 export function finish(observed: ObservedRequest, status: number): FinishedRequest {
-  const operations = [...observed.operations.values()];
-  const single = operations.length === 1 ? operations[0] : undefined;
-  return {
-    id: observed.id,
-    operation: operations.length > 1 ? 'batch' : (single?.name ?? 'anonymous'),
-    ...(single?.type ? { operationType: single.type } : {}),
-    outcome: outcomeOf(status, observed.result),
-    status,
-    durationMs: Math.round((performance.now() - observed.startedAt) * 10) / 10,
-    upstreamCalls: { ...observed.upstreamCalls },
-    errors: resultsOf(observed.result).reduce((sum, each) => sum + (each?.errors?.length ?? 0), 0),
-    ...(observed.lane ? { lane: observed.lane } : {}),
-  };
+  const { operations } = observed;
+  const single = operations.size === 1 ? operations.values().next().value : undefined;
+  const results = resultsOf(observed.result);
+  let errors = 0;
+  for (const each of results) errors += each?.errors?.length ?? 0;
+  // Optional fields set only when known (as a spread would), without a spread's copying.
+  const finished: FinishedRequest = { id: observed.id, operation: operations.size > 1 ? 'batch' : (single?.name ?? 'anonymous') } as FinishedRequest;
+  if (single?.type) finished.operationType = single.type;
+  finished.outcome = outcomeOf(status, results);
+  finished.status = status;
+  finished.durationMs = Math.round((performance.now() - observed.startedAt) * 10) / 10;
+  finished.upstreamCalls = { ...observed.upstreamCalls };
+  finished.errors = errors;
+  if (observed.lane) finished.lane = observed.lane;
+  return finished;
 }
 
 /** The execution results of a request: one, several for a batch, none when refused or streamed. */
@@ -170,9 +172,9 @@ function resultsOf(result: unknown): { data?: unknown; errors?: readonly unknown
  * `data` mean the request was refused (validation, limits, a rate limit) (`rejected`). With no
  * result at all the status tells: the request was refused before parsing (401, 413, 429…).
  */
-function outcomeOf(status: number, result: unknown): Outcome {
+function outcomeOf(status: number, results: ReturnType<typeof resultsOf>): Outcome {
   if (status >= 500) return 'error';
-  const failed = resultsOf(result).filter((each) => (each?.errors?.length ?? 0) > 0);
+  const failed = results.filter((each) => (each?.errors?.length ?? 0) > 0);
   if (failed.some((each) => each.data !== undefined)) return 'error';
   if (failed.length > 0 || status >= 400) return 'rejected';
   return 'ok';
