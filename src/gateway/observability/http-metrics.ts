@@ -1,5 +1,6 @@
-import { Histogram, collectDefaultMetrics, type Registry } from 'prom-client';
+import { collectDefaultMetrics, type Registry } from 'prom-client';
 import type { RequestObserver } from './observed-request.ts';
+import { SeriesHistogram } from './series-metrics.ts';
 
 /** OpenTelemetry's recommended buckets for HTTP durations, in seconds. */
 const OTEL_HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -13,19 +14,19 @@ const OTEL_HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75
  */
 export function createHttpMetrics(registry: Registry, route: string): RequestObserver {
   collectDefaultMetrics({ register: registry });
-  const server = new Histogram({
+  const server = new SeriesHistogram({
     name: 'http_server_request_duration_seconds',
     help: 'Duration of HTTP server requests (OpenTelemetry http.server.request.duration), GraphQL requests only.',
     labelNames: ['http_request_method', 'http_response_status_code', 'http_route', 'url_scheme'] as const,
     buckets: OTEL_HTTP_BUCKETS,
-    registers: [registry],
+    registry,
   });
-  const client = new Histogram({
+  const client = new SeriesHistogram({
     name: 'http_client_request_duration_seconds',
     help: 'Duration of HTTP client requests to the upstreams (OpenTelemetry http.client.request.duration), to the response head.',
     labelNames: ['http_request_method', 'http_response_status_code', 'error_type', 'server_address', 'server_port', 'gateway_service'] as const,
     buckets: OTEL_HTTP_BUCKETS,
-    registers: [registry],
+    registry,
   });
   return {
     requestStarted(observed, request) {
@@ -36,20 +37,22 @@ export function createHttpMetrics(registry: Registry, route: string): RequestObs
     },
     requestFinished({ status, durationMs }, observed) {
       const { method, scheme } = observed.http ?? { method: 'GET', scheme: 'http' };
-      server.observe({ http_request_method: method, http_response_status_code: String(status), http_route: route, url_scheme: scheme }, durationMs / 1000);
+      // In labelNames' order: method, status code, route, scheme.
+      server.observe([method, String(status), route, scheme], durationMs / 1000);
     },
     upstreamCall({ service, method, url }) {
       return ({ status, durationMs }) => {
         const answered = /^\d+$/.test(status);
+        // In labelNames' order: method, status code, error type, server address and port, service.
         client.observe(
-          {
-            http_request_method: method,
-            http_response_status_code: answered ? status : '',
-            error_type: answered ? (Number(status) >= 400 ? status : '') : status,
-            server_address: url?.hostname ?? '',
-            server_port: url ? url.port || (url.protocol === 'https:' ? '443' : '80') : '',
-            gateway_service: service,
-          },
+          [
+            method,
+            answered ? status : '',
+            answered ? (Number(status) >= 400 ? status : '') : status,
+            url?.hostname ?? '',
+            url ? url.port || (url.protocol === 'https:' ? '443' : '80') : '',
+            service,
+          ],
           durationMs / 1000,
         );
       };

@@ -1,6 +1,7 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 import type { TranslationServedEvent } from '../translation/translation-batcher.ts';
 import type { RequestObserver } from './observed-request.ts';
+import { SeriesCounter, SeriesHistogram } from './series-metrics.ts';
 
 export interface GatewayMetricsOptions {
   /** Most texts in one `POST /translate` (`TRANSLATION_BATCH_SIZE`), to size each call of a batch. */
@@ -32,12 +33,14 @@ const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 export function createGatewayMetrics({ translationBatchSize, maxOperationNames = 100 }: GatewayMetricsOptions): GatewayMetrics {
   const registry = new Registry();
   const registers = [registry];
-  const requestDuration = new Histogram({
+  // The metrics observed on every request and upstream call are series metrics (series-metrics.ts);
+  // the rest, observed per page at most, are prom-client's own.
+  const requestDuration = new SeriesHistogram({
     name: 'gateway_request_duration_seconds',
     help: 'Time from a GraphQL request arriving to its response, by operation name and outcome.',
     labelNames: ['operation', 'outcome'] as const,
     buckets: SECONDS_BUCKETS,
-    registers,
+    registry,
   });
   // Every request is observed once, by the duration histogram; this counter is its `_count` by the
   // same labels, worked out when scraped rather than counted a second time per request.
@@ -53,18 +56,18 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
       }
     },
   });
-  const upstreamCalls = new Counter({
+  const upstreamCalls = new SeriesCounter({
     name: 'gateway_upstream_requests_total',
     help: 'HTTP calls to the upstream services, retries included, by service and status (HTTP status, timeout, network or aborted).',
     labelNames: ['service', 'status'] as const,
-    registers,
+    registry,
   });
-  const upstreamDuration = new Histogram({
+  const upstreamDuration = new SeriesHistogram({
     name: 'gateway_upstream_request_duration_seconds',
     help: 'Time from an upstream call going out to its response head (or its failure), by service.',
     labelNames: ['service'] as const,
     buckets: SECONDS_BUCKETS,
-    registers,
+    registry,
   });
   const batchSize = new Histogram({
     name: 'gateway_translation_batch_size',
@@ -122,12 +125,12 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
     registry,
     observer: {
       requestFinished({ operation, outcome, durationMs }) {
-        requestDuration.observe({ operation: operationLabel(operation, outcome), outcome }, durationMs / 1000);
+        requestDuration.observe([operationLabel(operation, outcome), outcome], durationMs / 1000);
       },
       upstreamCall({ service }) {
         return ({ status, durationMs }) => {
-          upstreamCalls.inc({ service, status });
-          upstreamDuration.observe({ service }, durationMs / 1000);
+          upstreamCalls.inc([service, status]);
+          upstreamDuration.observe([service], durationMs / 1000);
         };
       },
     },

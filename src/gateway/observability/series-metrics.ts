@@ -1,0 +1,153 @@
+import type { Registry } from 'prom-client';
+
+/** One series: its labels (one object, reused by every export) and what was recorded under them. */
+interface Series {
+  labels: Record<string, string>;
+  /** Histogram: observations per bucket, not cumulative; the last counts those above every bound. */
+  buckets: number[];
+  /** Histogram: sum of the observations. Counter: its value. */
+  sum: number;
+  count: number;
+}
+
+/** What prom-client's Registry reads of a metric for the text format (the shape of its own metrics' values). */
+interface ExportedValue {
+  value: number;
+  labels: Record<string, string | number>;
+  sharedLabels?: Record<string, string>;
+  metricName?: string;
+}
+
+interface MetricOptions<Name extends string> {
+  name: string;
+  help: string;
+  labelNames: readonly Name[];
+  registry: Registry;
+}
+
+/**
+ * A Prometheus metric with labels, for the observations made on every request (the request's
+ * duration, each upstream call). prom-client's own metrics build a key string from the labels object
+ * and check every label on each observation, about 1 µs apiece; here a series is found by its label
+ * values, given in `labelNames`' order, through one Map per label (about 50 ns). It registers in a
+ * prom-client Registry as prom-client's metrics do, and exports exactly what a prom-client metric of
+ * the same name, labels and observations would: the same lines in the same order (checked against
+ * prom-client in test/observability/series-metrics.test.ts).
+ */
+abstract class SeriesMetric<Name extends string> {
+  readonly name: string;
+  readonly help: string;
+  readonly labelNames: readonly Name[];
+  abstract readonly type: 'counter' | 'histogram';
+  readonly aggregator = 'sum';
+  private root = new Map<string, unknown>();
+  /** Every series, in the order first seen (prom-client exports in that order too). */
+  protected all: Series[] = [];
+
+  constructor({ name, help, labelNames, registry }: MetricOptions<Name>) {
+    this.name = name;
+    this.help = help;
+    this.labelNames = labelNames;
+    registry.registerMetric(this as unknown as Parameters<Registry['registerMetric']>[0]);
+  }
+
+  /** The series of these label values (one per label name, in order), made the first time. */
+  protected seriesOf(values: readonly string[]): Series {
+    let level: Map<string, unknown> = this.root;
+    const last = values.length - 1;
+    for (let index = 0; index < last; index += 1) {
+      let next = level.get(values[index]) as Map<string, unknown> | undefined;
+      if (!next) level.set(values[index], (next = new Map()));
+      level = next;
+    }
+    let series = level.get(values[last]) as Series | undefined;
+    if (!series) {
+      const labels: Record<string, string> = {};
+      this.labelNames.forEach((name, index) => (labels[name] = values[index]));
+      series = { labels, buckets: this.emptyBuckets(), sum: 0, count: 0 };
+      level.set(values[last], series);
+      this.all.push(series);
+    }
+    return series;
+  }
+
+  protected emptyBuckets(): number[] {
+    return [];
+  }
+
+  /** Forgets every series (prom-client's `Registry.resetMetrics` calls this). */
+  reset(): void {
+    this.root = new Map();
+    this.all = [];
+  }
+
+  /** What the Registry writes in the text format. */
+  async getForPromString(): Promise<{ name: string; help: string; type: string; aggregator: string; values: ExportedValue[] }> {
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: this.exported() };
+  }
+
+  /** As prom-client's `get()`: each value's labels whole (its series' labels with its own). */
+  async get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: ExportedValue[] }> {
+    const values = this.exported().map(({ sharedLabels, labels, ...value }) => ({ ...value, labels: { ...labels, ...sharedLabels } }));
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
+
+  protected abstract exported(): ExportedValue[];
+}
+
+/** A counter with labels: `inc(['problems', '200'])`. */
+export class SeriesCounter<Name extends string> extends SeriesMetric<Name> {
+  readonly type = 'counter';
+
+  inc(labelValues: readonly string[], by = 1): void {
+    this.seriesOf(labelValues).sum += by;
+  }
+
+  protected exported(): ExportedValue[] {
+    return this.all.map(({ labels, sum }) => ({ value: sum, labels }));
+  }
+}
+
+/** A histogram with labels: `observe(['POST', '200'], seconds)`. */
+export class SeriesHistogram<Name extends string> extends SeriesMetric<Name> {
+  readonly type = 'histogram';
+  readonly upperBounds: readonly number[];
+
+  constructor(options: MetricOptions<Name> & { buckets: readonly number[] }) {
+    super(options);
+    this.upperBounds = [...options.buckets].sort((a, b) => a - b);
+  }
+
+  protected override emptyBuckets(): number[] {
+    return new Array<number>(this.upperBounds.length + 1).fill(0);
+  }
+
+  /** Records one observation; a value that is not a finite number is dropped (prom-client would throw). */
+  observe(labelValues: readonly string[], value: number): void {
+    if (!Number.isFinite(value)) return;
+    const series = this.seriesOf(labelValues);
+    const bounds = this.upperBounds;
+    let bucket = 0;
+    while (bucket < bounds.length && value > bounds[bucket]) bucket += 1;
+    series.buckets[bucket] += 1;
+    series.sum += value;
+    series.count += 1;
+  }
+
+  protected exported(): ExportedValue[] {
+    const values: ExportedValue[] = [];
+    for (const { labels, buckets, sum, count } of this.all) {
+      let cumulative = 0;
+      this.upperBounds.forEach((le, index) => {
+        cumulative += buckets[index];
+        values.push({ labels: { le }, sharedLabels: labels, value: cumulative, metricName: `${this.name}_bucket` });
+      });
+      values.push(
+        { labels: { le: '+Inf' }, sharedLabels: labels, value: count, metricName: `${this.name}_bucket` },
+        { labels: {}, sharedLabels: labels, value: sum, metricName: `${this.name}_sum` },
+        { labels: {}, sharedLabels: labels, value: count, metricName: `${this.name}_count` },
+      );
+    }
+    return values;
+  }
+}
