@@ -35,26 +35,18 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
   const registers = [registry];
   // The metrics observed on every request and upstream call are series metrics (series-metrics.ts);
   // the rest, observed per page at most, are prom-client's own.
+  const requests = new SeriesCounter({
+    name: 'gateway_requests_total',
+    help: 'GraphQL requests answered, by operation name and outcome (ok, error, rejected).',
+    labelNames: ['operation', 'outcome'] as const,
+    registry,
+  });
   const requestDuration = new SeriesHistogram({
     name: 'gateway_request_duration_seconds',
     help: 'Time from a GraphQL request arriving to its response, by operation name and outcome.',
     labelNames: ['operation', 'outcome'] as const,
     buckets: SECONDS_BUCKETS,
     registry,
-  });
-  // Every request is observed once, by the duration histogram; this counter is its `_count` by the
-  // same labels, worked out when scraped rather than counted a second time per request.
-  new Counter({
-    name: 'gateway_requests_total',
-    help: 'GraphQL requests answered, by operation name and outcome (ok, error, rejected).',
-    labelNames: ['operation', 'outcome'] as const,
-    registers,
-    async collect() {
-      this.reset();
-      for (const { metricName, labels, value } of (await requestDuration.get()).values) {
-        if (metricName === 'gateway_request_duration_seconds_count') this.inc(labels as Partial<Record<'operation' | 'outcome', string>>, value);
-      }
-    },
   });
   const upstreamCalls = new SeriesCounter({
     name: 'gateway_upstream_requests_total',
@@ -125,7 +117,9 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
     registry,
     observer: {
       requestFinished({ operation, outcome, durationMs }) {
-        requestDuration.observe([operationLabel(operation, outcome), outcome], durationMs / 1000);
+        const labels = [operationLabel(operation, outcome), outcome];
+        requests.inc(labels);
+        requestDuration.observe(labels, durationMs / 1000);
       },
       upstreamCall({ service }) {
         return ({ status, durationMs }) => {
