@@ -20,6 +20,30 @@ describe('problem translations reused whole (the link’s memo)', () => {
     expect(assembled.find({ ...PROBLEM, title: `${PROBLEM.title}A`, statement: PROBLEM.statement.slice(1) })).toBeUndefined();
   });
 
+  it('finds a problem by its id and languages, and gives back only what was made from exactly its texts now', () => {
+    const assembled = createAssembledTranslations({ ttlMs: 60_000 });
+    const byId = { ...PROBLEM, id: 'p1001' };
+    assembled.keep(byId, SPANISH);
+    // Equal texts in new strings, as every page brings them.
+    expect(assembled.find({ ...byId, title: `${PROBLEM.title} `.trimEnd(), statement: `${PROBLEM.statement}\n`.slice(0, -1) })).toEqual(SPANISH);
+    expect(assembled.find({ ...byId, to: 'pt' })).toBeUndefined();
+    expect(assembled.find({ ...byId, from: 'en' })).toBeUndefined();
+    // Another problem with the same texts is another entry.
+    expect(assembled.find({ ...byId, id: 'p1002' })).toBeUndefined();
+    // The service changed the statement (or the title): a miss, and its new translation replaces the old.
+    const edited = { ...byId, statement: `${PROBLEM.statement} Edited.` };
+    expect(assembled.find(edited)).toBeUndefined();
+    expect(assembled.find({ ...byId, title: 'Palindrome check' })).toBeUndefined();
+    const editedSpanish = { ...SPANISH, statement: `${SPANISH.statement} Editado.` };
+    assembled.keep(edited, editedSpanish);
+    expect(assembled.find(edited)).toEqual(editedSpanish);
+    expect(assembled.find(byId)).toBeUndefined();
+    // Without an id the texts themselves find the entry, apart from those found by id.
+    expect(assembled.find(PROBLEM)).toBeUndefined();
+    assembled.keep(PROBLEM, SPANISH);
+    expect(assembled.find(PROBLEM)).toEqual(SPANISH);
+  });
+
   it('keeps nothing with a TTL of 0 (TRANSLATION_CACHE_TTL_SECONDS=0), and forgets an entry once its TTL is over', async () => {
     const off = createAssembledTranslations({ ttlMs: 0 });
     off.keep(PROBLEM, SPANISH);

@@ -61,8 +61,8 @@ export const resolvers = {
         if (!languages) return null;
         const runtime = translationRuntimeOf(context);
         const problem = await textsOf(parent, context);
-        // What a whole translation is reused by: the languages as resolved, the texts as they are now.
-        const source = { ...languages, ...problem };
+        // What a whole translation is reused by: the problem, the languages as resolved, the texts as they are now.
+        const source = { id: parent.id, ...languages, ...problem };
         const reused = runtime.assembled.find(source);
         if (reused) return { language: languages.to, ...reused };
         // Off the event loop; a statement over the limits fails the field here, before any call.

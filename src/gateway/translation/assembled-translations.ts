@@ -9,11 +9,20 @@ export interface AssembledTranslation {
 
 /** The texts a translation was made from, and the languages. */
 export interface AssembledFrom {
+  /** The problem's id, when known: it finds the entry without hashing the texts. */
+  id?: string;
   /** The service's code of the source language; null when the service detects it. */
   from: string | null;
   to: string;
   title: string;
   statement: string;
+}
+
+/** An entry: the translation, and the texts it was made from (a problem's texts can change). */
+interface Kept {
+  title: string;
+  statement: string;
+  translation: AssembledTranslation;
 }
 
 export interface AssembledTranslationsOptions {
@@ -34,19 +43,23 @@ export interface AssembledTranslations {
 /**
  * The link's whole result per problem and language pair, reused while the translations it was made
  * of would be: a warm page then costs no segmenting, batching, cache lookup per text or reassembly
- * (some 200 texts for 20 problems), only one lookup per problem. Keyed by the exact title and
- * statement (their digests), so a problem whose text changes simply misses. Like the translation
+ * (some 200 texts for 20 problems), only one lookup per problem. Found by the problem's id and the
+ * languages, and given back only for the exact title and statement it was made from (compared as
+ * strings), so a problem whose text changes simply misses, and its new translation replaces the old.
+ * Looking a page's fresh texts up by their digests instead hashed every title and statement again,
+ * about a fortieth of a warm page's CPU; without an id, the digests key the entry. Like the translation
  * cache, an entry lives TRANSLATION_CACHE_TTL_SECONDS from when it was made; each process holds its
  * own (a translation made again elsewhere within that time may read differently, as two replicas'
  * whole answers may).
  */
 export function createAssembledTranslations({ maxBytes = 32 * 1024 * 1024, ttlMs, onReused }: AssembledTranslationsOptions): AssembledTranslations {
-  const kept = createLruCache<AssembledTranslation>({
+  const kept = createLruCache<Kept>({
     maxBytes,
     ttlMs,
-    sizeOf: (key, value) => 2 * (key.length + value.title.length + value.statement.length) + 96,
+    sizeOf: (key, { title, statement, translation }) => 2 * (key.length + title.length + statement.length + translation.title.length + translation.statement.length) + 128,
   });
-  const keyOf = ({ from, to, title, statement }: AssembledFrom) => `${from ?? 'auto'}:${to}:${textDigest(title)}:${textDigest(statement)}`;
+  const keyOf = ({ id, from, to, title, statement }: AssembledFrom) =>
+    `${from ?? 'auto'}:${to}:${typeof id === 'string' ? `id:${id}` : `texts:${textDigest(title)}:${textDigest(statement)}`}`;
   let reused = 0;
   const report = () => {
     const translations = reused;
@@ -60,12 +73,12 @@ export function createAssembledTranslations({ maxBytes = 32 * 1024 * 1024, ttlMs
   return {
     find(from) {
       const found = kept.get(keyOf(from));
-      if (!found) return undefined;
+      if (!found || found.title !== from.title || found.statement !== from.statement) return undefined;
       if (onReused && reused++ === 0) setImmediate(report);
-      return found;
+      return found.translation;
     },
     keep(from, translation) {
-      kept.set(keyOf(from), translation);
+      kept.set(keyOf(from), { title: from.title, statement: from.statement, translation });
     },
   };
 }
