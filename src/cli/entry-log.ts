@@ -18,14 +18,16 @@ export type EntryLog = (line: string, level?: LogLevel) => void;
  * and warnings on stderr.
  */
 export function createEntryLog({ json, fields = {}, prefix = '[gateway]' }: EntryLogOptions): EntryLog {
+  // Either way, request lines still waiting (request-log.ts) are written first: the output stays in
+  // the order things happened.
   if (json) {
     return (line, level = 'info') => {
-      // Request lines still waiting were written first: stdout stays in the order things happened.
       flushRequestLog();
       process.stdout.write(`${JSON.stringify({ level, msg: line, time: new Date().toISOString(), ...fields })}\n`);
     };
   }
   return (line, level = 'info') => {
+    flushRequestLog();
     const text = `${prefix} ${level === 'warn' ? 'warning: ' : ''}${line}`;
     if (level === 'info') console.log(text);
     else console.error(text);

@@ -305,5 +305,17 @@ describe('the default request log on stdout', () => {
     writeRequestLogLine(entry('before'));
     entryLog('stopping');
     expect(written.map((chunk) => JSON.parse(chunk))).toMatchObject([{ requestId: 'before' }, { msg: 'stopping' }]);
+    // In text (outside production) too.
+    written.length = 0;
+    const consoleLog = vi.spyOn(console, 'log').mockImplementation((text: string) => void written.push(`${text}\n`));
+    try {
+      writeRequestLogLine(entry('before text'));
+      createEntryLog({ json: false })('stopping');
+    } finally {
+      consoleLog.mockRestore();
+    }
+    expect(written).toHaveLength(2);
+    expect(JSON.parse(written[0]).requestId).toBe('before text');
+    expect(written[1]).toBe('[gateway] stopping\n');
   });
 });
