@@ -17,7 +17,7 @@ export function observeUpstreamCalls(observers: RequestObserver[]): UpstreamStep
     const start = {
       service: call.service,
       method: (call.init.method ?? 'GET').toUpperCase(),
-      url: URL.canParse(call.url) ? new URL(call.url) : undefined,
+      url: parsedUrl(call.url),
       request: observed,
       addHeaders,
     };
@@ -52,6 +52,22 @@ export function observeUpstreamCalls(observers: RequestObserver[]): UpstreamStep
     report(String(response.status));
     return response;
   };
+}
+
+// The observers read each call's URL parsed (its host and port for the metrics, its path for the
+// traces). Upstream calls go to a handful of URLs (each service's endpoints), so each is parsed once
+// rather than on every call (URL.canParse and new URL were about 1% of a pass-through's profile).
+// Observers only read it. Bounded, for the odd upstream whose URLs vary.
+const parsedUrls = new Map<string, URL | null>();
+
+function parsedUrl(text: string): URL | undefined {
+  let url = parsedUrls.get(text);
+  if (url === undefined) {
+    url = URL.canParse(text) ? new URL(text) : null;
+    if (parsedUrls.size >= 256) parsedUrls.clear();
+    parsedUrls.set(text, url);
+  }
+  return url ?? undefined;
 }
 
 /** How a call that got no answer failed: its time budget ran out, the client went away, or the network failed. */
