@@ -18,6 +18,15 @@ interface ExportedValue {
   metricName?: string;
 }
 
+/** A metric as the Registry reads it. */
+interface ExportedMetric {
+  name: string;
+  help: string;
+  type: string;
+  aggregator: string;
+  values: ExportedValue[];
+}
+
 interface MetricOptions<Name extends string> {
   name: string;
   help: string;
@@ -82,13 +91,16 @@ abstract class SeriesMetric<Name extends string> {
   }
 
   /** What the Registry writes in the text format. */
-  async getForPromString(): Promise<{ name: string; help: string; type: string; aggregator: string; values: ExportedValue[] }> {
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: this.exported() };
+  async getForPromString(): Promise<ExportedMetric> {
+    return this.withValues(this.exported());
   }
 
   /** As prom-client's `get()`: each value's labels whole (its series' labels with its own). */
-  async get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: ExportedValue[] }> {
-    const values = this.exported().map(({ sharedLabels, labels, ...value }) => ({ ...value, labels: { ...labels, ...sharedLabels } }));
+  async get(): Promise<ExportedMetric> {
+    return this.withValues(this.exported().map(({ sharedLabels, labels, ...value }) => ({ ...value, labels: { ...labels, ...sharedLabels } })));
+  }
+
+  private withValues(values: ExportedValue[]): ExportedMetric {
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }
 
