@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUpstreamFetch } from '../../src/gateway/upstream/upstream-fetch.ts';
+import { CallSignal } from '../../src/gateway/upstream/call-signal.ts';
+import { answerOf, createUpstreamFetch } from '../../src/gateway/upstream/upstream-fetch.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 
 /** The upstream fetch speaks fetch's language over undici's request(): what fetch did, it still does. */
 describe('upstream fetch', () => {
-  const seen: { path: string; method: string; authorization?: string; body: string }[] = [];
+  const seen: { path: string; method: string; authorization?: string; body: string; contentType?: string }[] = [];
   /** For each `/large` answer the connection closed under: whether it had been sent whole (never, here). */
   const closedLarge: boolean[] = [];
   let service: RunningServer;
@@ -15,13 +16,19 @@ describe('upstream fetch', () => {
   const fetch = upstream.fetch as unknown as (url: string, init?: RequestInit) => Promise<Response>;
 
   const answer = (request: IncomingMessage, response: ServerResponse, body: string) => {
-    seen.push({ path: request.url ?? '', method: request.method ?? '', authorization: request.headers.authorization, body });
+    seen.push({ path: request.url ?? '', method: request.method ?? '', authorization: request.headers.authorization, body, contentType: request.headers['content-type'] });
     const json = JSON.stringify({ path: request.url });
     switch (request.url) {
       case '/moved':
         return response.writeHead(307, { location: '/here' }).end();
       case '/away':
         return response.writeHead(307, { location: `${elsewhere.url}/there` }).end();
+      case '/see-other':
+        return response.writeHead(303, { location: '/seen' }).end('{"ignored":true}');
+      case '/found':
+        return response.writeHead(302, { location: '/here' }).end();
+      case '/loop':
+        return response.writeHead(302, { location: '/loop' }).end();
       case '/gzip':
         return response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(json));
       case '/br':
@@ -66,7 +73,7 @@ describe('upstream fetch', () => {
     const response = await fetch(`${service.url}/graphql`, { method: 'POST', headers: new Headers({ authorization: 'Bearer k' }), body: '{"query":"{a}"}' });
     expect(response).toBeInstanceOf(Response);
     expect([response.status, await response.json()]).toEqual([200, { path: '/graphql' }]);
-    expect(seen).toEqual([{ path: '/graphql', method: 'POST', authorization: 'Bearer k', body: '{"query":"{a}"}' }]);
+    expect(seen).toEqual([{ path: '/graphql', method: 'POST', authorization: 'Bearer k', body: '{"query":"{a}"}', contentType: undefined }]);
   });
 
   it('follows a redirect on the same origin with its key, and to another origin without it', async () => {
@@ -79,6 +86,29 @@ describe('upstream fetch', () => {
       ['/away', 'Bearer k'],
       ['/there', undefined],
     ]);
+  });
+
+  it("turns a POST into a GET without its body where fetch does (303, 301/302), and keeps a 307's", async () => {
+    seen.length = 0;
+    const post = { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"a":1}' };
+    expect(await (await fetch(`${service.url}/see-other`, post)).json()).toEqual({ path: '/seen' });
+    expect(await (await fetch(`${service.url}/found`, post)).json()).toEqual({ path: '/here' });
+    expect(await (await fetch(`${service.url}/moved`, post)).json()).toEqual({ path: '/here' });
+    expect(seen.map(({ path, method, body, contentType, authorization }) => [path, method, body, contentType, authorization])).toEqual([
+      ['/see-other', 'POST', '{"a":1}', 'application/json', 'Bearer k'],
+      ['/seen', 'GET', '', undefined, 'Bearer k'],
+      ['/found', 'POST', '{"a":1}', 'application/json', 'Bearer k'],
+      ['/here', 'GET', '', undefined, 'Bearer k'],
+      ['/moved', 'POST', '{"a":1}', 'application/json', 'Bearer k'],
+      ['/here', 'POST', '{"a":1}', 'application/json', 'Bearer k'],
+    ]);
+  });
+
+  it('answers the redirect itself after five, so a loop ends as a failure', async () => {
+    seen.length = 0;
+    const response = await fetch(`${service.url}/loop`);
+    expect([response.status, response.headers.get('location')]).toEqual([302, '/loop']);
+    expect(seen).toHaveLength(6);
   });
 
   it.each(['gzip', 'br'])('decodes a %s answer and drops the headers of the encoded bytes', async (encoding) => {
@@ -101,6 +131,27 @@ describe('upstream fetch', () => {
     const response = await fetch(`${service.url}/stall`, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('budget spent')), 50);
     await expect(response.text()).rejects.toThrow();
+  });
+
+  it("stops reading a body that stalls when the upstream steps' own signal aborts", async () => {
+    const signal = new CallSignal();
+    const answered = await upstream.answer(`${service.url}/stall`, { signal: signal as unknown as AbortSignal });
+    setTimeout(() => signal.abort(new Error('budget spent')), 50);
+    await expect(answered.text()).rejects.toThrow();
+  });
+
+  it('hands a fetch that is not its own a web AbortSignal, aborted with the call', async () => {
+    let given: unknown;
+    const foreign = (async (_url: string, init: RequestInit) => {
+      given = init.signal;
+      return new Response('{}');
+    }) as unknown as Parameters<typeof answerOf>[0];
+    const signal = new CallSignal();
+    await answerOf(foreign, `${service.url}/plain`, { signal: signal as unknown as AbortSignal }, undefined, undefined);
+    expect(given).toBeInstanceOf(AbortSignal);
+    expect((given as AbortSignal).aborted).toBe(false);
+    signal.abort(new Error('budget spent'));
+    expect((given as AbortSignal).reason).toEqual(new Error('budget spent'));
   });
 
   it('fails, as fetch does, when nothing answers', async () => {

@@ -1,6 +1,7 @@
 import { REQUEST_ID_HEADER, observedRequestOf, type RequestObserver, type UpstreamCallEnd } from '../observability/observed-request.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
 import { clientRequestOf, type UpstreamStep } from './upstream-call.ts';
+import { parsedUrl } from './parsed-url.ts';
 import { plainHeaders } from './upstream-fetch.ts';
 
 /**
@@ -17,7 +18,8 @@ export function observeUpstreamCalls(observers: RequestObserver[]): UpstreamStep
     const start = {
       service: call.service,
       method: (call.init.method ?? 'GET').toUpperCase(),
-      url: parsedUrl(call.url),
+      // The observers read its host and port (metrics) and its path (traces).
+      url: parsedUrl(call.url)?.url,
       request: observed,
       addHeaders,
     };
@@ -52,22 +54,6 @@ export function observeUpstreamCalls(observers: RequestObserver[]): UpstreamStep
     report(String(response.status));
     return response;
   };
-}
-
-// The observers read each call's URL parsed (its host and port for the metrics, its path for the
-// traces). Upstream calls go to a handful of URLs (each service's endpoints), so each is parsed once
-// rather than on every call (URL.canParse and new URL were about 1% of a pass-through's profile).
-// Observers only read it. Bounded, for the odd upstream whose URLs vary.
-const parsedUrls = new Map<string, URL | null>();
-
-function parsedUrl(text: string): URL | undefined {
-  let url = parsedUrls.get(text);
-  if (url === undefined) {
-    url = URL.canParse(text) ? new URL(text) : null;
-    if (parsedUrls.size >= 256) parsedUrls.clear();
-    parsedUrls.set(text, url);
-  }
-  return url ?? undefined;
 }
 
 /** How a call that got no answer failed: its time budget ran out, the client went away, or the network failed. */

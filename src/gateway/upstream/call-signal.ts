@@ -1,0 +1,62 @@
+type AbortListener = () => void;
+
+/**
+ * The abort signal of one upstream call (its time budget, or the client going away), in the form
+ * undici's `request()` also takes: an emitter of `abort` with `aborted` and `reason`. Cheaper than an
+ * AbortController, whose signal is an EventTarget: creating one and adding and removing its
+ * listener cost about 12 µs of CPU per call in situ, a twentieth of a forwarded query's.
+ *
+ * A fetch that takes only a web AbortSignal (one a plugin of .meshrc.yaml wraps) gets one made from
+ * it (toAbortSignal).
+ */
+export class CallSignal {
+  aborted = false;
+  reason: unknown = undefined;
+  #listeners: AbortListener[] | undefined;
+  #web: AbortController | undefined;
+
+  /** Aborts once; later calls change nothing. Listeners are called once each, in the order added. */
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    for (const listener of listeners ?? []) listener();
+  }
+
+  /** Listens for the abort (only `abort` is ever emitted); a listener added after it is not called. */
+  on(event: string, listener: AbortListener): this {
+    if (event === 'abort' && !this.aborted) (this.#listeners ??= []).push(listener);
+    return this;
+  }
+
+  once(event: string, listener: AbortListener): this {
+    return this.on(event, listener);
+  }
+
+  removeListener(event: string, listener: AbortListener): this {
+    const at = event === 'abort' ? (this.#listeners?.indexOf(listener) ?? -1) : -1;
+    if (at >= 0) this.#listeners!.splice(at, 1);
+    return this;
+  }
+
+  off(event: string, listener: AbortListener): this {
+    return this.removeListener(event, listener);
+  }
+
+  /** The same signal as a web AbortSignal (made once, on first use), for a fetch that takes only those. */
+  toAbortSignal(): AbortSignal {
+    if (!this.#web) {
+      const web = (this.#web = new AbortController());
+      if (this.aborted) web.abort(this.reason);
+      else this.on('abort', () => web.abort(this.reason));
+    }
+    return this.#web.signal;
+  }
+}
+
+/** A signal as a fetch that is not the gateway's own takes it: a web AbortSignal. */
+export function webSignalOf(signal: unknown): AbortSignal | null | undefined {
+  return signal instanceof CallSignal ? signal.toAbortSignal() : (signal as AbortSignal | null | undefined);
+}
