@@ -15,6 +15,7 @@ import {
   type RequestHead,
   type RequestObserver,
 } from '../observability/observed-request.ts';
+import { memoized } from '../../shared/memoized.ts';
 import { estimateOperation, type OperationEstimate } from '../operation-cost.ts';
 import { identifyCaller, type CallerOptions } from './client-identity.ts';
 import { normalizedContentType } from './use-content-type-case.ts';
@@ -251,7 +252,12 @@ function failed(response: ServerResponse): void {
  * a type with a charset other than UTF-8 is skipped.
  */
 export function answerMediaType(accept: string | undefined): string | undefined {
-  for (const entry of (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
+  return mediaTypeFor(accept || '*/*');
+}
+
+/** Clients send the same few `Accept` headers, each worked out once. */
+const mediaTypeFor = memoized((accept): string | undefined => {
+  for (const entry of accept.replace(/\s/g, '').toLowerCase().split(',')) {
     const [mediaType, ...parameters] = entry.split(';');
     const charset = parameters.find((parameter) => parameter.includes('charset=')) ?? 'charset=utf-8';
     if (charset !== 'charset=utf-8') continue;
@@ -261,14 +267,17 @@ export function answerMediaType(accept: string | undefined): string | undefined 
     if (subtype === '*' || subtype === 'json') return 'application/json';
   }
   return undefined;
-}
+});
 
 /** A JSON body in UTF-8, in any spelling of its media type yoga's parser is given (use-content-type-case.ts). */
 function isJson(contentType: string | undefined): boolean {
-  if (!contentType) return false;
+  return contentType ? isJsonType(contentType) : false;
+}
+
+const isJsonType = memoized((contentType) => {
   const [mediaType, ...parameters] = normalizedContentType(contentType).split(';');
   return mediaType === 'application/json' && parameters.every((parameter) => !parameter.startsWith('charset=') || parameter.toLowerCase() === 'charset=utf-8');
-}
+});
 
 function headerOf(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name.toLowerCase()];

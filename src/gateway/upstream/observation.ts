@@ -13,8 +13,11 @@ import { plainHeaders } from './upstream-fetch.ts';
 export function observeUpstreamCalls(observers: RequestObserver[]): UpstreamStep {
   return async (call, next) => {
     const observed = observedRequestOf(clientRequestOf(call));
-    const addHeaders: Record<string, string> = observed ? { [REQUEST_ID_HEADER]: observed.id } : {};
-    if (observed) observed.upstreamCalls[call.service] += 1;
+    const addHeaders: Record<string, string> = {};
+    if (observed) {
+      addHeaders[REQUEST_ID_HEADER] = observed.id;
+      observed.upstreamCalls[call.service] += 1;
+    }
     const start = {
       service: call.service,
       method: (call.init.method ?? 'GET').toUpperCase(),
@@ -23,14 +26,15 @@ export function observeUpstreamCalls(observers: RequestObserver[]): UpstreamStep
       request: observed,
       addHeaders,
     };
-    const ends = observers.flatMap((observer) => {
+    const ends: ((end: UpstreamCallEnd) => void)[] = [];
+    for (const observer of observers) {
       try {
         const end = observer.upstreamCall?.(start);
-        return end ? [end] : [];
+        if (end) ends.push(end);
       } catch {
-        return [];
+        // Observing must never break the call.
       }
-    });
+    }
     const startedAt = performance.now();
     const report = (status: string) => {
       const end: UpstreamCallEnd = { status, durationMs: performance.now() - startedAt };
@@ -44,7 +48,9 @@ export function observeUpstreamCalls(observers: RequestObserver[]): UpstreamStep
     };
     let response: UpstreamAnswer;
     try {
-      const headers = { ...plainHeaders(call.init.headers as HeadersInit | undefined), ...addHeaders };
+      // A new object, which the observers' headers (request id, trace context) are added to.
+      const headers = plainHeaders(call.init.headers as HeadersInit | undefined);
+      for (const name in addHeaders) headers[name] = addHeaders[name];
       response = await next({ ...call, init: { ...call.init, headers } });
     } catch (error) {
       report(failureOf(error, call.init.signal ?? undefined));

@@ -157,7 +157,7 @@ function decoderFor(encoding: string | string[] | undefined): Transform | undefi
  * Request headers as a plain object with lowercased names, from any form fetch accepts, as
  * `new Headers(…)` would list them (a name given twice in an object: its values joined), without
  * building a Headers for a plain object. What undici's `request()` takes, and what the observation
- * step adds its own headers to.
+ * step adds its own headers to: always a new object.
  */
 export function plainHeaders(headers: HeadersInit | undefined): Record<string, string> {
   if (!headers) return {};
