@@ -1,5 +1,5 @@
 import { normalizedExecutor } from '@graphql-tools/executor';
-import { buildASTSchema, Kind, parse, printSchema, type DocumentNode, type ExecutionResult, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { buildASTSchema, Kind, parse, printSchema, type DocumentNode, type ExecutionResult, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { LINK_ALIAS_PREFIX, type ForwardedLink } from './forwardable-operation.ts';
 
 /** A link as the fast path completes it: what it reads (ForwardedLink) and its resolver. */
@@ -14,6 +14,12 @@ export interface LinkCompletionOptions {
   /** Resolvers of fields of the links' result types, by `Type.field` (e.g. `ProblemTranslation.statementHtml`); other fields are read by name. */
   resultFields: ReadonlyMap<string, GraphQLFieldResolver<unknown, unknown>>;
 }
+
+/** How the completion reads one field: through a link, a result field's resolver, or from the value by name or by response key. */
+type FieldReading =
+  | { link: CompletedLink; aliases: [alias: string, name: string][] }
+  | { own: GraphQLFieldResolver<unknown, unknown> }
+  | { byName: boolean };
 
 export interface LinkedAnswerRequest {
   schema: GraphQLSchema;
@@ -39,18 +45,35 @@ export interface LinkedAnswerRequest {
 export function linkCompletion({ links, resultFields }: LinkCompletionOptions): (request: LinkedAnswerRequest) => Promise<ExecutionResult | AsyncIterable<unknown>> {
   const shapes = new WeakMap<GraphQLSchema, GraphQLSchema>();
   const resultTypes = new Set([...resultFields.keys()].map((coordinate) => coordinate.split('.')[0]));
-  const fieldResolver: GraphQLFieldResolver<Record<string, unknown>, unknown> = (source, args, context, info) => {
-    const coordinate = `${info.parentType.name}.${info.fieldName}`;
-    const link = links.get(coordinate);
-    if (link) {
-      const read: Record<string, unknown> = {};
-      for (const [alias, name] of Object.entries(link.aliases)) read[name] = source[alias];
-      return link.resolve(read, args, context, info);
+  /** How each field is read, worked out once per type and field rather than for every value of a page. */
+  const readings = new WeakMap<GraphQLObjectType, Map<string, FieldReading>>();
+  const readingOf = (parentType: GraphQLObjectType, fieldName: string): FieldReading => {
+    let byField = readings.get(parentType);
+    if (!byField) readings.set(parentType, (byField = new Map()));
+    let reading = byField.get(fieldName);
+    if (!reading) {
+      const coordinate = `${parentType.name}.${fieldName}`;
+      const link = links.get(coordinate);
+      const own = resultFields.get(coordinate);
+      reading = link
+        ? { link, aliases: Object.entries(link.aliases) }
+        : own
+          ? { own }
+          : // A link's result is the gateway's object, by field name; the source's data is by response key.
+            { byName: resultTypes.has(parentType.name) };
+      byField.set(fieldName, reading);
     }
-    const own = resultFields.get(coordinate);
-    if (own) return own(source, args, context, info);
-    // A link's result is the gateway's object, by field name; the source's data is by response key.
-    return resultTypes.has(info.parentType.name) ? source[info.fieldName] : source[info.path.key];
+    return reading;
+  };
+  const fieldResolver: GraphQLFieldResolver<Record<string, unknown>, unknown> = (source, args, context, info) => {
+    const reading = readingOf(info.parentType, info.fieldName);
+    if ('link' in reading) {
+      const read: Record<string, unknown> = {};
+      for (const [alias, name] of reading.aliases) read[name] = source[alias];
+      return reading.link.resolve(read, args, context, info);
+    }
+    if ('own' in reading) return reading.own(source, args, context, info);
+    return reading.byName ? source[info.fieldName] : source[info.path.key];
   };
   return async ({ schema, document, operationName, variableValues, contextValue, data }) => {
     let shape = shapes.get(schema);

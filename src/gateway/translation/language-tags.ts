@@ -138,7 +138,7 @@ export function likelyServiceCode(tag: LanguageTag): string {
 export type LanguageChoice =
   | { to: string; from: string | null }
   /** Nothing offered serves the argument: `offered` is what the service offers in its place. */
-  | { refused: { argument: 'to' | 'from'; given: string; offered: string[] } };
+  | { refused: { argument: 'to' | 'from'; given: string; offered: readonly string[] } };
 
 /**
  * The service's codes for `to` and `from` (both already checked with languageTagProblem), among
@@ -165,6 +165,15 @@ export function chooseLanguages(languages: readonly Language[] | undefined, args
 }
 
 /** What a text may be translated into: the targets of its language, or of any language when it is to be detected. */
-export function targetsOf(languages: readonly Language[], source: Language | undefined): string[] {
-  return source ? source.targets : [...new Set(languages.flatMap((language) => [language.code, ...language.targets]))];
+export function targetsOf(languages: readonly Language[], source: Language | undefined): readonly string[] {
+  if (source) return source.targets;
+  // Asked for every translation whose source is detected, so worked out once per list fetched.
+  let targets = anyLanguageTargets.get(languages);
+  if (!targets) {
+    targets = [...new Set(languages.flatMap((language) => [language.code, ...language.targets]))];
+    anyLanguageTargets.set(languages, targets);
+  }
+  return targets;
 }
+
+const anyLanguageTargets = new WeakMap<readonly Language[], string[]>();

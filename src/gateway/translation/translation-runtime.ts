@@ -231,7 +231,7 @@ async function unsupportedIn(refusal: UpstreamError, options: BatchOptions, lang
   return undefined;
 }
 
-function unsupported(argument: string, code: string, offered: string[], cause?: UpstreamError): UpstreamError {
+function unsupported(argument: string, code: string, offered: readonly string[], cause?: UpstreamError): UpstreamError {
   return new UpstreamError(
     `The translation service does not offer "${code}" for \`${argument}\`; it offers: ${[...offered].sort().join(', ')}.`,
     { code: ErrorCode.UnsupportedLanguage, service: 'translation', argument },
