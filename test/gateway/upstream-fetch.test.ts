@@ -44,6 +44,11 @@ describe('upstream fetch', () => {
         response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024) });
         response.write(`"${'x'.repeat(256 * 1024)}`);
         return;
+      case '/cut':
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        response.write('{"path":');
+        setTimeout(() => response.socket?.destroy(), 20);
+        return;
       case '/stall':
         response.writeHead(200, { 'content-type': 'application/json' });
         response.write('{"path":');
@@ -138,6 +143,15 @@ describe('upstream fetch', () => {
     const answered = await upstream.answer(`${service.url}/stall`, { signal: signal as unknown as AbortSignal });
     setTimeout(() => signal.abort(new Error('budget spent')), 50);
     await expect(answered.text()).rejects.toThrow();
+  });
+
+  it('fails the read of a body cut off mid-way, or of one whose call was aborted before it was read, rather than wait', async () => {
+    await expect((await upstream.answer(`${service.url}/cut`)).text()).rejects.toThrow();
+    const signal = new CallSignal();
+    const answered = await upstream.answer(`${service.url}/stall`, { signal: signal as unknown as AbortSignal });
+    signal.abort(new Error('budget spent'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(answered.text()).rejects.toThrow('budget spent');
   });
 
   it('hands a fetch that is not its own a web AbortSignal, aborted with the call', async () => {

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+
 /** A body as it arrives: undici's Node stream, a decoder's, or a web ReadableStream (all async iterables). */
 type StreamedBody = AsyncIterable<Uint8Array> & {
   destroy?(error?: Error): void;
@@ -16,6 +18,45 @@ async function stop(body: StreamedBody, error?: Error): Promise<void> {
   } else {
     await body.cancel?.(error).catch(() => undefined);
   }
+}
+
+/**
+ * Reads a Node stream (undici's body, a decoder's) to its end by its events, giving each chunk to
+ * `take`, which returns an error to stop with (the transfer is stopped and the read fails with it).
+ * `for await` over the stream did the same through an async iterator and end-of-stream tracking,
+ * about a twentieth of a forwarded query's CPU more. A stream destroyed before its end (the call's
+ * signal aborted) fails the read with its error, or a premature-close error when it has none.
+ */
+function readNodeStream(body: Readable, take: (chunk: Uint8Array) => Error | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (body.readableEnded) return resolve();
+    if (body.destroyed) return reject(body.errored ?? prematureClose());
+    const settle = (error?: unknown) => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      body.off('close', onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onData = (chunk: Uint8Array) => {
+      const error = take(chunk);
+      if (!error) return;
+      settle(error);
+      void stop(body, error);
+    };
+    const onEnd = () => settle();
+    const onError = (error: unknown) => settle(error);
+    const onClose = () => settle(body.errored ?? prematureClose());
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('error', onError);
+    body.on('close', onClose);
+  });
+}
+
+function prematureClose(): Error {
+  return Object.assign(new Error('The answer ended before its body did.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 
 export interface UpstreamAnswerInit {
@@ -152,15 +193,24 @@ export class UpstreamAnswer {
     const chunks: Uint8Array[] = [];
     let received = 0;
     const limit = this.#limit;
-    for await (const chunk of body) {
+    /** Keeps a chunk, or returns the error to stop with when it takes the body past its bound. */
+    const take = (chunk: Uint8Array): Error | undefined => {
       received += chunk.byteLength;
-      if (limit && received > limit.maxBytes) {
-        const error = limit.tooLarge();
-        // Stops the transfer: the connection closes rather than carry the rest.
-        await stop(body, error);
-        throw error;
-      }
+      if (limit && received > limit.maxBytes) return limit.tooLarge();
       chunks.push(chunk);
+      return undefined;
+    };
+    if (body instanceof Readable) {
+      await readNodeStream(body, take);
+    } else {
+      for await (const chunk of body) {
+        const error = take(chunk);
+        if (error) {
+          // Stops the transfer: the connection closes rather than carry the rest.
+          await stop(body, error);
+          throw error;
+        }
+      }
     }
     return chunks.length === 1 ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength).toString('utf8') : Buffer.concat(chunks).toString('utf8');
   }
