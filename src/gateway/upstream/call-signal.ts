@@ -3,8 +3,8 @@ type AbortListener = () => void;
 /**
  * The abort signal of one upstream call (its time budget, or the client going away), in the form
  * undici's `request()` also takes: an emitter of `abort` with `aborted` and `reason`. Cheaper than an
- * AbortController, whose signal is an EventTarget: creating one and adding and removing its
- * listener cost about 12 µs of CPU per call in situ, a twentieth of a forwarded query's.
+ * AbortController, whose signal is an EventTarget: with one per call a forwarded query cost 324–352
+ * µs of CPU, with this signal 281–299 (side by side, 3 rounds).
  *
  * A fetch that takes only a web AbortSignal (one a plugin of .meshrc.yaml wraps) gets one made from
  * it (toAbortSignal).

@@ -36,8 +36,8 @@ export function retryUpstreamCalls({ timeoutMs, retries = 2, baseDelayMs = 100, 
     const budgetSpent = () => new UpstreamTimeoutError(`no answer within ${budget} ms`);
     // One signal and one timer for the whole call, every attempt and the reading of the body:
     // `AbortSignal.timeout` and `AbortSignal.any` cost about 25 µs of CPU per call on this machine
-    // (a tenth of a forwarded query's CPU went to them), an AbortController about 12, this signal
-    // next to nothing.
+    // (a tenth of a forwarded query's CPU went to them), and even one AbortController per call cost
+    // a forwarded query about 40 µs more than this signal (call-signal.ts).
     const signal = new CallSignal();
     const timer = setTimeout(() => signal.abort(new DOMException(`no answer within ${budget} ms`, 'TimeoutError')), budget);
     timer.unref?.();

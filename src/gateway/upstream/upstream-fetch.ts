@@ -78,8 +78,8 @@ const ANSWER = Symbol('upstream answer');
  * did besides, kept: redirects are followed (at most five, as fetch follows them: see redirected)
  * and a compressed answer is decoded; a signal aborts the call and the reading of its body.
  * Redirects are followed here rather than by undici's redirect interceptor, which wrapped every
- * call in a handler of its own, and each URL is parsed once (parsed-url.ts): together about 8 µs
- * of CPU per call, for redirects the upstreams of this gateway do not make.
+ * call in a handler of its own (a forwarded query cost 311–322 µs of CPU with it, 281–299 without,
+ * side by side), and each URL is parsed once (parsed-url.ts).
  */
 export function createUpstreamFetch({ connections = 32 }: UpstreamFetchOptions = {}): UpstreamFetch {
   const agent = new Agent({ connections, keepAliveTimeout: 10_000 });
