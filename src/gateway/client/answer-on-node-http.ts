@@ -16,6 +16,7 @@ import {
   type RequestObserver,
 } from '../observability/observed-request.ts';
 import { memoized } from '../../shared/memoized.ts';
+import { readStream } from '../../shared/read-stream.ts';
 import { estimateOperation, type OperationEstimate } from '../operation-cost.ts';
 import { identifyCaller, type CallerOptions } from './client-identity.ts';
 import { normalizedContentType } from './use-content-type-case.ts';
@@ -298,14 +299,15 @@ function alreadyRead(body: Buffer): { byteLength: number; [Symbol.asyncIterator]
   };
 }
 
-function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.once('end', () => resolve(Buffer.concat(chunks)));
-    request.once('error', () => resolve(undefined));
-    request.once('aborted', () => resolve(undefined));
-  });
+/** The request's body, or undefined when the client went away before sending all of it. */
+async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  try {
+    await readStream(request, (chunk) => void chunks.push(chunk));
+  } catch {
+    return undefined;
+  }
+  return Buffer.concat(chunks);
 }
 
 /**

@@ -18,12 +18,14 @@ export function digest(value: string): string {
 }
 
 /**
- * Whether two digests of equal length are equal, looking at every character whatever the first
- * difference (as crypto's timingSafeEqual, without turning the strings into Buffers first).
+ * Whether two digests are equal, looking at every character whatever the first difference (as
+ * crypto's timingSafeEqual, without turning the strings into Buffers first). Digests all have one
+ * length, so comparing lengths first gives nothing away.
  */
 function sameDigest(a: string, b: string): boolean {
-  let difference = a.length ^ b.length;
-  for (let index = 0; index < a.length; index += 1) difference |= a.charCodeAt(index) ^ b.charCodeAt(index % b.length);
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index += 1) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
   return difference === 0;
 }
 

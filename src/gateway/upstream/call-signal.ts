@@ -41,10 +41,6 @@ export class CallSignal {
     return this;
   }
 
-  off(event: string, listener: AbortListener): this {
-    return this.removeListener(event, listener);
-  }
-
   /** The same signal as a web AbortSignal (made once, on first use), for a fetch that takes only those. */
   toAbortSignal(): AbortSignal {
     if (!this.#web) {

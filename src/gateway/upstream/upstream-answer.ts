@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { destroyQuietly, readStream } from '../../shared/read-stream.ts';
 
 /** A body as it arrives: undici's Node stream, a decoder's, or a web ReadableStream (all async iterables). */
 type StreamedBody = AsyncIterable<Uint8Array> & {
@@ -7,56 +8,10 @@ type StreamedBody = AsyncIterable<Uint8Array> & {
   on?(event: 'error', listener: () => void): unknown;
 };
 
-/**
- * Stops a body's transfer. A Node stream destroyed reports an error of its own (undici's "Request
- * aborted"), which nobody is reading by then: it is listened for here, or it would crash the process.
- */
+/** Stops a body's transfer (a Node stream quietly: see destroyQuietly). */
 async function stop(body: StreamedBody, error?: Error): Promise<void> {
-  if (body.destroy) {
-    body.on?.('error', () => undefined);
-    body.destroy(error);
-  } else {
-    await body.cancel?.(error).catch(() => undefined);
-  }
-}
-
-/**
- * Reads a Node stream (undici's body, a decoder's) to its end by its events, giving each chunk to
- * `take`, which returns an error to stop with (the transfer is stopped and the read fails with it).
- * `for await` over the stream did the same through an async iterator and end-of-stream tracking,
- * about a twentieth of a forwarded query's CPU more. A stream destroyed before its end (the call's
- * signal aborted) fails the read with its error, or a premature-close error when it has none.
- */
-function readNodeStream(body: Readable, take: (chunk: Uint8Array) => Error | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (body.readableEnded) return resolve();
-    if (body.destroyed) return reject(body.errored ?? prematureClose());
-    const settle = (error?: unknown) => {
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', onError);
-      body.off('close', onClose);
-      if (error) reject(error);
-      else resolve();
-    };
-    const onData = (chunk: Uint8Array) => {
-      const error = take(chunk);
-      if (!error) return;
-      settle(error);
-      void stop(body, error);
-    };
-    const onEnd = () => settle();
-    const onError = (error: unknown) => settle(error);
-    const onClose = () => settle(body.errored ?? prematureClose());
-    body.on('data', onData);
-    body.on('end', onEnd);
-    body.on('error', onError);
-    body.on('close', onClose);
-  });
-}
-
-function prematureClose(): Error {
-  return Object.assign(new Error('The answer ended before its body did.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+  if (body.destroy) destroyQuietly(body as Parameters<typeof destroyQuietly>[0], error);
+  else await body.cancel?.(error).catch(() => undefined);
 }
 
 export interface UpstreamAnswerInit {
@@ -201,7 +156,7 @@ export class UpstreamAnswer {
       return undefined;
     };
     if (body instanceof Readable) {
-      await readNodeStream(body, take);
+      await readStream(body, take);
     } else {
       for await (const chunk of body) {
         const error = take(chunk);
