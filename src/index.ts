@@ -8,4 +8,4 @@ export { readSettings, SettingsError, type GatewaySettings } from './gateway/set
 export { settingsFromOptions } from './gateway/settings-from-options.ts';
 export { ErrorCode, type ServiceName } from './gateway/errors.ts';
 export type { TranslationCache, TranslationKey } from './gateway/translation/translation-cache.ts';
-export type { RateLimitStore } from './gateway/client/rate-limit-store.ts';
+export type { RateLimitStore } from './gateway/guards/rate-limit-store.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalizedContentType } from '../../src/gateway/client/use-content-type-case.ts';
+import { normalizedContentType } from '../../src/gateway/guards/content-type-case.ts';
 import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 

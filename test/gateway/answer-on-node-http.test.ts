@@ -1,10 +1,10 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { getOperationAST, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerOnNodeHttp, answerMediaType } from '../../src/gateway/client/answer-on-node-http.ts';
-import { createMemoryRateLimitStore } from '../../src/gateway/client/rate-limit-store.ts';
-import { createResponseCache } from '../../src/gateway/client/response-cache.ts';
-import { budgetCounter } from '../../src/gateway/client/use-rate-limits.ts';
+import { answerOnNodeHttp, answerMediaType } from '../../src/gateway/pipeline/node-adapter.ts';
+import { createMemoryRateLimitStore } from '../../src/gateway/guards/rate-limit-store.ts';
+import { createResponseCache } from '../../src/gateway/execution/cache/response-cache.ts';
+import { budgetCounter } from '../../src/gateway/guards/rate-limits.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 

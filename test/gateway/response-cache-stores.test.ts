@@ -1,7 +1,7 @@
 import { getOperationAST, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createMemoryKeyValueStore, type KeyValueStore } from '../../src/gateway/cache/key-value-store.ts';
-import { createResponseCache } from '../../src/gateway/client/response-cache.ts';
+import { createResponseCache } from '../../src/gateway/execution/cache/response-cache.ts';
 
 const QUERY = getOperationAST(parse('query Page { problems { nodes { id } } }'))!;
 

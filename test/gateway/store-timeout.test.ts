@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryKeyValueStore } from '../../src/gateway/cache/key-value-store.ts';
-import { createMemoryRateLimitStore } from '../../src/gateway/client/rate-limit-store.ts';
-import { budgetCounter } from '../../src/gateway/client/use-rate-limits.ts';
+import { createMemoryRateLimitStore } from '../../src/gateway/guards/rate-limit-store.ts';
+import { budgetCounter } from '../../src/gateway/guards/rate-limits.ts';
 import { createMemoryTranslationCache } from '../../src/gateway/translation/translation-cache.ts';
 import { withStoreTimeout } from '../../src/shared/with-timeout.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryRateLimitStore } from '../../src/gateway/client/rate-limit-store.ts';
+import { createMemoryRateLimitStore } from '../../src/gateway/guards/rate-limit-store.ts';
 import { postGraphQL, startStack, type Stack } from '../helpers/start-stack.ts';
 
 describe('access: gateway keys, rate limits, CORS, production switches', () => {

@@ -1,6 +1,6 @@
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { isGraphQLRequest } from '../client/routes.ts';
+import { isGraphQLRequest } from '../guards/route.ts';
 import {
   REQUEST_ID_HEADER,
   observedRequestOf,

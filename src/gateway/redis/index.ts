@@ -1,5 +1,5 @@
 import type { KeyValueStore } from '../cache/key-value-store.ts';
-import type { RateLimitStore } from '../client/rate-limit-store.ts';
+import type { RateLimitStore } from '../guards/rate-limit-store.ts';
 import type { GatewayLog } from '../observability/mesh-logger.ts';
 import type { GatewaySettings } from '../settings.ts';
 import type { TranslationCache } from '../translation/translation-cache.ts';

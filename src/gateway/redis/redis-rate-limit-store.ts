@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { sha256Of } from '../../shared/hash.ts';
-import { createMemoryRateLimitStore, type RateLimitStore } from '../client/rate-limit-store.ts';
+import { createMemoryRateLimitStore, type RateLimitStore } from '../guards/rate-limit-store.ts';
 import type { RedisConnection } from './redis-connection.ts';
 
 export interface RedisRateLimitStoreOptions {

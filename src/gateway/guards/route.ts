@@ -2,7 +2,7 @@ import type { Plugin } from 'graphql-yoga';
 import { GRAPHIQL_ASSETS_FOLDER, GRAPHIQL_ASSET_NAMES } from '../graphiql/assets.ts';
 import { ErrorCode } from '../errors.ts';
 import { refuseUnlessRead } from '../observability/read-only-endpoint.ts';
-import { gatewayErrorResponse } from './gateway-error-response.ts';
+import { gatewayErrorResponse } from '../pipeline/gateway-error.ts';
 
 /** What a path is for. Exactly one path, the GraphQL endpoint, executes GraphQL. */
 export type Route = 'graphql' | 'graphiql-asset' | 'healthcheck' | 'readiness' | 'metrics';

@@ -1,7 +1,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { identifyCaller, setClientIdentity } from './client-identity.ts';
-import { gatewayErrorResponse } from './gateway-error-response.ts';
-import { isGraphQLRequest } from './routes.ts';
+import { gatewayErrorResponse } from '../pipeline/gateway-error.ts';
+import { isGraphQLRequest } from './route.ts';
 import { ErrorCode } from '../errors.ts';
 
 export interface ClientKeysOptions {

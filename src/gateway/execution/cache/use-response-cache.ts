@@ -1,7 +1,7 @@
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { sha256Of } from '../../shared/hash.ts';
-import { observedRequestOf } from '../observability/observed-request.ts';
+import { sha256Of } from '../../../shared/hash.ts';
+import { observedRequestOf } from '../../observability/observed-request.ts';
 import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type ResponseCache } from './response-cache.ts';
 
 /**

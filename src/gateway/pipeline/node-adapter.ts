@@ -18,11 +18,11 @@ import {
 import { memoized } from '../../shared/memoized.ts';
 import { readStream } from '../../shared/read-stream.ts';
 import { estimateOperation, type OperationEstimate } from '../operation-cost.ts';
-import { identifyCaller, type CallerOptions } from './client-identity.ts';
-import { normalizedContentType } from './use-content-type-case.ts';
-import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type CacheableParams, type ResponseCache } from './response-cache.ts';
-import { executionLimitError, variablesTooDeep, type ExecutionLimits } from './use-operation-limits.ts';
-import { spendRequest, type BudgetCounter } from './use-rate-limits.ts';
+import { identifyCaller, type CallerOptions } from '../guards/client-identity.ts';
+import { normalizedContentType } from '../guards/content-type-case.ts';
+import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type CacheableParams, type ResponseCache } from '../execution/cache/response-cache.ts';
+import { executionLimitError, variablesTooDeep, type ExecutionLimits } from '../guards/operation-limits.ts';
+import { spendRequest, type BudgetCounter } from '../guards/rate-limits.ts';
 
 /** What the listener needs to forward prepared operations itself (the fast path's, in front of yoga). */
 export interface DirectForwarding {

@@ -1,8 +1,8 @@
 import type { ExecutionResult, OperationDefinitionNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { sha256Of } from '../../shared/hash.ts';
-import { withTimeout } from '../../shared/with-timeout.ts';
-import type { KeyValueStore } from '../cache/key-value-store.ts';
+import { sha256Of } from '../../../shared/hash.ts';
+import { withTimeout } from '../../../shared/with-timeout.ts';
+import type { KeyValueStore } from '../../cache/key-value-store.ts';
 
 export interface ResponseCacheOptions {
   /**

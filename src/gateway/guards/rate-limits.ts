@@ -3,9 +3,9 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { estimateExecution } from '../operation-cost.ts';
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
 import { clientIdentityOf } from './client-identity.ts';
-import { isGraphQLRequest } from './routes.ts';
+import { isGraphQLRequest } from './route.ts';
 import { ErrorCode } from '../errors.ts';
-import { gatewayErrorResponse } from './gateway-error-response.ts';
+import { gatewayErrorResponse } from '../pipeline/gateway-error.ts';
 import type { RateLimitStore, RateLimitWindow } from './rate-limit-store.ts';
 
 export interface RateLimitsOptions {
