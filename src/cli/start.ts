@@ -102,12 +102,9 @@ async function main(settings: GatewaySettings): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
-  // If whatever started this process (npm, a shell) dies without passing the signal on, stop too
-  // rather than keep serving as an orphan nobody can reach to stop.
-  const parent = process.ppid;
-  setInterval(() => {
-    if (process.ppid !== parent) void stop('parent process exited');
-  }, 1000).unref();
+  // Only a signal stops the gateway, never a change of parent: nohup, setsid, process managers,
+  // container inits and deploy scripts that exit after starting it all leave it reparented, and it
+  // must keep serving. (`npm start` execs node, so npm's own signals reach this process directly.)
 
   // Loaded only once the settings are known to be usable, so a refusal is immediate.
   const [{ createGateway }, { writeRequestLogLine }, { REQUEST_ID_HEADER, requestIdFrom }, { startProblemsStandIn, startTranslationStandIn }] = await Promise.all([
