@@ -94,6 +94,11 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
     labelNames: ['limit'] as const,
     registers,
   });
+  const unusableAnswers = new Counter({
+    name: 'gateway_translation_unusable_answers_total',
+    help: 'Calls to the translation service answered 200 with no usable translation (an empty one for a text that is not, or not a list of texts): failed calls, nothing of them cached or served.',
+    registers,
+  });
   for (const kind of ['call', 'text']) splits.inc({ kind }, 0);
   for (const limit of ['texts', 'chars', 'longest']) limitsLearned.inc({ limit }, 0);
   const rateLimitRejections = new Counter({
@@ -128,7 +133,8 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
         };
       },
     },
-    translationServed({ cached, joined, sent, calls, callSizes, splitCalls = 0, splitTexts = 0, learned = [], reused = 0 }) {
+    translationServed({ cached, joined, sent, calls, callSizes, splitCalls = 0, splitTexts = 0, learned = [], reused = 0, unusable = 0 }) {
+      if (unusable > 0) unusableAnswers.inc(unusable);
       if (reused > 0) reusedTranslations.inc(reused);
       cacheHits.inc(cached);
       cacheMisses.inc(sent + joined);

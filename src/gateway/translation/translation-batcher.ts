@@ -3,7 +3,7 @@ import { ErrorCode, UpstreamError, createGraphQLErrorWithCode, upstreamErrorIn }
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
 import { createCallGate, isBudgetError, requestKeyOf, type CallGate } from './translation-call-gate.ts';
 import { translationCacheKey, type TranslationCache, type TranslationKey } from './translation-cache.ts';
-import type { TextFormat, TranslatedText } from './translation-client.ts';
+import { isUnusableAnswer, type TextFormat, type TranslatedText } from './translation-client.ts';
 import { createLimitLearner, createServiceLimits, type CallCaps, type CallShape, type LimitLearner, type ServiceLimits } from './translation-limits.ts';
 import { characters, joinParts, splitText } from './text-parts.ts';
 
@@ -39,6 +39,8 @@ export interface TranslationServedEvent {
   splitTexts?: number;
   /** Measures whose limit was learned (or lowered) by this flush. */
   learned?: (keyof CallShape)[];
+  /** Calls answered 200 with no usable translation (an empty one, or not texts): failed, nothing kept. */
+  unusable?: number;
   /**
    * Problem translations reused whole (assembled-translations.ts), whose texts were not looked up
    * one by one. Never set by the batcher: the link's memo reports these, once per tick.
@@ -170,7 +172,7 @@ export function createTranslationBatcher<TContext extends object>({
       // to the other request sends the text again, in one batch with the others like it.
       joins.push(pending.then((outcome) => (('failure' in outcome && outcome.failure.ownRequest) ? index : void deliver(text, outcome))));
     });
-    const stats = { calls: [] as number[], splitCalls: 0, splitTexts: 0 };
+    const stats: SendStats = { calls: [], splitCalls: 0, splitTexts: 0, unusable: 0 };
     const learner = createLimitLearner<Root>(limits, { maxTexts: batchSize, maxChars: maxCharsPerCall });
     const sendRoots = async (indexes: number[], share: boolean) => {
       const roots = indexes.map((index): Root => ({ text: texts[index] }));
@@ -203,6 +205,7 @@ export function createTranslationBatcher<TContext extends object>({
         splitCalls: stats.splitCalls,
         splitTexts: stats.splitTexts,
         learned,
+        unusable: stats.unusable,
       });
     } catch {
       // Metrics must never cost a translation.
@@ -215,7 +218,7 @@ export function createTranslationBatcher<TContext extends object>({
    * learned, one call goes at a time, so each refusal resizes the rest before they go; once the sizes
    * are known to pass (or nothing was ever refused), the calls go together.
    */
-  async function sendAll(context: TContext, options: BatchOptions, roots: Root[], learner: LimitLearner<Root>, stats: { calls: number[]; splitCalls: number; splitTexts: number }) {
+  async function sendAll(context: TContext, options: BatchOptions, roots: Root[], learner: LimitLearner<Root>, stats: SendStats) {
     const calls = gate.of(context);
     const request = requestKeyOf(context);
     // A cause that holds for every text of the group (a language), or of the request (the service failed).
@@ -276,6 +279,7 @@ export function createTranslationBatcher<TContext extends object>({
               return;
             }
             const upstream = upstreamErrorIn(error);
+            if (isUnusableAnswer(upstream)) stats.unusable += 1;
             if (upstream && isRefusal(upstream)) {
               refused.push({ bin, error: upstream });
               back.push(...bin);
@@ -352,6 +356,15 @@ export function createTranslationBatcher<TContext extends object>({
       });
     },
   };
+}
+
+/** What one group's flush did, for its TranslationServedEvent. */
+interface SendStats {
+  /** Texts in each call made. */
+  calls: number[];
+  splitCalls: number;
+  splitTexts: number;
+  unusable: number;
 }
 
 /** A call not made, because the request's calls already failed with `failure`. */

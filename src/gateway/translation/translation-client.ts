@@ -75,6 +75,20 @@ function wrongShape(what: string, cause?: unknown): UpstreamError {
   return new UpstreamError(`The translation service returned ${what}.`, { code: ErrorCode.UpstreamError, service: 'translation' }, cause);
 }
 
+/** Answers that came back 200 but are no translation, told apart so they are counted (metrics). */
+const unusableAnswers = new WeakSet<UpstreamError>();
+
+function unusableAnswer(what: string): UpstreamError {
+  const error = wrongShape(what);
+  unusableAnswers.add(error);
+  return error;
+}
+
+/** Whether `error` is a call that answered 200 with no usable translation (empty, or not a list of texts). */
+export function isUnusableAnswer(error: unknown): boolean {
+  return error instanceof UpstreamError && unusableAnswers.has(error);
+}
+
 function toDetection(value: unknown): Detection | null {
   if (!value || typeof value !== 'object') return null;
   const { language, confidence } = value as { language?: unknown; confidence?: unknown };
@@ -104,10 +118,15 @@ export async function translateTexts(context: TranslationContext, texts: string[
   );
   const { translatedText, detectedLanguage } = (result ?? {}) as { translatedText?: unknown; detectedLanguage?: unknown };
   if (!Array.isArray(translatedText) || translatedText.some((item) => typeof item !== 'string')) {
-    throw wrongShape('a translation that is not a list of texts');
+    throw unusableAnswer('a translation that is not a list of texts');
   }
   if (translatedText.length !== texts.length) {
-    throw wrongShape(`${translatedText.length} translations for ${texts.length} texts`);
+    throw unusableAnswer(`${translatedText.length} translations for ${texts.length} texts`);
+  }
+  // A text with words in it never translates to nothing: a blank answer is the service failing
+  // quietly, and taking it as a translation would cache and serve it long after the service recovers.
+  if (translatedText.some((item: string, index) => item.trim() === '' && texts[index].trim() !== '')) {
+    throw unusableAnswer('an empty translation of a text that is not empty');
   }
   const detections = Array.isArray(detectedLanguage) ? detectedLanguage : [];
   return translatedText.map((text: string, index) => ({ text, detectedLanguage: toDetection(detections[index]) }));

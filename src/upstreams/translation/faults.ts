@@ -15,7 +15,9 @@ export type BadBody =
   /** POST /translate with an array `q`: `translatedText` one item shorter than `q`. Other requests: wrong shape. */
   | 'short-array'
   /** No body at all, still labelled JSON. */
-  | 'empty';
+  | 'empty'
+  /** POST /translate: `translatedText` as long as `q`, every item `""`. Other requests: wrong shape. */
+  | 'empty-texts';
 
 /**
  * What to break, and when. Every field is optional and they combine: which requests are hit is chosen by
@@ -58,7 +60,7 @@ export interface FaultSchedule {
 }
 
 const ACTIONS = ['latencyMs', 'status', 'badBody', 'hang'] as const;
-const BAD_BODIES: readonly BadBody[] = ['not-json', 'wrong-shape', 'short-array', 'empty'];
+const BAD_BODIES: readonly BadBody[] = ['not-json', 'wrong-shape', 'short-array', 'empty', 'empty-texts'];
 
 function validateFaults(faults: TranslationFaults, knownRoutes: readonly string[]): void {
   const problem = (message: string) => new TypeError(`TranslationFaults.${message}`);
@@ -160,6 +162,10 @@ function faultedBody(faults: Readonly<TranslationFaults>, status: number, shortA
     case 'short-array': {
       const translated = shortArray();
       return [JSON_TYPE, translated ? JSON.stringify({ translatedText: translated.slice(0, -1) }) : WRONG_SHAPE];
+    }
+    case 'empty-texts': {
+      const translated = shortArray();
+      return [JSON_TYPE, translated ? JSON.stringify({ translatedText: translated.map(() => '') }) : WRONG_SHAPE];
     }
   }
   if (faults.body === undefined) return [JSON_TYPE, JSON.stringify({ error: STATUS_CODES[status] ?? `Status ${status}` })];
