@@ -2,7 +2,8 @@
  * A typed SDK for server-side callers: one function per operation in src/sdk/operations, with
  * TypeScript types for variables and results generated from the shipped schema.graphql by
  * `npm run codegen`; and the operations themselves as typed documents (`TranslateTextDocument`, …)
- * for Apollo Client, urql or graphql-request.
+ * for Apollo Client, urql or graphql-request; and `apolloTypePolicies`, the cache policy Apollo Client
+ * needs for the graph.
  *
  *   const sdk = createGatewaySdk({ url: process.env.GATEWAY_URL!, apiKey: process.env.GATEWAY_KEY });
  *   const { problems } = await sdk.ProblemsInLanguage({ to: 'es' });
@@ -12,6 +13,7 @@ import { getSdk, type Requester } from './generated.ts';
 
 export * from './gql/graphql.ts';
 export { getSdk, type Requester, type Sdk } from './generated.ts';
+export { apolloTypePolicies } from './apollo-type-policies.ts';
 
 export interface GatewaySdkOptions {
   /** The gateway's GraphQL endpoint. */

@@ -1,0 +1,18 @@
+import type { TypePolicies } from '@apollo/client';
+
+/**
+ * What Apollo Client's `InMemoryCache` needs to know about the gateway's graph. The types the
+ * gateway adds have no id: `Query.translation` is one `TranslationQuery` namespace object, and each
+ * `Problem.translation(to:)` one `ProblemTranslation`. Apollo replaces an object without an id
+ * whole when another query selects other fields of it, so `languages` then `translate` would evict
+ * each other (a refetch each time, and "Cache data may be lost" in development). Both are singletons
+ * where they sit, so merging their fields is always right.
+ *
+ *   new InMemoryCache({ typePolicies: { ...apolloTypePolicies, ...yourOwn } })
+ *
+ * Typed without importing Apollo, so apps not using it type-check this package all the same.
+ */
+export const apolloTypePolicies = {
+  TranslationQuery: { merge: true },
+  ProblemTranslation: { merge: true },
+} as const satisfies TypePolicies;
