@@ -8,7 +8,7 @@
  * request was answered, 1 when some had to be cut off.
  */
 import type { Gateway } from '../gateway/create-gateway.ts';
-import { SettingsError, readSettings, type GatewaySettings } from '../gateway/settings.ts';
+import { SettingsError, readSettings, settingsVariables, unknownVariableLine, unknownVariables, type GatewaySettings } from '../gateway/settings.ts';
 import { createEntryLog } from './entry-log.ts';
 import { listen, type CutOffRequest, type RunningServer } from '../shared/listen.ts';
 import { RELEASE_AFTER_MS, releaseStartUpMemory } from './release-start-up-memory.ts';
@@ -25,6 +25,9 @@ function withoutCredentials(url: string): string {
   parsed.password = '';
   return parsed.toString().replace(/\/$/, '');
 }
+
+/** Variables the entry reads itself, beside the settings' own (settingsVariables). */
+const ENTRY_VARIABLES = ['DEBUG'];
 
 const UPSTREAMS = [
   { name: 'problems', urlSetting: 'problemsUrl', urlVariable: 'PROBLEMS_URL' },
@@ -60,6 +63,8 @@ async function main(settings: GatewaySettings): Promise<void> {
     fields: standInsServe ? { standIns: true } : {},
   });
   const timeoutMs = settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  // First, so an operator who misspelt a limit reads it before believing it set.
+  for (const unknown of unknownVariables(process.env, [...settingsVariables(), ...ENTRY_VARIABLES])) step(unknownVariableLine(unknown), 'warn');
 
   const standIns: StandIn[] = [];
   let gateway: Gateway | undefined;

@@ -1,13 +1,14 @@
 import { Redis } from 'ioredis';
 import { withTimeout } from '../../shared/with-timeout.ts';
 import type { GatewayLog } from '../observability/mesh-logger.ts';
+import { SettingsError } from '../settings.ts';
 
 export interface RedisConnectionOptions {
   /** `REDIS_URL`: `redis://[:password@]host[:port][/db]` or `rediss://…`. */
   url: string;
   /** `REDIS_TIMEOUT_MS`: the budget of one Redis operation; past it the operation counts as failed. */
   timeoutMs: number;
-  /** Where the state changes go (one line each: unreachable, lost, back). @default console.warn */
+  /** Where the state changes go (one line each: connected, unreachable, lost, back). @default console.warn */
   log?: GatewayLog;
   /** How long `connectRedis` waits for the first connection before the gateway starts without it. @default 1000 */
   startWaitMs?: number;
@@ -28,11 +29,21 @@ export interface RedisConnection {
 }
 
 /**
+ * What Redis answers a credential it refuses: WRONGPASS (a wrong password, or user), NOAUTH (none
+ * given where one is required), and older servers' "invalid password".
+ */
+const CREDENTIAL_REFUSED = /\b(WRONGPASS|NOAUTH)\b|invalid (username-)?password/i;
+
+/**
  * One ioredis client set up so that Redis can never hold a request: no offline queue (a command
  * while disconnected fails at once instead of waiting 10–40 s for a reconnection), no retry of a
  * command, a per-command timeout, and an 'error' listener (without one, ioredis reports every failed
  * reconnection as an unhandled error event). It reconnects forever in the background, backing off to
  * 1 s, so sharing resumes by itself when Redis is back.
+ *
+ * Rejects with a SettingsError naming REDIS_URL when Redis refuses the credential at start: that is a
+ * configuration to fix, not an outage to wait out, and serving on would hide it behind a degraded
+ * readiness. An unreachable Redis is waited for in the background, as any outage.
  */
 export async function connectRedis({ url, timeoutMs, log = console.warn, startWaitMs = 1000 }: RedisConnectionOptions): Promise<RedisConnection> {
   const parsed = new URL(url);
@@ -50,14 +61,23 @@ export async function connectRedis({ url, timeoutMs, log = console.warn, startWa
   let wasReady = false;
   let reportedDown = false;
   let closing = false;
+  let refused: string | undefined;
+  const onRefused: (() => void)[] = [];
   client.on('error', (error: NodeJS.ErrnoException) => {
     lastError = error.code ?? error.message;
+    // Only the reply's code (WRONGPASS, NOAUTH): the rest of a reply is the server's to word.
+    if (CREDENTIAL_REFUSED.test(error.message)) {
+      refused = CREDENTIAL_REFUSED.exec(error.message)?.[1]?.toUpperCase() ?? 'invalid password';
+      lastError = refused;
+      for (const callback of onRefused.splice(0)) callback();
+    }
   });
   client.on('ready', () => {
     if (reportedDown) log(`redis: reachable again at ${where}; caches and rate limits are shared again`, 'warn');
     wasReady = true;
     reportedDown = false;
     lastError = '';
+    refused = undefined;
   });
   client.on('close', () => {
     // One line per outage, not one per reconnection attempt, and none for the gateway's own close.
@@ -77,8 +97,19 @@ export async function connectRedis({ url, timeoutMs, log = console.warn, startWa
     };
     const onReady = () => done(true);
     client.on('ready', onReady);
+    onRefused.push(() => done(false));
   });
-  if (!ready) {
+  if (refused !== undefined) {
+    closing = true;
+    client.disconnect();
+    throw new SettingsError(
+      'REDIS_URL',
+      `Redis at ${where} refused the credential (${refused}): set the password (and user, if any) Redis expects in REDIS_URL (redis://[user]:password@host:port)`,
+    );
+  }
+  if (ready) {
+    log(`redis: connected to ${where}; caches and rate limits are shared with the other replicas`, 'info');
+  } else {
     reportedDown = true;
     log(`redis: not reachable at ${where} (${lastError || `no answer within ${startWaitMs} ms`}); starting with in-process rate limits and no shared cache, and connecting in the background`, 'warn');
   }
@@ -105,7 +136,12 @@ export async function connectRedis({ url, timeoutMs, log = console.warn, startWa
     check: () =>
       run((redis) => redis.ping()).then(
         () => 'ok',
-        () => (client.status === 'ready' ? `did not answer within ${timeoutMs} ms` : `unreachable${lastError ? ` (${lastError})` : ''}`),
+        () =>
+          client.status === 'ready'
+            ? `did not answer within ${timeoutMs} ms`
+            : refused !== undefined
+              ? `refused the credential (${refused})`
+              : `unreachable${lastError ? ` (${lastError})` : ''}`,
       ),
     close: async () => {
       closing = true;
