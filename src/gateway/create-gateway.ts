@@ -3,20 +3,30 @@ import type { GraphQLError, GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, maskError, useSchema, type YogaServerInstance } from 'graphql-yoga';
-import { createMemoryRateLimitStore, type RateLimitStore } from './guards/rate-limit-store.ts';
-import { answerOnNodeHttp } from './pipeline/node-adapter.ts';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createResponseCache } from './execution/cache/response-cache.ts';
-import { createRouteTable } from './guards/route.ts';
-import { budgetCounter, translationBudgetOf } from './guards/rate-limits.ts';
-import { useClientGuards } from './pipeline/yoga-adapter.ts';
-import { errorMasking } from './pipeline/error-masking.ts';
-import { graphiqlYogaOptions } from './graphiql.ts';
+import { useResponseCache } from './execution/cache/use-response-cache.ts';
+import { identifyCallerGuard, requireKeyGuard } from './guards/client-key.ts';
+import { useContentTypeCase } from './guards/content-type-case.ts';
+import { csrfGuard } from './guards/csrf.ts';
+import { executionLimitsGuard, useDocumentLimits, variablesDepthGuard } from './guards/operation-limits.ts';
+import { createMemoryRateLimitStore, type RateLimitStore } from './guards/rate-limit-store.ts';
+import { rateLimitGuards } from './guards/rate-limits.ts';
+import { declaredLengthGuard, useRequestBody } from './guards/request-body.ts';
+import { createRouteTable, routeGuard } from './guards/route.ts';
+import { translationArgumentsGuard } from './guards/translation-arguments.ts';
+import { loadTrustedDocuments, usePersistedQueries } from './client/use-persisted-queries.ts';
+import { graphiqlYogaOptions, useGraphiQLAssets } from './graphiql.ts';
 import { buildMesh, type BuildMeshOptions } from './mesh.ts';
 import { createObservability, startTracing, type RequestLog } from './observability/index.ts';
 import { logErrorCauses } from './observability/mesh-logger.ts';
+import { observeArrivalGuard } from './observability/use-request-observation.ts';
+import { errorMasking, useErrorMasking } from './pipeline/error-masking.ts';
+import type { GuardList } from './pipeline/guard-list.ts';
+import { createNodeAdapter, type NodeAdapterOptions } from './pipeline/node-adapter.ts';
+import { useGatewayPipeline } from './pipeline/yoga-adapter.ts';
 import { upstreamErrorIn } from './errors.ts';
 import { toPublicSchema } from './public-schema.ts';
-import { translationArgumentRefusal } from './translation/use-translation-arguments.ts';
 import { createSharedStores } from './redis/index.ts';
 import { useSelectionOrder } from './use-selection-order.ts';
 import { settingsFromOptions } from './settings-from-options.ts';
@@ -64,30 +74,30 @@ export interface Gateway {
  */
 export async function createGateway({
   graphqlEndpoint = '/graphql',
-  settings,
+  settings: givenSettings,
   rateLimitStore,
   requestLog,
   ...meshOptions
 }: GatewayOptions = {}): Promise<Gateway> {
-  const resolvedSettings = settingsFromOptions(settings);
+  const settings = settingsFromOptions(givenSettings);
   for (const [setting, variable] of [['problemsUrl', 'PROBLEMS_URL'], ['translationUrl', 'TRANSLATION_URL']] as const) {
-    if (!resolvedSettings[setting]) throw new SettingsError(setting, `the gateway needs the service's base URL (option ${setting}, variable ${variable})`);
+    if (!settings[setting]) throw new SettingsError(setting, `the gateway needs the service's base URL (option ${setting}, variable ${variable})`);
   }
   // With REDIS_URL, replicas share caches and rate limits; resolves (saying so) even if Redis is down.
-  const shared = await createSharedStores(resolvedSettings, meshOptions.log);
+  const shared = await createSharedStores(settings, meshOptions.log);
   const observability = createObservability({
-    settings: resolvedSettings,
+    settings: settings,
     graphqlEndpoint,
     requestLog,
-    tracing: await startTracing(resolvedSettings),
+    tracing: await startTracing(settings),
     // Reported beside the upstreams, as degraded when away, never as not ready.
     readinessDependencies: shared ? { redis: () => shared.check() } : undefined,
   });
   const { mesh, linksLeftOut, destroy, preparedOperations } = await buildMesh({
     ...meshOptions,
     translationCache: meshOptions.translationCache ?? shared?.translationCache,
-    settings: resolvedSettings,
-    upstreamSteps: createUpstreamSteps({ settings: resolvedSettings, observers: observability.observers, problemsStore: shared?.keyValueStore('problems') }),
+    settings: settings,
+    upstreamSteps: createUpstreamSteps({ settings: settings, observers: observability.observers, problemsStore: shared?.keyValueStore('problems') }),
     onTranslationServed: observability.onTranslationServed,
   }).catch(async (error: unknown) => {
     // Else its reconnection loop would keep the process alive.
@@ -95,80 +105,125 @@ export async function createGateway({
     throw error;
   });
   const schema = toPublicSchema(mesh.schema);
-  const routes = createRouteTable({ graphqlEndpoint, graphiql: resolvedSettings.graphiql, metrics: resolvedSettings.metricsEnabled });
-  const rateLimits = rateLimitStore ?? shared?.rateLimitStore ?? createMemoryRateLimitStore();
+  const routes = createRouteTable({ graphqlEndpoint, graphiql: settings.graphiql, metrics: settings.metricsEnabled });
+  const rateLimits = rateLimitGuards({
+    store: rateLimitStore ?? shared?.rateLimitStore ?? createMemoryRateLimitStore(),
+    requests: settings.rateLimitRequests,
+    translationRequests: settings.translationRateLimitRequests,
+    windowMs: settings.rateLimitWindowSeconds * 1000,
+    maxBatchOperations: settings.maxBatchOperations,
+    onRejected: observability.onRateLimited,
+  });
   const responseCache = createResponseCache({
     sharedStore: shared?.keyValueStore('responses'),
-    ttlMs: resolvedSettings.responseCacheTtlSeconds * 1000,
-    translationOnlyTtlMs: resolvedSettings.translationCacheTtlSeconds * 1000,
+    ttlMs: settings.responseCacheTtlSeconds * 1000,
+    translationOnlyTtlMs: settings.translationCacheTtlSeconds * 1000,
   });
-  // One set of CORS options for yoga and for the listener in front of it: the same headers either way.
-  const cors = { origin: resolvedSettings.corsOrigins === '*' ? '*' : resolvedSettings.corsOrigins };
+  const maskErrors = errorMasking({ production: settings.production });
+  // One set of CORS options for yoga and for the node:http adapter in front of it: the same headers either way.
+  const cors = { origin: settings.corsOrigins === '*' ? '*' : settings.corsOrigins };
+
+  // Every check a client request goes through, by phase, in order. Both adapters run this list and
+  // check nothing of their own (pipeline/guard-list.ts).
+  const guards: GuardList = {
+    // On the head, before any body is read: cheap, and they refuse what must not cost more.
+    head: [
+      // One path executes GraphQL; anything else is 404 before any other guard sees it.
+      routeGuard(routes),
+      // Every routed request is observed, those refused below included.
+      observeArrivalGuard({ observers: observability.observers }),
+      // Who is calling, then the requests budget, then the key: wrong keys count like any request
+      // before their 401, so guessing keys is rate-limited.
+      identifyCallerGuard({ keys: settings.gatewayApiKeys, trustProxy: settings.trustProxy }),
+      rateLimits.requests,
+      requireKeyGuard(),
+      csrfGuard(),
+      declaredLengthGuard({ maxBytes: settings.maxBodyBytes }),
+    ],
+    // On each operation's parameters, before its document is parsed (and before the response cache).
+    params: [variablesDepthGuard],
+    // On a batch once parsed: each of its operations spends the budget.
+    batch: [rateLimits.batch],
+    // On the validated operation with its variables, just before it runs; the budget spent last, by
+    // operations nothing else refused.
+    operation: [executionLimitsGuard(settings), translationArgumentsGuard(settings.translationMaxTextLength), rateLimits.translation],
+  };
+
   const yoga = createYoga({
     plugins: [
-      // Mesh's execution engine and the per-request in-context SDK.
+      // Execution: Mesh's engine and per-request in-context SDK, over the public schema, with @defer
+      // and @stream (Mesh executes with graphql-tools' executor, which delivers increments).
       ...mesh.plugins,
       useSchema(schema),
-      // @defer and @stream: Mesh executes with graphql-tools' executor, which delivers increments.
       useDeferStream(),
-      // Before the response cache (in the guards), so what it keeps is in order too.
-      useSelectionOrder(),
-      // After Mesh's plugins: the operation limits' parser must wrap whichever parser Mesh sets.
-      useClientGuards({
-        settings: resolvedSettings,
-        routes,
-        rateLimitStore: rateLimits,
-        responseCache,
-        persistedQueryStore: shared?.keyValueStore('persisted-queries'),
-        observe: observability.yogaPlugins,
-        onRateLimited: observability.onRateLimited,
+      // The guard list, as yoga's hooks: head guards for requests that did not come through the
+      // node:http adapter, then params, batch and operation guards where yoga reaches them.
+      useGatewayPipeline(guards),
+      // The routes' own answers: GraphiQL's files (the page needs nothing from outside), /readiness,
+      // /metrics; and the request log, metrics and traces of what yoga answers.
+      ...(settings.graphiql ? [useGraphiQLAssets()] : []),
+      ...observability.yogaPlugins,
+      // The body: its media type in any spelling (`Application/JSON` is JSON) before yoga picks a
+      // parser, then read once, bounded and checked as UTF-8.
+      useContentTypeCase(),
+      useRequestBody({ maxBytes: settings.maxBodyBytes }),
+      // The parameters: persisted-query hashes and trusted documents turned into their documents
+      // before anything below (the response cache keys on the document) reads them.
+      usePersistedQueries({
+        store: shared?.keyValueStore('persisted-queries'),
+        ttlMs: settings.persistedQueriesTtlSeconds * 1000,
+        trustedDocuments: settings.trustedDocuments ? loadTrustedDocuments(settings.trustedDocuments) : undefined,
       }),
+      // The document: introspection switch, then the size and shape limits while parsing and
+      // validating (after Mesh's plugins: their parser wraps whichever parser Mesh sets).
+      useDisableIntrospection({ isDisabled: () => !settings.introspection }),
+      ...useDocumentLimits({
+        maxDepth: settings.maxDepth,
+        maxAliases: settings.maxAliases,
+        maxTokens: settings.maxTokens,
+        maxDirectives: settings.maxDirectives,
+        blockFieldSuggestions: settings.production,
+      }),
+      // The answer: in selection order before the response cache keeps it; a query answered before
+      // is answered again without executing.
+      useSelectionOrder(),
+      useResponseCache(responseCache),
+      // The one masking step: the last word on every error a client receives.
+      useErrorMasking({ production: settings.production }),
     ],
     graphqlEndpoint,
-    // /healthcheck is answered by the routes (useClientGuards): yoga's own check answers any URL that
-    // merely ends in its path, and no serialized URL ends in a space.
+    // /healthcheck is answered by the route guard: yoga's own check answers any URL that merely ends
+    // in its path, and no serialized URL ends in a space.
     healthCheckEndpoint: ' ',
     landingPage: false,
     logging: false,
     // yoga hides an error whose cause is not a GraphQL error, as unexpected. An upstream failure (a
     // connection refused, say) is one, but it carries the gateway's own message and code
-    // (UPSTREAM_UNAVAILABLE): it is left to the gateway's masking, which keeps it, as the direct
-    // lane does. Everything else is yoga's to mask, as before.
+    // (UPSTREAM_UNAVAILABLE): it is left to the gateway's masking, which keeps it, as the node:http
+    // adapter does. Everything else is yoga's to mask, as before.
     maskedErrors: { maskError: (error, message, isDev) => (upstreamErrorIn(error) ? (error as GraphQLError) : maskError(error, message, isDev)) },
     cors,
-    batching: { limit: resolvedSettings.maxBatchOperations },
-    // MAX_BODY_BYTES is enforced by useRequestBody (client guards), which reads each body once.
+    batching: { limit: settings.maxBatchOperations },
+    // MAX_BODY_BYTES is enforced by the declared-length guard and useRequestBody, which reads each body once.
     maxRequestBodySize: false,
-    ...(resolvedSettings.graphiql
-      ? graphiqlYogaOptions({ keysRequired: resolvedSettings.gatewayApiKeys.length > 0, onPath: (request) => routes.routeFor(new URL(request.url).pathname) === 'graphql' })
+    ...(settings.graphiql
+      ? graphiqlYogaOptions({ keysRequired: settings.gatewayApiKeys.length > 0, onPath: (request) => routes.routeFor(new URL(request.url).pathname) === 'graphql' })
       : { graphiql: false }),
   }) as unknown as YogaServerInstance<object, object>;
-  // Repeated queries, and queries the fast path has forwarded before, are answered on node:http,
-  // before yoga (README "Performance"); the rest is yoga's.
-  const listener = answerOnNodeHttp({
-    graphqlEndpoint,
+  // Every request enters here: head guards before any body is read; repeated queries, and queries
+  // the fast path has forwarded before, answered on node:http; the rest is yoga's.
+  const listener = createNodeAdapter({
+    guards,
     cache: responseCache,
-    caller: { keys: resolvedSettings.gatewayApiKeys, trustProxy: resolvedSettings.trustProxy },
-    requests: { hit: budgetCounter(rateLimits, resolvedSettings.rateLimitWindowSeconds * 1000), limit: resolvedSettings.rateLimitRequests },
-    maxBodyBytes: resolvedSettings.maxBodyBytes,
+    maskErrors,
     observers: observability.observers,
     cors,
     direct: preparedOperations && {
       operations: preparedOperations,
-      limits: resolvedSettings,
-      maskErrors: errorMasking({ production: resolvedSettings.production }),
-      // The checks yoga makes of an operation with links (Problem.translation), made again here.
-      argumentRefusal: (estimate) => translationArgumentRefusal(estimate, resolvedSettings.translationMaxTextLength),
-      translationBudget: translationBudgetOf({
-        store: rateLimits,
-        translationRequests: resolvedSettings.translationRateLimitRequests,
-        windowMs: resolvedSettings.rateLimitWindowSeconds * 1000,
-        onRejected: observability.onRateLimited,
-      }),
       // Mesh logs the causes of errors only under NODE_ENV=production, which the production setting follows.
-      onErrors: resolvedSettings.production ? (errors) => logErrorCauses(mesh.logger, errors) : undefined,
+      onErrors: settings.production ? (errors) => logErrorCauses(mesh.logger, errors) : undefined,
     },
-    next: yoga as unknown as RequestListener,
+    next: yoga as unknown as NodeAdapterOptions['next'],
   });
   return {
     yoga,

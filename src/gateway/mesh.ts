@@ -9,11 +9,10 @@ import { buildSchema, type GraphQLSchema } from 'graphql';
 import { fastPathBlocker } from './fast-path/fast-path-blocker.ts';
 import { gatewayFieldsOf } from './fast-path/forwardable-operation.ts';
 import { completedLinksOf, type LinkCompletionOptions } from './fast-path/linked-answer.ts';
-import type { PreparedOperations } from './fast-path/prepared-operations.ts';
+import type { PreparedContext, PreparedOperations } from './fast-path/prepared-operations.ts';
 import { createSingleSourceFastPath } from './fast-path/single-source-fast-path.ts';
 import { LINKS, missingForLink } from './links/index.ts';
 import { createMeshLogger, type GatewayLog } from './observability/mesh-logger.ts';
-import type { RequestHead } from './observability/observed-request.ts';
 import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
 import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
 import type { GatewaySettings } from './settings.ts';
@@ -22,7 +21,6 @@ import { deferredFieldsTransform } from './deferred-fields-transform.ts';
 import { fragmentTypenameTransform } from './fragment-typename-transform.ts';
 import { useDelegatedExecution } from './delegated-execution.ts';
 import { createTranslationRuntime, useTranslationRuntime, type TranslationRuntimeOptions } from './translation/translation-runtime.ts';
-import { useTranslationArguments } from './translation/use-translation-arguments.ts';
 import { composeSteps, type UpstreamStep } from './upstream/upstream-call.ts';
 import { useUpstreamCalls } from './upstream/upstream-calls.ts';
 import { createUpstreamFetch } from './upstream/upstream-fetch.ts';
@@ -156,7 +154,7 @@ async function buildFromConfig(
   // The mesh's own context for a request answered in front of yoga (the in-context SDK, the
   // translation runtime): the same plugins build it as build yoga's.
   let built: MeshInstance | undefined;
-  const contextOf = (initial: { request: RequestHead }) => built!.getEnveloped(initial).contextFactory();
+  const contextOf = (initial: PreparedContext) => built!.getEnveloped(initial).contextFactory();
   const fastPathOff = settings.fastPathEnabled ? fastPathBlocker(config, 'Problems') : 'FAST_PATH_ENABLED=false';
   if (settings.fastPathEnabled && fastPathOff) log(`single-source fast path off: ${fastPathOff}`, 'warn');
   const fastPath = fastPathOff
@@ -179,7 +177,6 @@ async function buildFromConfig(
     // Last, so its onFetch wraps the fetch of any plugin declared in .meshrc.yaml.
     useUpstreamCalls(processed.sources, upstreamSteps ?? []),
     useTranslationRuntime(translationRuntime),
-    useTranslationArguments({ maxTextLength: settings.translationMaxTextLength }) as MeshPlugin<object>,
     // Before the fast path, whose delegated way (and only that) it changes.
     useDelegatedExecution(),
     ...(fastPath ? [fastPath.plugin] : []),

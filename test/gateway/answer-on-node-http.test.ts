@@ -1,10 +1,13 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { getOperationAST, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerOnNodeHttp, answerMediaType } from '../../src/gateway/pipeline/node-adapter.ts';
+import { createNodeAdapter, answerMediaType } from '../../src/gateway/pipeline/node-adapter.ts';
+import { identifyCallerGuard, requireKeyGuard } from '../../src/gateway/guards/client-key.ts';
+import { declaredLengthGuard } from '../../src/gateway/guards/request-body.ts';
+import { createRouteTable, routeGuard } from '../../src/gateway/guards/route.ts';
+import { rateLimitGuards } from '../../src/gateway/guards/rate-limits.ts';
 import { createMemoryRateLimitStore } from '../../src/gateway/guards/rate-limit-store.ts';
 import { createResponseCache } from '../../src/gateway/execution/cache/response-cache.ts';
-import { budgetCounter } from '../../src/gateway/guards/rate-limits.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
@@ -140,7 +143,7 @@ describe('answers from the cache in front of yoga', () => {
   });
 });
 
-describe('what the listener in front of yoga hands on', () => {
+describe('what the node:http adapter answers and hands on', () => {
   const cache = createResponseCache({ ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
   const handedOn: { method?: string; body?: unknown }[] = [];
   let server: RunningServer;
@@ -150,12 +153,22 @@ describe('what the listener in front of yoga hands on', () => {
     for (const authorization of ['Bearer k', undefined]) {
       cache.keep(cache.keyOf(authorization, { query: QUERY_TEXT }), getOperationAST(parse(QUERY_TEXT))!, { data: { a: 1 } });
     }
-    const listener = answerOnNodeHttp({
-      graphqlEndpoint: '/graphql',
+    const rateLimits = rateLimitGuards({ store: createMemoryRateLimitStore(), requests: 1000, translationRequests: 1000, windowMs: 60_000 });
+    const listener = createNodeAdapter({
+      guards: {
+        head: [
+          routeGuard(createRouteTable({ graphiql: false, metrics: false })),
+          identifyCallerGuard({ keys: ['k'], trustProxy: false }),
+          rateLimits.requests,
+          requireKeyGuard(),
+          declaredLengthGuard({ maxBytes: 1000 }),
+        ],
+        params: [],
+        batch: [],
+        operation: [],
+      },
       cache,
-      caller: { keys: ['k'], trustProxy: false },
-      requests: { hit: budgetCounter(createMemoryRateLimitStore(), 60_000), limit: 1000 },
-      maxBodyBytes: 1000,
+      maskErrors: (result) => result,
       observers: [],
       next: async (request: IncomingMessage, response: ServerResponse) => {
         // A body already read comes along as `request.body`, an async iterable of its bytes (as yoga's adapter takes it).
@@ -191,6 +204,8 @@ describe('what the listener in front of yoga hands on', () => {
 
   it('answers a plain hit itself', async () => {
     expect(await send({ body: JSON.stringify({ query: QUERY_TEXT }) })).toEqual({ status: 200, text: '{"data":{"a":1}}' });
+    // A POST's parameters are its body's, whatever the query string says (as yoga reads them).
+    expect(await send({ path: '/graphql?x=1', body: JSON.stringify({ query: QUERY_TEXT }) })).toEqual({ status: 200, text: '{"data":{"a":1}}' });
   });
 
   it.each([
@@ -198,15 +213,10 @@ describe('what the listener in front of yoga hands on', () => {
     ['a batch', { body: JSON.stringify([{ query: QUERY_TEXT }]) }],
     ['a persisted-query hash', { body: JSON.stringify({ query: QUERY_TEXT, extensions: { persistedQuery: { version: 1, sha256Hash: 'x' } } }) }],
     ['a trusted document id', { body: JSON.stringify({ query: QUERY_TEXT, documentId: 'x' }) }],
-    ['another path', { path: '/graphql/', body: JSON.stringify({ query: QUERY_TEXT }) }],
-    ['a path with a query string', { path: '/graphql?x=1', body: JSON.stringify({ query: QUERY_TEXT }) }],
     ['a browser’s CORS request (no CORS options given)', { headers: { origin: 'https://x.example' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
-    ['a wrong key', { headers: { authorization: 'Bearer nope' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
-    ['no key', { headers: { authorization: '' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
     ['an event stream', { headers: { accept: 'text/event-stream' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
     ['a form', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `query=${QUERY_TEXT}` }],
     ['another charset', { headers: { 'content-type': 'application/json; charset=latin1' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
-    ['a body over the limit', { body: JSON.stringify({ query: QUERY_TEXT, variables: { pad: 'x'.repeat(2000) } }) }],
     ['not JSON', { body: '{"query": "{ a }"' }],
     ['variables that are not an object', { body: JSON.stringify({ query: QUERY_TEXT, variables: [1] }) }],
     ['a GET with a parameter twice', { method: 'GET', path: `/graphql?query=${encodeURIComponent(QUERY_TEXT)}&query=${encodeURIComponent('{ b }')}` }],
@@ -217,6 +227,18 @@ describe('what the listener in front of yoga hands on', () => {
     expect(status).toBe(299);
     expect(handedOn).toHaveLength(1);
     if (init.body) expect(text).toBe(init.body);
+  });
+
+  it.each([
+    ['another path', 404, { path: '/graphql/', body: JSON.stringify({ query: QUERY_TEXT }) }],
+    ['a wrong key', 401, { headers: { authorization: 'Bearer nope' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
+    ['no key', 401, { headers: { authorization: '' }, body: JSON.stringify({ query: QUERY_TEXT }) }],
+    ['a body over the limit', 413, { body: JSON.stringify({ query: QUERY_TEXT, variables: { pad: 'x'.repeat(2000) } }) }],
+  ] as [string, number, { path?: string; headers?: Record<string, string>; body?: string }][])('refuses %s on the head itself (%i), handing nothing on', async (_name, expected, init) => {
+    handedOn.length = 0;
+    const { status } = await send(init);
+    expect(status).toBe(expected);
+    expect(handedOn).toHaveLength(0);
   });
 
   it('hands on a body that is not UTF-8, byte for byte', async () => {

@@ -1,9 +1,16 @@
 import { LRUCache } from 'lru-cache';
 import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestHead } from '../observability/observed-request.ts';
+import type { GatewayRequest } from '../pipeline/gateway-request.ts';
 
-/** Runs a prepared operation for one client request (its `{ request }`, as the upstream steps read it). */
-export type PreparedRun = (context: { request: RequestHead }) => Promise<ExecutionResult>;
+/** The context a prepared operation runs with: the client's request head and request object, as the upstream steps read them. */
+export interface PreparedContext {
+  request: RequestHead;
+  gateway: GatewayRequest;
+}
+
+/** Runs a prepared operation for one client request. */
+export type PreparedRun = (context: PreparedContext) => Promise<ExecutionResult>;
 
 /**
  * An operation yoga has parsed, validated and let through every guard, which the fast path then
@@ -38,7 +45,7 @@ export interface PreparedOperations {
 }
 
 /**
- * The operations the listener in front of yoga may forward by itself (answer-on-node-http.ts). Only
+ * The operations the node:http adapter may forward by itself (pipeline/node-adapter.ts). Only
  * the fast path records one, and only while forwarding it for a request yoga has taken through the
  * whole guard chain, so a text is found here only once its document has passed everything that does
  * not depend on variables: parsing, validation, depth, aliases, tokens, directives, introspection,

@@ -1,7 +1,6 @@
 import { getVariableValues, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { MeshFetch, MeshPlugin } from '@graphql-mesh/types';
 import { normalizedExecutor } from '@graphql-tools/executor';
-import type { RequestHead } from '../observability/observed-request.ts';
 import { delegatedExecution } from '../delegated-execution.ts';
 import { selectionOrderOf } from '../use-selection-order.ts';
 import type { ServiceName } from '../errors.ts';
@@ -9,7 +8,7 @@ import type { SendUpstream } from '../upstream/upstream-call.ts';
 import { answerAsDelegated, failureAsDelegated, rootFieldsOf, type ForwardedRequest } from './delegated-answer.ts';
 import { forwardableOperations, type ForwardableOperation } from './forwardable-operation.ts';
 import { linkCompletion, type LinkCompletionOptions } from './linked-answer.ts';
-import { createPreparedOperations, type PreparedOperations } from './prepared-operations.ts';
+import { createPreparedOperations, type PreparedContext, type PreparedOperations } from './prepared-operations.ts';
 
 export interface SingleSourceFastPathOptions {
   /** The service of the source operations are forwarded to (`problems`). */
@@ -35,7 +34,7 @@ export interface SingleSourceFastPathOptions {
    * a linked operation answered in front of yoga: the links' resolvers read it. Without it, linked
    * operations are left to yoga every time.
    */
-  contextOf?: (initial: { request: RequestHead }) => object | Promise<object>;
+  contextOf?: (initial: PreparedContext) => object | Promise<object>;
 }
 
 /** What Mesh's GraphQL handler (graphql-tools' HTTP executor) accepts, so the source answers alike. */
@@ -158,8 +157,8 @@ export function createSingleSourceFastPath({
         if (!forwarded.linked) return (context) => forward(request, clientVariables, context) as Promise<ExecutionResult>;
         // A linked one is completed with Mesh's context, as yoga would run it (an answer of the
         // source with errors delegated), and put in selection order as yoga's plugin would.
-        return async ({ request: head }) => {
-          const contextValue = await contextOf!({ request: head });
+        return async (initial) => {
+          const contextValue = await contextOf!(initial);
           const executeArgs: ExecutionArgs = { schema, document, operationName, variableValues: clientVariables ?? undefined, contextValue };
           const delegate = () => delegatedExecute(executeArgs);
           const result = (await forward(request, clientVariables, contextValue, { args: executeArgs, delegate })) as ExecutionResult;

@@ -1,17 +1,6 @@
 import { hash } from 'node:crypto';
 import { isIP } from 'node:net';
 
-/** Who is calling, for rate limits: the gateway key (hashed) when keys are required, else the address. */
-const identityByRequest = new WeakMap<Request, string>();
-
-export function setClientIdentity(request: Request, identity: string): void {
-  identityByRequest.set(request, identity);
-}
-
-export function clientIdentityOf(request: Request | undefined): string {
-  return (request && identityByRequest.get(request)) ?? 'anonymous';
-}
-
 /** SHA-256 of a key, base64url: Node's one-shot hash gives this in 0.4 µs, a Buffer in 1.0. */
 export function digest(value: string): string {
   return hash('sha256', value, 'base64url');

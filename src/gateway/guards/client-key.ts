@@ -1,53 +1,40 @@
-import type { Plugin } from 'graphql-yoga';
-import { identifyCaller, setClientIdentity } from './client-identity.ts';
-import { gatewayErrorResponse } from '../pipeline/gateway-error.ts';
-import { isGraphQLRequest } from './route.ts';
 import { ErrorCode } from '../errors.ts';
+import { gatewayError } from '../pipeline/gateway-error.ts';
+import type { HeadGuard } from '../pipeline/guard-list.ts';
+import { identifyCaller, type CallerOptions } from './client-identity.ts';
 
-export interface ClientKeysOptions {
-  /** Keys clients may present (`GATEWAY_API_KEYS`); empty = open. */
-  keys: string[];
-  /** Tell clients apart by `X-Forwarded-For` behind this many proxies (TRUST_PROXY; `true` is one). @default false */
-  trustProxy?: boolean | number;
+/**
+ * Names the caller: its key (hashed) when it presents one of the configured keys, else its address
+ * (client-identity.ts). Placed before the rate limits, which count per caller.
+ */
+export function identifyCallerGuard(options: CallerOptions): HeadGuard {
+  return {
+    name: 'identify caller',
+    check(request) {
+      const { headers } = request.head;
+      const { identity, keyAccepted } = identifyCaller(
+        { authorization: headers.get('authorization'), forwardedFor: headers.get('x-forwarded-for'), socketAddress: request.socketAddress },
+        options,
+      );
+      request.identity = identity;
+      request.keyAccepted = keyAccepted;
+    },
+  };
 }
 
 /**
  * With keys configured, every GraphQL request must carry `Authorization: Bearer <one of them>`;
- * anything else gets 401 before it is parsed. Health and readiness stay open, and so do the GraphiQL
- * page itself (static HTML; its queries carry the key like any client's) and CORS preflights.
- * Keys are compared in constant time and never logged or echoed.
- *
- * Two plugins, placed around the rate limits: `identify` names the caller (its key, hashed, or its
- * address when open or when the key is wrong), `enforce` answers 401 after the rate limits have
- * counted the attempt, so guessing keys is as rate-limited as any other request.
+ * anything else gets 401 before its body is read. Health and readiness stay open, and so do the
+ * GraphiQL page itself (static HTML; its queries carry the key like any client's) and CORS
+ * preflights. Keys are compared in constant time and never logged or echoed. Placed after the rate
+ * limits, which count the attempt first: guessing keys is as rate-limited as any other request.
  */
-export function useClientKeys({ keys, trustProxy = false }: ClientKeysOptions): { identify: Plugin; enforce: Plugin } {
-  const refused = new WeakSet<Request>();
-  const guarded = (request: Request) => keys.length > 0 && isGraphQLRequest(request);
+export function requireKeyGuard(): HeadGuard {
+  const refusal = gatewayError(401, 'A valid gateway key is required: send `Authorization: Bearer <key>`.', ErrorCode.Unauthenticated, {
+    'www-authenticate': 'Bearer realm="gateway"',
+  });
   return {
-    identify: {
-      onRequest({ request, serverContext }) {
-        const { identity, keyAccepted } = identifyCaller(
-          {
-            authorization: request.headers.get('authorization'),
-            forwardedFor: request.headers.get('x-forwarded-for'),
-            socketAddress: (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req?.socket?.remoteAddress,
-          },
-          { keys, trustProxy },
-        );
-        setClientIdentity(request, identity);
-        if (!keyAccepted && guarded(request)) refused.add(request);
-      },
-    },
-    enforce: {
-      onRequest({ request, endResponse }) {
-        if (!refused.has(request)) return;
-        endResponse(
-          gatewayErrorResponse(401, 'A valid gateway key is required: send `Authorization: Bearer <key>`.', ErrorCode.Unauthenticated, {
-            'www-authenticate': 'Bearer realm="gateway"',
-          }),
-        );
-      },
-    },
+    name: 'require key',
+    check: (request) => (request.graphql && !request.keyAccepted ? refusal : undefined),
   };
 }

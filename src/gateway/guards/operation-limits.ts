@@ -5,9 +5,10 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError, type ValidationContext } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { estimateExecution, pageSizeOutOfRange, UPSTREAM_MAX_PAGE_SIZE, type OperationEstimate } from '../operation-cost.ts';
+import { pageSizeOutOfRange, UPSTREAM_MAX_PAGE_SIZE, type OperationEstimate } from '../operation-cost.ts';
 import type { GatewaySettings } from '../settings.ts';
 import { ErrorCode, createArgumentError } from '../errors.ts';
+import type { OperationGuard, ParamsGuard } from '../pipeline/guard-list.ts';
 
 /** The limits, as documented on GatewaySettings (settings.ts). */
 export type OperationLimitsOptions = Pick<
@@ -48,7 +49,7 @@ export function variablesTooDeep(variables: unknown): GraphQLError | undefined {
  * The first limit an operation breaks with these variables (see estimateExecution), as the error the
  * client gets, or undefined: argument lengths and page sizes (the client's input, BAD_USER_INPUT
  * naming the argument), then root fields and estimated cost (the operation as a whole,
- * OPERATION_LIMIT_EXCEEDED). Shared by the plugin below and the listener in front of yoga.
+ * OPERATION_LIMIT_EXCEEDED).
  */
 export function executionLimitError(estimate: OperationEstimate, { maxRootFields, maxCost, maxArgumentLength }: ExecutionLimits): GraphQLError | undefined {
   const refuse = (message: string, limit: number, actual: number) =>
@@ -81,24 +82,21 @@ export function executionLimitError(estimate: OperationEstimate, { maxRootFields
   return undefined;
 }
 
+/** Variables nested deeper than MAX_VARIABLES_DEPTH are refused before anything reads them. */
+export const variablesDepthGuard: ParamsGuard = { name: 'variables depth', check: (_, params) => variablesTooDeep(params.variables) };
+
+/** The limits that depend on variable values (executionLimitError), checked before execution. */
+export function executionLimitsGuard(limits: ExecutionLimits): OperationGuard {
+  return { name: 'execution limits', check: (_, estimate) => executionLimitError(estimate, limits) };
+}
+
 /**
- * Refuses abusive operations before any upstream call: size and shape limits while parsing and
- * validating (GraphQL Armor), then, just before execution, when variable values are known, the
- * limits of executionLimitError.
+ * Size and shape limits while parsing and validating (GraphQL Armor): yoga's parser and validation
+ * run them. The limits that depend on variables are guards (executionLimitsGuard) that both
+ * adapters run.
  */
-export function useOperationLimits(options: OperationLimitsOptions): Plugin[] {
+export function useDocumentLimits(options: Pick<OperationLimitsOptions, 'maxDepth' | 'maxAliases' | 'maxTokens' | 'maxDirectives' | 'blockFieldSuggestions'>): Plugin[] {
   const { maxDepth, maxAliases, maxTokens, maxDirectives, blockFieldSuggestions } = options;
-  const limitsPlugin: Plugin = {
-    onParams({ params }) {
-      const tooDeep = variablesTooDeep(params.variables);
-      if (tooDeep) throw tooDeep;
-    },
-    onExecute({ args, setResultAndStopExecution }) {
-      const estimate = estimateExecution(args);
-      const error = estimate && executionLimitError(estimate, options);
-      if (error) setResultAndStopExecution({ errors: [error] });
-    },
-  };
   // Armor throws its plain errors by default; report them as validation errors with our code instead.
   const reject = { propagateOnRejection: false, onReject: [reportLimit] };
   return [
@@ -108,7 +106,6 @@ export function useOperationLimits(options: OperationLimitsOptions): Plugin[] {
     maxDirectivesPlugin({ n: maxDirectives, ...reject }),
     // Armor covers validation's "Did you mean \"x\"?" only; error masking drops every other form the same way.
     ...(blockFieldSuggestions ? [blockFieldSuggestionsPlugin({ mask: '' })] : []),
-    limitsPlugin,
   ] as Plugin[];
 }
 

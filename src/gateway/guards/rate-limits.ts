@@ -1,11 +1,9 @@
 import type { GraphQLError } from 'graphql';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { estimateExecution } from '../operation-cost.ts';
+import { createGraphQLError } from 'graphql-yoga';
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
-import { clientIdentityOf } from './client-identity.ts';
-import { isGraphQLRequest } from './route.ts';
 import { ErrorCode } from '../errors.ts';
-import { gatewayErrorResponse } from '../pipeline/gateway-error.ts';
+import { gatewayError } from '../pipeline/gateway-error.ts';
+import type { BatchGuard, HeadGuard, OperationGuard } from '../pipeline/guard-list.ts';
 import type { RateLimitStore, RateLimitWindow } from './rate-limit-store.ts';
 
 export interface RateLimitsOptions {
@@ -29,55 +27,50 @@ const STORE_TIMEOUT_MS = 200;
 
 /**
  * Per-client budgets (the client is its gateway key, or its address when the gateway is open; see
- * use-client-keys.ts): every GraphQL operation counts against `requests`, refused with 429 before it is
- * parsed (the other operations of a batch once it is parsed); an operation that reaches the translation service also counts against `translationRequests`,
- * refused with 429 before it runs. A store that fails lets requests through: a limiter outage must not
- * become a gateway outage.
+ * client-key.ts): every GraphQL operation counts against `requests`, refused with 429 before its
+ * body is read (the other operations of a batch once it is parsed); an operation that reaches the
+ * translation service also counts against `translationRequests`, refused with 429 before it runs.
+ * A store that fails lets requests through: a limiter outage must not become a gateway outage.
  */
-export function useRateLimits({ store, requests, translationRequests, windowMs, maxBatchOperations = 10, onRejected }: RateLimitsOptions): Plugin {
+export function rateLimitGuards({ store, requests, translationRequests, windowMs, maxBatchOperations = 10, onRejected }: RateLimitsOptions): {
+  requests: HeadGuard;
+  batch: BatchGuard;
+  translation: OperationGuard;
+} {
   const hit = budgetCounter(store, windowMs);
   const tooMany = `Too many requests: at most ${requests} operations per ${windowMs / 1000} s`;
-  const refusal = (message: string, limit: number, retryAfter: number) => rateLimitRefusal(`${message}; retry in ${retryAfter} s.`, limit, retryAfter);
   const translationBudget = translationBudgetOf({ store, translationRequests, windowMs, onRejected });
   return {
-    async onRequest({ request, endResponse }) {
-      if (!isGraphQLRequest(request)) return;
-      const window = await spendRequest(hit, clientIdentityOf(request));
-      if (!window || window.count <= requests) return;
-      onRejected?.('requests');
-      const retryAfter = retryAfterOf(window.resetInMs);
-      endResponse(
-        gatewayErrorResponse(
-          429,
-          `${tooMany}; retry in ${retryAfter} s.`,
-          ErrorCode.RateLimited,
-          { 'retry-after': String(retryAfter) },
-          { retryAfter, limit: requests },
-        ),
-      );
-    },
-    onRequestParse({ request }) {
-      if (!isGraphQLRequest(request)) return;
-      return {
-        // A batch (a JSON array) is as many operations as it holds: onRequest counted the first, the
-        // others count here, once parsed, or batches of ten would spend a tenth of the budget.
-        async onRequestParseDone({ requestParserResult }) {
-          if (!Array.isArray(requestParserResult) || requestParserResult.length < 2) return;
-          const others = Math.min(requestParserResult.length, maxBatchOperations) - 1;
-          const windows = await Promise.all(Array.from({ length: others }, () => spendRequest(hit, clientIdentityOf(request))));
-          const window = windows.reduce((last, each) => (each && (!last || each.count > last.count) ? each : last), undefined);
-          if (!window || window.count <= requests) return;
+    requests: {
+      name: 'requests budget',
+      check(request) {
+        if (!request.graphql) return undefined;
+        return spendRequest(hit, request.identity).then((window) => {
+          if (!window || window.count <= requests) return undefined;
           onRejected?.('requests');
-          throw refusal(`${tooMany} (each operation of a batch counts)`, requests, retryAfterOf(window.resetInMs));
-        },
-      };
+          const retryAfter = retryAfterOf(window.resetInMs);
+          return gatewayError(429, `${tooMany}; retry in ${retryAfter} s.`, ErrorCode.RateLimited, { 'retry-after': String(retryAfter) }, { retryAfter, limit: requests });
+        });
+      },
     },
-    async onExecute({ args, setResultAndStopExecution }) {
-      const estimate = estimateExecution(args);
-      if (!estimate?.usesTranslation) return;
-      const request = (args.contextValue as { request?: Request }).request;
-      const refused = await translationBudget(clientIdentityOf(request));
-      if (refused) setResultAndStopExecution({ errors: [refused] });
+    batch: {
+      name: 'requests budget of a batch',
+      // A batch (a JSON array) is as many operations as it holds: the head counted the first, the
+      // others count here, once parsed, or batches of ten would spend a tenth of the budget.
+      async check(request, operations) {
+        if (operations < 2) return undefined;
+        const others = Math.min(operations, maxBatchOperations) - 1;
+        const windows = await Promise.all(Array.from({ length: others }, () => spendRequest(hit, request.identity)));
+        const window = windows.reduce((last, each) => (each && (!last || each.count > last.count) ? each : last), undefined);
+        if (!window || window.count <= requests) return undefined;
+        onRejected?.('requests');
+        const retryAfter = retryAfterOf(window.resetInMs);
+        return rateLimitRefusal(`${tooMany} (each operation of a batch counts); retry in ${retryAfter} s.`, requests, retryAfter);
+      },
+    },
+    translation: {
+      name: 'translation budget',
+      check: (request, estimate) => (estimate.usesTranslation ? translationBudget(request.identity) : undefined),
     },
   };
 }
@@ -85,7 +78,7 @@ export function useRateLimits({ store, requests, translationRequests, windowMs, 
 /**
  * Counts one operation that reaches the translation service against `identity`'s translation
  * budget: the refusal (429) when the budget is spent, told to `onRejected`, else undefined. The
- * yoga plugin's check, and the direct lane's for the links it completes.
+ * operation guard's check (rateLimitGuards).
  */
 export function translationBudgetOf({
   store,
@@ -103,7 +96,7 @@ export function translationBudgetOf({
   };
 }
 
-/** A 429 in GraphQL's form, with `Retry-After` for yoga's (and the direct lane's) answer. */
+/** A 429 in GraphQL's form, with `Retry-After` for the answer's head. */
 function rateLimitRefusal(message: string, limit: number, retryAfter: number): GraphQLError {
   return createGraphQLError(message, {
     extensions: { code: ErrorCode.RateLimited, retryAfter, limit, http: { status: 429, headers: { 'retry-after': String(retryAfter) } } },
@@ -120,7 +113,7 @@ export function budgetCounter(store: RateLimitStore, windowMs: number): BudgetCo
   return (key) => withStoreTimeout(store, () => store.hit(key, windowMs), STORE_TIMEOUT_MS).catch(() => undefined);
 }
 
-/** Counts one GraphQL operation of `identity` against its requests budget (the counter both ways of serving share). */
+/** Counts one GraphQL operation of `identity` against its requests budget. */
 export function spendRequest(hit: BudgetCounter, identity: string): Promise<RateLimitWindow | undefined> {
   return hit(`requests:${identity}`);
 }

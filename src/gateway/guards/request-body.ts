@@ -1,5 +1,7 @@
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { ErrorCode } from '../errors.ts';
+import { gatewayError } from '../pipeline/gateway-error.ts';
+import type { HeadGuard } from '../pipeline/guard-list.ts';
 
 export interface RequestBodyOptions {
   /** Largest body accepted (MAX_BODY_BYTES); a larger one gets 413. */
@@ -10,9 +12,28 @@ export interface RequestBodyOptions {
 const CONTENT_LENGTH = /^\d+$/;
 
 /**
- * Reads a POST body once, bounded and checked, for whichever parser yoga chose:
- * - over `maxBytes` is 413 `REQUEST_ENTITY_TOO_LARGE`, told by a `Content-Length` before anything is
- *   read, or counted while reading a body without one (chunked); a malformed `Content-Length` is 400;
+ * A body's declared size, checked on the head before anything is read: a `Content-Length` over
+ * `maxBytes` is 413 `REQUEST_ENTITY_TOO_LARGE`, a malformed one 400.
+ */
+export function declaredLengthGuard({ maxBytes }: RequestBodyOptions): HeadGuard {
+  const invalid = gatewayError(400, 'Content-Length header is invalid.', 'BAD_REQUEST');
+  const tooLargeAnswer = gatewayError(413, TOO_LARGE, 'REQUEST_ENTITY_TOO_LARGE');
+  return {
+    name: 'declared length',
+    check({ route, head }) {
+      const declared = head.headers.get('content-length');
+      if (route !== 'graphql' || declared === null) return undefined;
+      if (!CONTENT_LENGTH.test(declared)) return invalid;
+      return Number(declared) > maxBytes ? tooLargeAnswer : undefined;
+    },
+  };
+}
+
+/**
+ * Reads a POST body once, bounded and checked, for whichever parser yoga chose (its declared
+ * length was checked on the head, by declaredLengthGuard):
+ * - over `maxBytes` is 413 `REQUEST_ENTITY_TOO_LARGE`, counted while reading a body without a
+ *   declared length (chunked);
  * - a body that is not valid UTF-8 is 400, instead of invalid bytes decoding to U+FFFD and reaching an
  *   upstream as a different string than the client sent.
  * This replaces yoga's own size limit (`maxRequestBodySize: false` in create-gateway.ts), which wraps
@@ -24,10 +45,6 @@ export function useRequestBody({ maxBytes }: RequestBodyOptions): Plugin {
   return {
     onRequestParse({ request, requestParser, setRequestParser }) {
       const declared = request.headers.get('content-length');
-      if (declared !== null) {
-        if (!CONTENT_LENGTH.test(declared)) throw bodyError('Content-Length header is invalid.', 'BAD_REQUEST', 400);
-        if (Number(declared) > maxBytes) throw tooLarge();
-      }
       if (!requestParser || request.method !== 'POST' || !request.body) return;
       const parse = requestParser;
       setRequestParser(async (incoming) => {
@@ -69,8 +86,10 @@ async function readBounded(request: Request, maxBytes: number): Promise<Uint8Arr
   return bytes;
 }
 
+const TOO_LARGE = 'Request body too large';
+
 function tooLarge() {
-  return bodyError('Request body too large', 'REQUEST_ENTITY_TOO_LARGE', 413);
+  return bodyError(TOO_LARGE, 'REQUEST_ENTITY_TOO_LARGE', 413);
 }
 
 function bodyError(message: string, code: string, status: number) {

@@ -1,8 +1,8 @@
-import type { Plugin } from 'graphql-yoga';
 import { GRAPHIQL_ASSETS_FOLDER, GRAPHIQL_ASSET_NAMES } from '../graphiql/assets.ts';
 import { ErrorCode } from '../errors.ts';
-import { refuseUnlessRead } from '../observability/read-only-endpoint.ts';
-import { gatewayErrorResponse } from '../pipeline/gateway-error.ts';
+import { readOnlyRefusal } from '../observability/read-only-endpoint.ts';
+import { gatewayError } from '../pipeline/gateway-error.ts';
+import type { HeadGuard } from '../pipeline/guard-list.ts';
 
 /** What a path is for. Exactly one path, the GraphQL endpoint, executes GraphQL. */
 export type Route = 'graphql' | 'graphiql-asset' | 'healthcheck' | 'readiness' | 'metrics';
@@ -46,40 +46,26 @@ export function createRouteTable({ graphqlEndpoint = '/graphql', graphiql, metri
   return { graphqlEndpoint, routeFor: (pathname) => routes.get(pathname) };
 }
 
-const decisionByRequest = new WeakMap<Request, { route: Route; graphql: boolean }>();
-
 /**
- * Whether a request asks for GraphQL: the endpoint, not a CORS preflight, and not a GET without an
- * operation (the GraphiQL page, or an empty request yoga refuses without running anything). The key
- * check, the rate limits, the request log and the metrics all read this one decision, made by
- * `useRoutes` when the request arrived.
+ * First of the head guards: routes the request by the table, answers /healthcheck (liveness: the
+ * process answers) and 404 for any path not in the table, before any other guard sees it; decides
+ * whether the request asks for GraphQL: the endpoint, not a CORS preflight, and not a GET without an
+ * operation (the GraphiQL page, or an empty request yoga refuses without running anything).
  */
-export function isGraphQLRequest(request: Request | undefined): boolean {
-  return (request && decisionByRequest.get(request)?.graphql) ?? false;
-}
-
-/**
- * First of the gateway's plugins: routes the request by the table, answers /healthcheck (liveness:
- * the process answers) and 404 for any path not in the table, before any other plugin of the gateway
- * sees it.
- */
-export function useRoutes(table: RouteTable): Plugin {
+export function routeGuard(table: RouteTable): HeadGuard {
+  const notFound = gatewayError(404, `Not found: GraphQL is served at ${table.graphqlEndpoint}.`, ErrorCode.NotFound);
   return {
-    onRequest({ request, url, endResponse }) {
-      const route = table.routeFor(url.pathname);
-      if (!route) {
-        endResponse(gatewayErrorResponse(404, `Not found: GraphQL is served at ${table.graphqlEndpoint}.`, ErrorCode.NotFound));
-        return;
-      }
-      const graphql = route === 'graphql' && request.method !== 'OPTIONS' && !(request.method === 'GET' && !url.searchParams.has('query'));
-      decisionByRequest.set(request, { route, graphql });
-      if (route === 'healthcheck' && !refuseUnlessRead(request, endResponse)) {
-        endResponse(
-          new Response(request.method === 'HEAD' ? null : '{"status":"alive"}', {
-            headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-          }),
-        );
-      }
+    name: 'route',
+    check(request) {
+      const route = table.routeFor(request.pathname);
+      if (!route) return notFound;
+      const { method } = request.head;
+      request.route = route;
+      request.graphql = route === 'graphql' && method !== 'OPTIONS' && !(method === 'GET' && !request.hasQueryParameter);
+      if (route !== 'healthcheck') return undefined;
+      return readOnlyRefusal(method) ?? { status: 200, headers: HEALTHCHECK_HEADERS, body: method === 'HEAD' ? null : '{"status":"alive"}' };
     },
   };
 }
+
+const HEALTHCHECK_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };

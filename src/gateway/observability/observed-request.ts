@@ -3,8 +3,8 @@ import type { ServiceName } from '../errors.ts';
 
 /**
  * What the gateway knows about one client request while it runs, shared by the request log, the
- * metrics and the traces so all three tell the same story. Kept in a WeakMap keyed by the Request:
- * nothing outlives the request, and no module-level state is shared between gateways.
+ * metrics and the traces so all three tell the same story. Carried by the request object
+ * (pipeline/gateway-request.ts): nothing outlives the request.
  */
 export interface ObservedRequest {
   /** The client's `x-request-id` when it is a sane token, else a fresh UUID. */
@@ -27,10 +27,24 @@ export interface ObservedRequest {
    */
   http?: { method: string; scheme: 'http' | 'https' };
   /**
-   * Set when the listener in front of yoga answered the request itself (answer-on-node-http.ts):
+   * Set when the node:http adapter answered the request itself (pipeline/node-adapter.ts):
    * `cache` for a response-cache hit, `direct` for a query forwarded whole to its source.
    */
   lane?: 'cache' | 'direct';
+  /** Who asked, and for what, as the request log tells it (set by the log when the request starts). */
+  client?: RequestClient;
+}
+
+/** The client side of a request, for a log line an operator can act on; never a header holding a secret. */
+export interface RequestClient {
+  method: string;
+  /** The URL's path, without its query string (which may hold a query and its variables). */
+  path: string;
+  /** The peer of the connection, when the adapter that made the request head knew it. */
+  address?: string;
+  /** `X-Forwarded-For` as the client or its proxies sent it (behind proxies, the address above is theirs). */
+  forwardedFor?: string;
+  userAgent?: string;
 }
 
 /** `ok`: answered without errors; `error`: executed, with errors (an upstream failed, say); `rejected`: refused before or instead of executing. */
@@ -76,6 +90,8 @@ export interface RequestHead {
   /** Absolute URL. */
   url: string;
   headers: { get(name: string): string | null };
+  /** The peer of the connection, when the adapter that made this head knows it (node:http). */
+  clientAddress?: string;
 }
 
 /** Something that wants to hear about requests and upstream calls: the log, the metrics, the tracer. */
@@ -90,18 +106,9 @@ export interface RequestObserver {
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-/** Keyed by yoga's Request, or by the RequestHead the listener in front of yoga makes for a request it serves itself. */
-const observedByRequest = new WeakMap<object, ObservedRequest>();
-
 /** The client's request id if it is a sane token (at most 128 of `[A-Za-z0-9._-]`), else a new UUID. */
 export function requestIdFrom(header: string | null | undefined): string {
   return header && /^[A-Za-z0-9._-]{1,128}$/.test(header) ? header : randomUUID();
-}
-
-export function startObservedRequest(request: Request, graphql: boolean): ObservedRequest {
-  const observed = newObservedRequest(request.headers.get(REQUEST_ID_HEADER), graphql, performance.now());
-  observedByRequest.set(request, observed);
-  return observed;
 }
 
 /** What is known of a request when it arrives: its id (the client's, if sane) and the time. */
@@ -124,15 +131,6 @@ export function tellFinished(observers: RequestObserver[], observed: ObservedReq
       // Observing must never break serving.
     }
   }
-}
-
-/** Makes `observed` what observedRequestOf(request) finds (for a request served in front of yoga). */
-export function attachObservedRequest(request: RequestHead, observed: ObservedRequest): void {
-  observedByRequest.set(request, observed);
-}
-
-export function observedRequestOf(request: object | undefined): ObservedRequest | undefined {
-  return request ? observedByRequest.get(request) : undefined;
 }
 
 /** A client-supplied operation name fit for a log line or a label: a GraphQL name, at most 100 characters. */
@@ -160,7 +158,7 @@ export function finish(observed: ObservedRequest, status: number): FinishedReque
 }
 
 /** The execution results of a request: one, several for a batch, none when refused or streamed. */
-function resultsOf(result: unknown): { data?: unknown; errors?: readonly unknown[] }[] {
+export function resultsOf(result: unknown): { data?: unknown; errors?: readonly unknown[] }[] {
   return (Array.isArray(result) ? result : result && typeof result === 'object' && !(Symbol.asyncIterator in result) ? [result] : []) as {
     data?: unknown;
     errors?: readonly unknown[];

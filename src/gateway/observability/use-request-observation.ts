@@ -1,15 +1,8 @@
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { isGraphQLRequest } from '../guards/route.ts';
-import {
-  REQUEST_ID_HEADER,
-  observedRequestOf,
-  operationNameOf,
-  startObservedRequest,
-  tellFinished,
-  tellStarted,
-  type RequestObserver,
-} from './observed-request.ts';
+import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
+import type { HeadGuard } from '../pipeline/guard-list.ts';
+import { REQUEST_ID_HEADER, operationNameOf, tellFinished, tellStarted, type RequestObserver } from './observed-request.ts';
 
 export interface RequestObservationOptions {
   /** Told about every GraphQL request: the request log, the metrics, the tracer. */
@@ -17,27 +10,35 @@ export interface RequestObservationOptions {
 }
 
 /**
- * Gives every request an id (the client's `x-request-id` if sane, else a UUID) and returns it in the
- * `x-request-id` response header; for GraphQL requests, follows the operation name and outcome and
- * tells the observers when the request starts and when it is answered. Must come right after the
- * routes (useClientGuards), so it also sees the requests that later plugins refuse (401, 429).
+ * Tells the observers that a GraphQL request arrived. A head guard right after the route, so the
+ * requests that later guards refuse (401, 429) are observed too; every request already has its id
+ * (the client's `x-request-id` if sane, else a UUID) from when its request object was made.
+ */
+export function observeArrivalGuard({ observers }: RequestObservationOptions): HeadGuard {
+  return {
+    name: 'observe arrival',
+    check(request) {
+      request.observed.graphql = request.graphql;
+      if (request.graphql) tellStarted(observers, request.observed, request.head);
+    },
+  };
+}
+
+/**
+ * For requests yoga answers: follows the operation name and outcome, returns the request id in the
+ * `x-request-id` response header and, for GraphQL requests, tells the observers when the request is
+ * answered. (The node:http adapter does the same for the answers it writes itself.)
  */
 export function useRequestObservation({ observers }: RequestObservationOptions): Plugin {
   return {
-    onRequest({ request }) {
-      const graphql = isGraphQLRequest(request);
-      const observed = startObservedRequest(request, graphql);
-      if (graphql) tellStarted(observers, observed, request);
-    },
-    onParams({ request, params, context }) {
+    onParams({ params, context }) {
       // The name the client asked for; replaced by the document's own once it is parsed.
-      observedRequestOf(request)?.operations.set(context, { name: operationNameOf(params.operationName) });
+      gatewayRequestOf(context)?.observed.operations.set(context, { name: operationNameOf(params.operationName) });
     },
     onValidate({ params, context }) {
-      const yogaContext = context as { request?: Request; params?: { operationName?: string } };
-      const observed = observedRequestOf(yogaContext.request);
+      const observed = gatewayRequestOf(context)?.observed;
       if (!observed) return;
-      const operation = getOperationAST(params.documentAST as DocumentNode, yogaContext.params?.operationName);
+      const operation = getOperationAST(params.documentAST as DocumentNode, (context as { params?: { operationName?: string } }).params?.operationName);
       const known = observed.operations.get(context);
       // Only a name the document really has: a client's operationName that matches nothing is not
       // an operation, and must not become a metrics label or a log field.
@@ -46,12 +47,12 @@ export function useRequestObservation({ observers }: RequestObservationOptions):
         type: operation?.operation ?? known?.type,
       });
     },
-    onResultProcess({ request, result }) {
-      const observed = observedRequestOf(request);
+    onResultProcess({ result, serverContext }) {
+      const observed = gatewayRequestOf(serverContext)?.observed;
       if (observed) observed.result = result;
     },
-    onResponse({ request, response, setResponse }) {
-      const observed = observedRequestOf(request);
+    onResponse({ response, setResponse, serverContext }) {
+      const observed = gatewayRequestOf(serverContext)?.observed;
       if (!observed) return;
       try {
         response.headers.set(REQUEST_ID_HEADER, observed.id);

@@ -1,16 +1,18 @@
+import type { EarlyAnswer } from './guard-list.ts';
+
 /**
- * A GraphQL-shaped error answered before any GraphQL processing (auth, rate limits): the body
+ * A GraphQL-shaped error answered before any GraphQL processing (auth, rate limits, sizes): the body
  * clients already parse, with the status the situation calls for.
  */
-export function gatewayErrorResponse(
-  status: number,
-  message: string,
-  code: string,
-  headers: Record<string, string> = {},
-  extensions: Record<string, unknown> = {},
-): Response {
-  return new Response(JSON.stringify({ errors: [{ message, extensions: { code, ...extensions } }] }), {
+export function gatewayError(status: number, message: string, code: string, headers: Record<string, string> = {}, extensions: Record<string, unknown> = {}): EarlyAnswer {
+  return {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  });
+    body: JSON.stringify({ errors: [{ message, extensions: { code, ...extensions } }] }),
+  };
+}
+
+/** An early answer as a web Response (for yoga). */
+export function responseOf({ status, headers, body }: EarlyAnswer): Response {
+  return new Response(body, { status, headers });
 }

@@ -4,194 +4,186 @@ import { GraphQLError, type ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
 import { getCORSHeadersByRequestAndOptions, type CORSOptions } from '@whatwg-node/server';
 import type { PreparedOperation, PreparedOperations, PreparedRun } from '../fast-path/prepared-operations.ts';
-import {
-  attachObservedRequest,
-  newObservedRequest,
-  operationNameOf,
-  REQUEST_ID_HEADER,
-  tellFinished,
-  tellStarted,
-  type ObservedRequest,
-  type RequestHead,
-  type RequestObserver,
-} from '../observability/observed-request.ts';
+import { operationNameOf, REQUEST_ID_HEADER, tellFinished, type RequestObserver } from '../observability/observed-request.ts';
 import { memoized } from '../../shared/memoized.ts';
 import { readStream } from '../../shared/read-stream.ts';
 import { estimateOperation, type OperationEstimate } from '../operation-cost.ts';
-import { identifyCaller, type CallerOptions } from '../guards/client-identity.ts';
 import { normalizedContentType } from '../guards/content-type-case.ts';
 import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type CacheableParams, type ResponseCache } from '../execution/cache/response-cache.ts';
-import { executionLimitError, variablesTooDeep, type ExecutionLimits } from '../guards/operation-limits.ts';
-import { spendRequest, type BudgetCounter } from '../guards/rate-limits.ts';
+import { createGatewayRequest, type GatewayRequest } from './gateway-request.ts';
+import { runHeadGuards, runOperationGuards, runParamsGuards, type EarlyAnswer, type GuardList } from './guard-list.ts';
 
-/** What the listener needs to forward prepared operations itself (the fast path's, in front of yoga). */
+/** What the adapter needs to forward prepared operations itself (the fast path's, in front of yoga). */
 export interface DirectForwarding {
   /** Texts yoga has vetted and the fast path forwarded (fast-path/prepared-operations.ts). */
   operations: PreparedOperations;
-  /** The limits that depend on variables, checked again for every request. */
-  limits: ExecutionLimits;
-  /** The error masking every answer gets (use-error-masking.ts). */
-  maskErrors: (result: ExecutionResult) => ExecutionResult;
-  /** The translation arguments' check (use-translation-arguments.ts): a refusal hands the request to yoga, which words it. */
-  argumentRefusal: (estimate: OperationEstimate) => GraphQLError | undefined;
-  /** Spends the caller's translation budget for an operation that reaches the translation service: its 429, or undefined (use-rate-limits.ts). */
-  translationBudget: (identity: string) => Promise<GraphQLError | undefined>;
   /** Told every answer's errors before they are masked, to log their causes as Mesh does for yoga's (mesh-logger.ts). */
   onErrors?: (errors: readonly GraphQLError[]) => void;
 }
 
-export interface AnswerOnNodeHttpOptions {
-  /** The path GraphQL is served at, e.g. `/graphql`. */
-  graphqlEndpoint: string;
+export interface NodeAdapterOptions {
+  /** Every check a request goes through (guard-list.ts): run here as in yoga. */
+  guards: GuardList;
   cache: ResponseCache;
-  /** How callers are told apart and which keys are accepted (the key check's own rules). */
-  caller: CallerOptions;
-  /** The per-client requests budget: its counter and how many operations a window allows. */
-  requests: { hit: BudgetCounter; limit: number };
-  /** Bodies longer than this are yoga's to refuse (413). */
-  maxBodyBytes: number;
-  /** The request log, metrics and traces, told about each hit as about any request. */
+  /** The one masking step every answer gets (error-masking.ts). */
+  maskErrors: (result: ExecutionResult) => ExecutionResult;
+  /** The request log, metrics and traces, told about each answer written here as about any. */
   observers: RequestObserver[];
   /**
-   * The CORS options yoga serves with: a browser's request (with an `Origin`) is answered here with
-   * the CORS headers yoga would add, worked out by the same function. Without them, every request
-   * with an `Origin` is yoga's.
+   * The CORS options yoga serves with: an answer written here to a browser's request (with an
+   * `Origin`) gets the CORS headers yoga would add, worked out by the same function. Without them,
+   * every GraphQL request with an `Origin` is yoga's.
    */
   cors?: CORSOptions;
   /** Forwarding of prepared operations; without it, only cache hits are answered here. */
   direct?: DirectForwarding;
-  /** Serves everything this listener does not answer (yoga). */
-  next: RequestListener;
+  /** Serves everything this adapter does not answer (yoga), given the request object made here. */
+  next: (request: IncomingMessage, response: ServerResponse, context: { gateway: GatewayRequest }) => void;
 }
 
 /** What a hit is recorded as for the observers: an answer without errors. */
 const ANSWER_WITHOUT_ERRORS = Object.freeze({});
 
 /**
- * A listener in front of yoga that answers the commonest requests on node:http, without building web
- * Request/Response objects: repeated queries from the response cache (no parsing, validating or
- * executing), and queries one source answers whole whose text yoga has already vetted (the fast
- * path's prepared operations: no parsing or validating, one upstream call). It takes only what it can
- * answer exactly as yoga would: a JSON POST (or a GET) to the GraphQL path itself, asking for a JSON
- * answer; a browser's request (with an `Origin`) only when given yoga's CORS options, for its
- * headers. Everything yoga would check still is, with the same code: the key check and the requests
- * budget (a caller without an accepted key, or over its budget, is handed to yoga, which answers 401
- * or 429; an over-budget request is counted there once more, past a limit it has already reached);
- * for a forwarded query, the variables' depth, the limits that depend on them (cost, page sizes,
- * argument lengths, root fields) and their coercion, any of which, broken, hands the request to yoga
- * to word the error, before the budget is spent. Answers get yoga's error masking, are kept in the
- * response cache as yoga's would be, and the request log, metrics and traces see every request as
- * they see any.
+ * The node:http adapter of the guard list, in front of yoga. Every request gets its request object
+ * here and goes through the head guards (route, key, rate limit, declared length…) before any body
+ * is read: a refusal costs no body reading or parsing. Then the commonest requests are answered
+ * here, without building web Request/Response objects: repeated queries from the response cache (no
+ * parsing, validating or executing), and queries one source answers whole whose text yoga has
+ * already vetted (the fast path's prepared operations: no parsing or validating, one upstream
+ * call), after the params and operation guards, the same ones yoga runs. It takes only what it can
+ * answer exactly as yoga would: a JSON POST (or a GET) asking for a JSON answer; a browser's request
+ * (with an `Origin`) only when given yoga's CORS options, for its headers. Answers get the one
+ * masking step, are kept in the response cache as yoga's would be, and the observers see every
+ * request as they see any.
  *
- * Everything else (other paths, batches, persisted-query hashes, other media types, texts not yet
- * vetted) goes on to yoga unchanged; a body read here goes along with the request, so nothing is
- * read twice.
+ * Everything else (other routes, batches, persisted-query hashes, other media types, texts not yet
+ * vetted) goes on to yoga with its request object, head guards done; a body read here goes along
+ * with the request, so nothing is read twice.
  */
-export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, maxBodyBytes, observers, cors, direct, next }: AnswerOnNodeHttpOptions): RequestListener {
-  if (!cache.enabled && !direct) return next;
+export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, direct, next }: NodeAdapterOptions): RequestListener {
   return (request, response) => {
-    const startedAt = performance.now();
+    const target = (request as { originalUrl?: string }).originalUrl || request.url || '/';
+    const url = `${(request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${request.headers.host ?? 'localhost'}${target}`;
+    const { pathname, hasQueryParameter } = urlFacts(url);
+    const gateway = createGatewayRequest({
+      head: { method: request.method ?? 'GET', url, headers: { get: (name) => headerOf(request, name) ?? null } },
+      pathname,
+      hasQueryParameter,
+      socketAddress: request.socket.remoteAddress,
+    });
+    const afterHead = (answer: EarlyAnswer | undefined) => {
+      if (answer) writeEarly(response, gateway, answer);
+      else serve(request, response, gateway, target);
+    };
+    const answered = runHeadGuards(guards.head, gateway);
+    if (answered instanceof Promise) answered.then(afterHead, () => failed(response));
+    else afterHead(answered);
+  };
+
+  function serve(request: IncomingMessage, response: ServerResponse, gateway: GatewayRequest, target: string): void {
+    const handOn = (body?: Buffer) => {
+      if (body) (request as { body?: unknown }).body = alreadyRead(body);
+      next(request, response, { gateway });
+    };
+    if ((!cache.enabled && !direct) || !gateway.graphql) return handOn();
     const mediaType = answerMediaType(request.headers.accept);
-    const path = (request as { originalUrl?: string }).originalUrl || request.url || '';
-    if (!mediaType || (request.headers.origin !== undefined && !cors) || (request as { body?: unknown }).body !== undefined) return next(request, response);
+    if (!mediaType || (request.headers.origin !== undefined && !cors) || (request as { body?: unknown }).body !== undefined) return handOn();
     const answerOrHandOn = (params: CacheableParams | undefined, body?: Buffer) => {
-      const answered = params ? answer(request, response, params, mediaType, startedAt) : Promise.resolve(false);
+      const answered = params ? answer(response, gateway, params, mediaType) : Promise.resolve(false);
       void answered.then(
         (done) => {
-          if (done) return;
-          if (body) (request as { body?: unknown }).body = alreadyRead(body);
-          next(request, response);
+          if (!done) handOn(body);
         },
         () => failed(response),
       );
     };
-    if (request.method === 'GET' && path.startsWith(`${graphqlEndpoint}?`)) {
-      const params = paramsOfQueryString(path.slice(graphqlEndpoint.length + 1));
-      if (!params) return next(request, response);
-      return answerOrHandOn(params);
+    if (request.method === 'GET') {
+      const query = target.indexOf('?');
+      return answerOrHandOn(query < 0 ? undefined : paramsOfQueryString(target.slice(query + 1)));
     }
+    // A body of undeclared length (chunked) is yoga's, which reads it bounded; a declared one was
+    // checked against MAX_BODY_BYTES by the head guards.
     const length = Number(request.headers['content-length']);
-    if (request.method !== 'POST' || path !== graphqlEndpoint || !isJson(request.headers['content-type']) || !(length > 0 && length <= maxBodyBytes)) {
-      return next(request, response);
-    }
+    if (request.method !== 'POST' || !isJson(request.headers['content-type']) || !(length > 0)) return handOn();
     void readBody(request).then((body) => {
       if (!body) {
         // The client went away mid-body: nobody is waiting for an answer.
+        tellFinished(observers, gateway.observed, CLIENT_CLOSED_REQUEST);
         response.destroy();
         return;
       }
       answerOrHandOn(isUtf8(body) ? paramsOfBody(body) : undefined, body);
     });
-  };
+  }
 
   /** Writes the answer and returns true, or returns false for yoga to serve the request. */
-  async function answer(request: IncomingMessage, response: ServerResponse, params: CacheableParams, mediaType: string, startedAt: number): Promise<boolean> {
-    const authorization = request.headers.authorization;
-    const key = cache.enabled ? cache.keyOf(authorization, params) : undefined;
+  async function answer(response: ServerResponse, gateway: GatewayRequest, params: CacheableParams, mediaType: string): Promise<boolean> {
+    const { observed, head } = gateway;
+    const refused = runParamsGuards(guards.params, gateway, params);
+    if (refused) {
+      observed.operations.set(observed, { name: operationNameOf(params.operationName) });
+      await writeResult(response, gateway, { errors: [refused] }, mediaType);
+      return true;
+    }
+    const key = cache.enabled ? cache.keyOf(head.headers.get('authorization'), params) : undefined;
     const cached = key === undefined ? undefined : await cache.read(key);
-    const forward = cached ? undefined : forwardingOf(params);
-    if (!cached && !forward) return false;
-    const { identity, keyAccepted } = identifyCaller(
-      { authorization, forwardedFor: headerOf(request, 'x-forwarded-for'), socketAddress: request.socket.remoteAddress },
-      caller,
-    );
-    if (!keyAccepted) return false;
-    const window = await spendRequest(requests.hit, identity);
-    if (window && window.count > requests.limit) return false;
-
-    const observed = newObservedRequest(headerOf(request, REQUEST_ID_HEADER), true, startedAt);
-    const head: RequestHead = {
-      method: request.method ?? 'GET',
-      url: `http://${request.headers.host ?? 'localhost'}${request.url ?? ''}`,
-      headers: { get: (name) => headerOf(request, name) ?? null },
-    };
-    tellStarted(observers, observed, head);
-    const ifNoneMatch = headerOf(request, 'if-none-match');
+    const ifNoneMatch = head.headers.get('if-none-match') ?? undefined;
     if (cached) {
       observed.lane = 'cache';
       observed.operations.set(observed, { name: cached.operationName, type: 'query' });
       observed.result = ANSWER_WITHOUT_ERRORS;
-      writeAnswer(response, observed, head, 200, { 'content-type': `${mediaType}; charset=utf-8` }, cached.body, { cached, ifNoneMatch });
+      writeAnswer(response, gateway, 200, { 'content-type': `${mediaType}; charset=utf-8` }, cached.body, { cached, ifNoneMatch });
       return true;
     }
-    const { run, operation, usesTranslation } = forward!;
+    const forward = forwardingOf(params);
+    if (!forward) return false;
+    const { run, operation, estimate } = forward;
     observed.lane = 'direct';
     observed.operations.set(observed, { name: operationNameOf(operation.name?.value), type: 'query' });
-    attachObservedRequest(head, observed);
     let result: ExecutionResult;
     try {
-      // As in yoga, where the check runs before execution: a spent budget is the whole answer.
-      const refused = usesTranslation ? await direct!.translationBudget(identity) : undefined;
-      const executed = refused ? { errors: [refused] } : await run({ request: head });
-      if (executed.errors?.length) direct!.onErrors?.(executed.errors);
-      result = direct!.maskErrors(executed);
+      // As in yoga, where the operation guards run just before execution: a refusal is the whole answer.
+      const refusal = await runOperationGuards(guards.operation, gateway, estimate);
+      result = refusal ? { errors: [refusal] } : await run({ request: head, gateway });
     } catch (error) {
       // Forwarding reports the source's failures in the answer; this is the gateway's own fault.
-      result = direct!.maskErrors({ errors: [new GraphQLError('Unexpected error.', { originalError: error as Error })] });
+      result = { errors: [new GraphQLError('Unexpected error.', { originalError: error as Error })] };
     }
-    observed.result = result;
     if (!result.errors?.length && result.data != null) {
+      observed.result = result;
       const kept = key === undefined ? undefined : cache.keep(key, operation, result);
-      writeAnswer(response, observed, head, 200, { 'content-type': `${mediaType}; charset=utf-8` }, kept?.body ?? JSON.stringify({ data: result.data }), {
+      writeAnswer(response, gateway, 200, { 'content-type': `${mediaType}; charset=utf-8` }, kept?.body ?? JSON.stringify({ data: result.data }), {
         cached: kept,
         ifNoneMatch,
       });
       return true;
     }
-    // yoga's own way of turning a result with errors into a status, headers and a body.
-    const processed = processRegularResult(result, { Response } as unknown as Parameters<typeof processRegularResult>[1], mediaType);
-    writeAnswer(response, observed, head, processed.status, Object.fromEntries(processed.headers), await processed.text());
+    await writeResult(response, gateway, result, mediaType);
     return true;
+  }
+
+  /** A result with errors, masked, in yoga's own way of turning it into a status, headers and a body. */
+  async function writeResult(response: ServerResponse, gateway: GatewayRequest, executed: ExecutionResult, mediaType: string): Promise<void> {
+    if (executed.errors?.length) direct?.onErrors?.(executed.errors);
+    const result = maskErrors(executed);
+    gateway.observed.result = result;
+    const processed = processRegularResult(result, { Response } as unknown as Parameters<typeof processRegularResult>[1], mediaType);
+    writeAnswer(response, gateway, processed.status, Object.fromEntries(processed.headers), await processed.text());
+  }
+
+  /** An answer of the head guards (a refusal, or /healthcheck). */
+  function writeEarly(response: ServerResponse, gateway: GatewayRequest, { status, headers, body }: EarlyAnswer): void {
+    writeAnswer(response, gateway, status, headers, body);
   }
 
   /** The answer's head and body, told to the observers first; a 304 when `If-None-Match` names a cached answer. */
   function writeAnswer(
     response: ServerResponse,
-    observed: ObservedRequest,
-    head: RequestHead,
+    { observed, head }: GatewayRequest,
     status: number,
     headers: Record<string, string | number>,
-    body: string,
+    body: string | null,
     validator?: { cached: CachedAnswer | undefined; ifNoneMatch: string | undefined },
   ): void {
     const all: Record<string, string | number> = { ...headers };
@@ -199,7 +191,7 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
     const notModified = cached !== undefined && matchesEtag(validator?.ifNoneMatch, cached.etag);
     // In yoga's order: its CORS step sets its headers over the answer's, then the response cache's
     // plugin sets its own and adds `Authorization` to whatever `Vary` already says.
-    const corsHeaders = cors ? getCORSHeadersByRequestAndOptions(head as unknown as Request, cors) : null;
+    const corsHeaders = cors && head.headers.get('origin') !== null ? getCORSHeadersByRequestAndOptions(head as unknown as Request, cors) : null;
     for (const name in corsHeaders) all[name.toLowerCase()] = corsHeaders[name];
     if (cached) {
       for (const [name, value] of Object.entries(cachingHeaders(cached.etag, secondsLeft(cached)))) {
@@ -210,31 +202,43 @@ export function answerOnNodeHttp({ graphqlEndpoint, cache, caller, requests, max
     if (notModified) {
       delete all['content-type'];
       status = 304;
-    } else {
+    } else if (body !== null) {
       all['content-length'] = Buffer.byteLength(body);
     }
-    tellFinished(observers, observed, status);
+    if (observed.graphql) tellFinished(observers, observed, status);
     response.writeHead(status, all);
-    response.end(notModified ? undefined : body);
+    response.end(notModified || body === null || head.method === 'HEAD' ? undefined : body);
   }
 
   /**
-   * How to forward this request itself: its text is a prepared operation and, with these variables,
-   * breaks no limit and coerces; undefined sends it to yoga, which words whatever is wrong.
+   * How to forward this request itself: its text is a prepared operation and its variables coerce;
+   * undefined sends it to yoga (graphql-js words a coercion error).
    */
-  function forwardingOf(params: CacheableParams): { run: PreparedRun; operation: PreparedOperation['operation']; usesTranslation: boolean } | undefined {
+  function forwardingOf(params: CacheableParams): { run: PreparedRun; operation: PreparedOperation['operation']; estimate: OperationEstimate } | undefined {
     const prepared = direct?.operations.find(params.query, params.operationName);
     if (!prepared) return undefined;
     const variables = (params.variables ?? undefined) as Record<string, unknown> | undefined;
-    if (variablesTooDeep(variables)) return undefined;
     const estimate = estimateOperation(prepared.schema, prepared.document, params.operationName, variables);
-    if (!estimate?.coercedVariables || executionLimitError(estimate, direct!.limits) || direct!.argumentRefusal(estimate)) return undefined;
+    if (!estimate?.coercedVariables) return undefined;
     const run = prepared.bind(variables, estimate.coercedVariables);
-    return run && { run, operation: prepared.operation, usesTranslation: estimate.usesTranslation };
+    return run && { run, operation: prepared.operation, estimate };
   }
 }
 
-/** A failure of this listener's own (never expected): a 500 like yoga's for an internal error, if nothing was sent yet. */
+/** The status a request is recorded with when its client went away before sending all of its body (nginx's "client closed request"). */
+const CLIENT_CLOSED_REQUEST = 499;
+
+/** A request URL's path (as WHATWG URL parsing normalizes it, as yoga sees it) and whether it has a `query` parameter. */
+const urlFacts = memoized((url): { pathname: string; hasQueryParameter: boolean } => {
+  try {
+    const parsed = new URL(url);
+    return { pathname: parsed.pathname, hasQueryParameter: parsed.searchParams.has('query') };
+  } catch {
+    return { pathname: '', hasQueryParameter: false };
+  }
+});
+
+/** A failure of this adapter's own (never expected): a 500 like yoga's for an internal error, if nothing was sent yet. */
 function failed(response: ServerResponse): void {
   if (response.headersSent) {
     response.destroy();

@@ -1,6 +1,7 @@
-import { REQUEST_ID_HEADER, observedRequestOf, type RequestObserver, type UpstreamCallEnd } from '../observability/observed-request.ts';
+import { REQUEST_ID_HEADER, type RequestObserver, type UpstreamCallEnd } from '../observability/observed-request.ts';
+import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
-import { clientRequestOf, type UpstreamStep } from './upstream-call.ts';
+import type { UpstreamStep } from './upstream-call.ts';
 import { parsedUrl } from './parsed-url.ts';
 import { plainHeaders } from './upstream-fetch.ts';
 
@@ -12,7 +13,7 @@ import { plainHeaders } from './upstream-fetch.ts';
  */
 export function observeUpstreamCalls(observers: RequestObserver[]): UpstreamStep {
   return async (call, next) => {
-    const observed = observedRequestOf(clientRequestOf(call));
+    const observed = gatewayRequestOf(call.context)?.observed;
     const addHeaders: Record<string, string> = {};
     if (observed) {
       addHeaders[REQUEST_ID_HEADER] = observed.id;

@@ -15,8 +15,9 @@ export interface UpstreamCall {
   url: string;
   init: NonNullable<MeshFetchInit>;
   /**
-   * Mesh's context of the client request the call is made for (holds yoga's `request`), or the
-   * listener's own `{ request }` for a query it forwards itself; absent for calls of no request.
+   * Mesh's context of the client request the call is made for (holds yoga's `request` and the
+   * gateway's request object, `gateway`), or the node:http adapter's own `{ request, gateway }` for a
+   * query it forwards itself; absent for calls of no request.
    */
   context: unknown;
   info: unknown;

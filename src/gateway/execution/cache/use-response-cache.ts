@@ -1,7 +1,7 @@
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { sha256Of } from '../../../shared/hash.ts';
-import { observedRequestOf } from '../../observability/observed-request.ts';
+import { gatewayRequestOf } from '../../pipeline/gateway-request.ts';
 import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type ResponseCache } from './response-cache.ts';
 
 /**
@@ -14,7 +14,7 @@ import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type Respo
  * (`Cache-Control: private, max-age=…`) and carry an `ETag`; a client presenting it in
  * `If-None-Match` gets 304 with no body. A store that fails or is slow is a miss.
  *
- * Most hits never reach this plugin: the listener in front of yoga (answer-on-node-http.ts) answers
+ * Most hits never reach this plugin: the node:http adapter in front of yoga (pipeline/node-adapter.ts) answers
  * plain JSON requests from the same cache. This one serves what that listener hands on (batches,
  * browsers' CORS requests, persisted-query hashes, other media types) and keeps every answer.
  */
@@ -37,7 +37,7 @@ export function useResponseCache(cache: ResponseCache): Plugin {
       const answer = await cache.read(key);
       if (answer) {
         remember(request, answer);
-        observedRequestOf(request)?.operations.set(context, { name: answer.operationName, type: 'query' });
+        gatewayRequestOf(context)?.observed.operations.set(context, { name: answer.operationName, type: 'query' });
         setResult(JSON.parse(answer.body) as ExecutionResult);
         return;
       }

@@ -1,0 +1,11 @@
+import type { OperationGuard } from '../pipeline/guard-list.ts';
+import { translationArgumentRefusal } from '../translation/use-translation-arguments.ts';
+
+/**
+ * Translation arguments the request itself shows to be wrong (a text over TRANSLATION_MAX_TEXT_LENGTH,
+ * a language argument that is no language tag) are refused before any upstream call, as request
+ * errors naming the argument (see translationArgumentRefusal).
+ */
+export function translationArgumentsGuard(maxTextLength: number): OperationGuard {
+  return { name: 'translation arguments', check: (_, estimate) => translationArgumentRefusal(estimate, maxTextLength) };
+}

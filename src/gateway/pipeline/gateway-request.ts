@@ -1,0 +1,62 @@
+import { newObservedRequest, REQUEST_ID_HEADER, type ObservedRequest, type RequestHead } from '../observability/observed-request.ts';
+import type { Route } from '../guards/route.ts';
+
+/**
+ * One client request as the gateway's pipeline sees it, created once when the request arrives (by the
+ * node:http adapter in front of yoga, or by the yoga adapter when there is no node:http front, as
+ * with `gateway.fetch`) and carried on yoga's server context (`context.gateway`) to everything after:
+ * guards, execution, the upstream steps and the observers. Per-request state lives here, never in
+ * module-level tables keyed by the request.
+ */
+export interface GatewayRequest {
+  /** Method, absolute URL and headers, as observers and guards read them. */
+  readonly head: RequestHead;
+  /** The path the route table matches (relative to where the gateway is mounted). */
+  readonly pathname: string;
+  /** Whether the URL has a `query` parameter (a GET that asks for an operation). */
+  readonly hasQueryParameter: boolean;
+  /** The peer of the connection, when the gateway runs on node:http. */
+  readonly socketAddress: string | undefined;
+  /** What the path is for; undefined until the route guard ran (and for a 404). */
+  route?: Route;
+  /**
+   * Whether it asks for GraphQL: the endpoint, not a CORS preflight, and not a GET without an
+   * operation (the GraphiQL page). The key check, rate limits, request log and metrics read this.
+   */
+  graphql: boolean;
+  /** Who is calling, for rate limits: `key:<hash>` or `address:<ip>` (client-identity.ts). */
+  identity: string;
+  /** False when keys are required and none of them was presented. */
+  keyAccepted: boolean;
+  /** What the request log, the metrics and the traces know of it. */
+  observed: ObservedRequest;
+  /** Set once the head guards have run, so the second adapter a request passes through does not run them again. */
+  headChecked: boolean;
+}
+
+/** What a request is created from: the parts of the head every adapter can read. */
+export interface RequestArrival {
+  head: RequestHead;
+  pathname: string;
+  hasQueryParameter: boolean;
+  socketAddress: string | undefined;
+}
+
+export function createGatewayRequest({ head, pathname, hasQueryParameter, socketAddress }: RequestArrival): GatewayRequest {
+  return {
+    head,
+    pathname,
+    hasQueryParameter,
+    socketAddress,
+    graphql: false,
+    identity: 'anonymous',
+    keyAccepted: false,
+    observed: newObservedRequest(head.headers.get(REQUEST_ID_HEADER), false, performance.now()),
+    headChecked: false,
+  };
+}
+
+/** The request a yoga server context or an execution context carries, if any. */
+export function gatewayRequestOf(context: unknown): GatewayRequest | undefined {
+  return (context as { gateway?: GatewayRequest } | null | undefined)?.gateway;
+}
