@@ -1,4 +1,5 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { limitsInForce, type LimitInForce, type ServiceLimits } from '../translation/translation-limits.ts';
 import type { TranslationServedEvent } from '../translation/translation-batcher.ts';
 import type { RequestObserver } from './observed-request.ts';
 import { SeriesCounter, SeriesHistogram } from './series-metrics.ts';
@@ -99,6 +100,26 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
     help: 'Calls to the translation service answered 200 with no usable translation (an empty one for a text that is not, or not a list of texts): failed calls, nothing of them cached or served.',
     registers,
   });
+  // The limits as the translation batcher last reported them (one live object per gateway), read when scraped.
+  let limits: ServiceLimits | undefined;
+  const inForce = () => (limits ? limitsInForce(limits) : []);
+  const limitGauge = (name: string, help: string, valueOf: (limit: LimitInForce) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['limit'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const limit of inForce()) this.set({ limit: limit.limit }, valueOf(limit));
+      },
+    });
+  limitGauge(
+    'gateway_translation_limit',
+    'Limits of the translation service in force: `texts` and `chars` per call and `longest` text as learned from its refusals (each expires and is tried again), `published_chars` as it publishes. No series: no limit known.',
+    (limit) => limit.value,
+  );
+  limitGauge('gateway_translation_limit_age_seconds', 'How long ago each limit of gateway_translation_limit was learned (or read, for `published_chars`).', (limit) => limit.ageSeconds);
   for (const kind of ['call', 'text']) splits.inc({ kind }, 0);
   for (const limit of ['texts', 'chars', 'longest']) limitsLearned.inc({ limit }, 0);
   const rateLimitRejections = new Counter({
@@ -133,7 +154,8 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
         };
       },
     },
-    translationServed({ cached, joined, sent, calls, callSizes, splitCalls = 0, splitTexts = 0, learned = [], reused = 0, unusable = 0 }) {
+    translationServed({ cached, joined, sent, calls, callSizes, splitCalls = 0, splitTexts = 0, learned = [], reused = 0, unusable = 0, limits: known }) {
+      if (known) limits = known;
       if (unusable > 0) unusableAnswers.inc(unusable);
       if (reused > 0) reusedTranslations.inc(reused);
       cacheHits.inc(cached);

@@ -41,6 +41,8 @@ export interface TranslationServedEvent {
   learned?: (keyof CallShape)[];
   /** Calls answered 200 with no usable translation (an empty one, or not texts): failed, nothing kept. */
   unusable?: number;
+  /** The service's limits as the gateway knows them now (shared, live), for their values and ages in metrics. */
+  limits?: ServiceLimits;
   /**
    * Problem translations reused whole (assembled-translations.ts), whose texts were not looked up
    * one by one. Never set by the batcher: the link's memo reports these, once per tick.
@@ -64,7 +66,7 @@ export interface TranslationBatcherOptions<TContext extends object> {
   limits?: ServiceLimits;
   /** Sends one batch upstream; resolves with one result per text, in order, or rejects. */
   send: (context: TContext, texts: string[], options: BatchOptions) => Promise<TranslatedText[]>;
-  /** Reads the limits the service publishes into `limits.published`; asked at the first refusal. */
+  /** Reads the limits the service publishes into `limits.published`; asked at a flush's first refusal (it reads only when not known). */
   readPublishedLimits?: (context: TContext) => Promise<void>;
   /**
    * A text was refused alone: the error when the cause holds for the whole group (a language the
@@ -147,7 +149,18 @@ export function createTranslationBatcher<TContext extends object>({
   const inFlight = new Map<string, Promise<TranslationOutcome>>();
   const queued = new WeakMap<TContext, Map<string, Group>>();
   const failedRequests = new WeakMap<object, BatchFailure>();
-  let published: Promise<void> | undefined;
+  // One read at a time for the gateway; asked again once it settled, since the published limit expires too.
+  let reading: Promise<void> | undefined;
+  const readPublished = (context: TContext): Promise<void> | undefined => {
+    if (!reading && readPublishedLimits) {
+      reading = readPublishedLimits(context)
+        .catch(() => undefined)
+        .finally(() => {
+          reading = undefined;
+        });
+    }
+    return reading;
+  };
 
   async function flush(context: TContext, groups: Map<string, Group>): Promise<void> {
     queued.delete(context);
@@ -206,6 +219,7 @@ export function createTranslationBatcher<TContext extends object>({
         splitTexts: stats.splitTexts,
         learned,
         unusable: stats.unusable,
+        limits,
       });
     } catch {
       // Metrics must never cost a translation.
@@ -231,6 +245,7 @@ export function createTranslationBatcher<TContext extends object>({
       longest: items.reduce((max, item) => Math.max(max, item.chars), 0),
     });
     let explained = false;
+    let published: Promise<void> | undefined;
 
     while (queue.length > 0) {
       queue = queue.filter((item) => !item.root.outcome);
@@ -300,7 +315,7 @@ export function createTranslationBatcher<TContext extends object>({
       for (const { bin, error } of refused) {
         learner.refused(shape(bin), bin.map((item) => item.root));
         if (bin.length > 1) stats.splitCalls += 1;
-        if (!published && readPublishedLimits) published = readPublishedLimits(context).catch(() => undefined);
+        published ??= readPublished(context);
         // First the causes that hold for every text of the group, whatever the call's size.
         if (!explained && explainGroup) {
           explained = true;

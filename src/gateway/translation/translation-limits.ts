@@ -3,7 +3,17 @@
  * characters per call (summed over its texts) and characters of one text. LibreTranslate deployments
  * set `--batch-limit` and `--char-limit` and answer 400 past them; the gateway learns both from
  * what it was accepted and refused, and sizes later calls to fit from the start.
+ *
+ * A 400 has many causes besides size (a burst of errors, a text the service cannot read), so a
+ * refusal teaches a limit beyond its own request only when the refusals of that moment are
+ * consistent with one: refused more than once at or above the bound, accepted below it in the same
+ * moment, and nothing refused that the service had already accepted as large. A learned limit is
+ * never below what the service accepted, and lasts LEARNED_LIMIT_TTL_MS: then calls go out at full
+ * size again, and the limit is learned again if it still holds.
  */
+
+/** How long a learned limit (or the published one) is trusted before it is tried again. */
+export const LEARNED_LIMIT_TTL_MS = 10 * 60 * 1000;
 
 /** The size of one call. */
 export interface CallShape {
@@ -19,12 +29,52 @@ export interface ServiceLimits {
   ok: CallShape;
   /** The smallest of each measure it refused for that measure (Infinity: none seen). */
   bad: CallShape;
+  /** When each of `bad` was learned (ms, `now()`), to expire it. */
+  learnedAt: CallShape;
   /** `charLimit` of its GET /frontend/settings: undefined not asked yet, null absent or unlimited. */
   published?: number | null;
+  /** When `published` was read; it expires from then. */
+  publishedAt?: number;
+  /** The clock of expiries. @default Date.now */
+  now: () => number;
 }
 
-export function createServiceLimits(): ServiceLimits {
-  return { ok: { texts: 0, chars: 0, longest: 0 }, bad: { texts: Infinity, chars: Infinity, longest: Infinity } };
+export function createServiceLimits({ now = Date.now }: { now?: () => number } = {}): ServiceLimits {
+  return {
+    ok: { texts: 0, chars: 0, longest: 0 },
+    bad: { texts: Infinity, chars: Infinity, longest: Infinity },
+    learnedAt: { texts: 0, chars: 0, longest: 0 },
+    now,
+  };
+}
+
+/** Drops the learned limits older than LEARNED_LIMIT_TTL_MS (and the published one, to be read again). */
+export function expireLimits(limits: ServiceLimits): void {
+  const now = limits.now();
+  for (const measure of MEASURES) {
+    if (limits.bad[measure] !== Infinity && now - limits.learnedAt[measure] >= LEARNED_LIMIT_TTL_MS) limits.bad[measure] = Infinity;
+  }
+  // Without a time of reading it was given (an embedding app's or a test's), not read: it stays.
+  if (limits.published !== undefined && limits.publishedAt !== undefined && now - limits.publishedAt >= LEARNED_LIMIT_TTL_MS) limits.published = undefined;
+}
+
+/** A limit in force, for metrics: the most a call (or one text) may carry, and how long ago it was learned. */
+export interface LimitInForce {
+  limit: keyof CallShape | 'published_chars';
+  value: number;
+  ageSeconds: number;
+}
+
+export function limitsInForce(limits: ServiceLimits): LimitInForce[] {
+  expireLimits(limits);
+  const now = limits.now();
+  const inForce: LimitInForce[] = MEASURES.filter((measure) => limits.bad[measure] !== Infinity).map((measure) => ({
+    limit: measure,
+    value: limits.bad[measure] - 1,
+    ageSeconds: (now - limits.learnedAt[measure]) / 1000,
+  }));
+  if (typeof limits.published === 'number') inForce.push({ limit: 'published_chars', value: limits.published, ageSeconds: (now - (limits.publishedAt ?? now)) / 1000 });
+  return inForce;
 }
 
 /** How calls are sized now: each measure's cap, and whether it is the service's limit known exactly. */
@@ -67,8 +117,10 @@ export interface LimitLearner<TRoot> {
 export function createLimitLearner<TRoot>(shared: ServiceLimits, settings: { maxTexts: number; maxChars?: number }): LimitLearner<TRoot> {
   const refusals: { shape: CallShape; roots: Set<TRoot> }[] = [];
   const excluded = new Set<TRoot>();
+  let acceptedHere = 0;
 
   const view = () => {
+    expireLimits(shared);
     const ok = { ...shared.ok };
     const bad = { ...shared.bad };
     const published = shared.published ?? undefined;
@@ -111,6 +163,7 @@ export function createLimitLearner<TRoot>(shared: ServiceLimits, settings: { max
       return shape.texts <= ok.texts && shape.chars <= ok.chars && shape.longest <= ok.longest;
     },
     accepted(shape) {
+      acceptedHere += 1;
       for (const measure of MEASURES) {
         shared.ok[measure] = Math.max(shared.ok[measure], shape[measure]);
         // The service now takes more than it once refused: its limits were raised.
@@ -129,13 +182,25 @@ export function createLimitLearner<TRoot>(shared: ServiceLimits, settings: { max
     commit() {
       const { bad } = view();
       const learned: (keyof CallShape)[] = [];
-      for (const measure of MEASURES) {
-        if (bad[measure] < shared.bad[measure] && !(measure === 'chars' && shared.published != null && bad.chars === shared.published + 1)) {
+      // Refused something no larger, in every measure, than what the service has accepted: whatever
+      // caused these refusals (a burst of errors, a text it cannot read), it was not size.
+      const known = shared.ok;
+      const consistent = acceptedHere > 0 && !refusals.some(({ shape }) => MEASURES.every((measure) => shape[measure] <= known[measure]));
+      for (const measure of consistent ? MEASURES : []) {
+        const repeated = refusals.filter(({ shape }) => shape[measure] >= bad[measure]).length >= 2;
+        if (
+          repeated &&
+          bad[measure] < shared.bad[measure] &&
+          bad[measure] > shared.ok[measure] &&
+          !(measure === 'chars' && shared.published != null && bad.chars === shared.published + 1)
+        ) {
           shared.bad[measure] = bad[measure];
+          shared.learnedAt[measure] = shared.now();
           learned.push(measure);
         }
       }
       refusals.length = 0;
+      acceptedHere = 0;
       return learned;
     },
   };

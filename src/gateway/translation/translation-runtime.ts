@@ -138,10 +138,12 @@ export function createTranslationRuntime({
     onServed,
     send: (context, texts, options) => translateTexts(context, texts, { ...options, bodyApiKey }),
     readPublishedLimits: async (context) => {
-      // Asked once per gateway; a failed read (not a 404) is tried again after a minute.
+      // Read while not known (never read, or expired: translation-limits.ts); a failed read (not a
+      // 404) is tried again after a minute.
       if (limits.published !== undefined || !translationUrl || Date.now() - publishedReadAt < 60_000) return;
       publishedReadAt = Date.now();
       limits.published = await readPublishedCharLimit(context, translationUrl, translationApiKey);
+      limits.publishedAt = limits.now();
     },
     explainGroup: (context, options, refusal) => unsupportedIn(refusal, options, () => supportedLanguages(context)),
   });
