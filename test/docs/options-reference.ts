@@ -1,0 +1,67 @@
+import ts from 'typescript';
+import { ROOT } from './snippets.ts';
+
+export const OPTIONS_START = '<!-- createGateway options: generated from GatewayOptions (test/docs/options-reference.test.ts) -->';
+export const OPTIONS_END = '<!-- end of createGateway options -->';
+
+export interface OptionDoc {
+  name: string;
+  type: string;
+  defaultValue: string;
+  description: string;
+}
+
+/**
+ * Every property of `GatewayOptions` (inherited ones included), as its declaration spells its type,
+ * with the first sentence-block of its doc comment and its `@default` tag.
+ */
+export function gatewayOptionDocs(): OptionDoc[] {
+  const file = `${ROOT}src/gateway/create-gateway.ts`;
+  const program = ts.createProgram([file], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    allowImportingTsExtensions: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ['node'],
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file)!;
+  const declaration = source.statements.find((node): node is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(node) && node.name.text === 'GatewayOptions');
+  if (!declaration) throw new Error('src/gateway/create-gateway.ts declares no GatewayOptions interface');
+  const type = checker.getTypeAtLocation(declaration.name);
+  return checker.getPropertiesOfType(type).map((property) => {
+    const node = property.valueDeclaration ?? property.declarations?.[0];
+    const written = node && ts.isPropertySignature(node) && node.type ? node.type.getText() : checker.typeToString(checker.getTypeOfSymbol(property));
+    const tags = property.getJsDocTags(checker);
+    const defaultTag = tags.find((tag) => tag.name === 'default');
+    return {
+      name: property.name,
+      type: written.replace(/\s+/g, ' '),
+      defaultValue: defaultTag ? ts.displayPartsToString(defaultTag.text).trim() : '–',
+      description: ts.displayPartsToString(property.getDocumentationComment(checker)).replace(/\s+/g, ' ').trim(),
+    };
+  });
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** The Markdown table the README carries between its markers. */
+export function optionsTable(options = gatewayOptionDocs()): string {
+  return [
+    OPTIONS_START,
+    '| option | type | default | what it is |',
+    '|---|---|---|---|',
+    ...options.map((option) => `| \`${option.name}\` | \`${cell(option.type)}\` | ${cell(option.defaultValue)} | ${cell(option.description)} |`),
+    OPTIONS_END,
+  ].join('\n');
+}
+
+/** The README with its options table replaced by `table`. */
+export function withOptionsTable(readme: string, table = optionsTable()): string {
+  const start = readme.indexOf(OPTIONS_START);
+  const end = readme.indexOf(OPTIONS_END);
+  if (start < 0 || end < start) throw new Error('README.md has no createGateway options markers');
+  return readme.slice(0, start) + table + readme.slice(end + OPTIONS_END.length);
+}

@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { ROOT, runnableSnippets, runProgram } from './snippets.ts';
+
+const run = promisify(execFile);
+const KEY = 'readme-snippets-key';
+const DIR = `${ROOT}test-artifacts/readme-snippets/`;
+const LINK = /* GraphQL */ `{ problems(first: 2) { nodes { id title translation(to: "es") { title } } } }`;
+const snippets = runnableSnippets();
+const fileOf = (index: number) => `${DIR}snippet-${String(index + 1).padStart(2, '0')}.ts`;
+
+/**
+ * Every README block marked runnable (```ts runnable) is type-checked and run as written: servers
+ * over the local stand-ins (they must answer the cross-source query, then stop on SIGTERM), clients
+ * against a running gateway that requires a key. The recipes under examples/ are such blocks, word
+ * for word.
+ */
+describe('the README snippets marked runnable', () => {
+  let stack: Stack;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    stack = await startStack({ settings: { gatewayApiKeys: [KEY] } });
+    const { problemsUrl, problemsApiKey, translationUrl, translationApiKey } = stack.upstreamSettings;
+    env = {
+      PORT: '0',
+      PROBLEMS_URL: problemsUrl!,
+      PROBLEMS_API_KEY: problemsApiKey!,
+      TRANSLATION_URL: translationUrl!,
+      TRANSLATION_API_KEY: translationApiKey!,
+      GATEWAY_URL: stack.gatewayUrl,
+      GATEWAY_KEY: KEY,
+    };
+    rmSync(DIR, { recursive: true, force: true });
+    mkdirSync(DIR, { recursive: true });
+    snippets.forEach((snippet, index) => writeFileSync(fileOf(index), `// README: ${snippet.name}\n${snippet.code}`));
+    // The repository's settings (the package name maps to src/), checking these files only.
+    writeFileSync(`${DIR}tsconfig.json`, JSON.stringify({ extends: '../../tsconfig.json', include: ['*.ts'] }));
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('include the recipes for node:http, Express, Fastify and Koa, each the file under examples/ word for word', () => {
+    const examples = readdirSync(`${ROOT}examples`);
+    expect(examples.sort()).toEqual(['express', 'fastify', 'koa', 'node-http']);
+    const codes = snippets.map((snippet) => snippet.code);
+    for (const example of examples) expect(codes, `examples/${example}/server.ts`).toContain(readFileSync(`${ROOT}examples/${example}/server.ts`, 'utf8'));
+    expect(snippets.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('type-check under the strict settings of this repository', async () => {
+    const result = await run(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', `${DIR}tsconfig.json`], { cwd: ROOT }).catch(
+      (error: { stdout: string }) => error,
+    );
+    // Errors in the project's own files are `npm test`'s type check to report, not this test's.
+    const inSnippets = result.stdout.split('\n').filter((line) => line.startsWith('test-artifacts/readme-snippets/'));
+    expect(inSnippets).toEqual([]);
+  });
+
+  it.each(snippets.map((snippet, index) => [snippet.name, index] as const))('%s runs as written', async (_name, index) => {
+    const ran = await runProgram(fileOf(index), env);
+    try {
+      if (ran.url) {
+        const response = await fetch(ran.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: LINK }) });
+        const body = (await response.json()) as { data?: any; errors?: unknown };
+        expect(body.errors, ran.output).toBeUndefined();
+        for (const node of body.data.problems.nodes) expect(node.translation.title).not.toBe(node.title);
+        expect(await ran.stop(), ran.output).toBe(0);
+      } else {
+        expect(ran.exitCode, ran.output).toBe(0);
+      }
+    } finally {
+      await ran.stop();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export const ROOT = new URL('../../', import.meta.url).pathname;
+
+export interface Snippet {
+  /** The heading it sits under, and its place among that section's snippets. */
+  name: string;
+  code: string;
+}
+
+/** Every fenced block of the README opened with ```ts runnable (or ```js runnable). */
+export function runnableSnippets(markdown = readFileSync(`${ROOT}README.md`, 'utf8')): Snippet[] {
+  const snippets: Snippet[] = [];
+  let heading = '(top)';
+  let count = 0;
+  const lines = markdown.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
+    if (/^#{1,6} /.test(line)) {
+      heading = line.replace(/^#+ /, '');
+      count = 0;
+    }
+    if (!/^```(ts|js) runnable\s*$/.test(line)) continue;
+    const end = lines.indexOf('```', index + 1);
+    if (end < 0) throw new Error(`README: the runnable block under "${heading}" is never closed`);
+    snippets.push({ name: `${heading} #${++count}`, code: `${lines.slice(index + 1, end).join('\n')}\n` });
+    index = end;
+  }
+  return snippets;
+}
+
+export interface Ran {
+  /** Set when the program printed `GraphQL at <url>` and is still serving: stop it with `stop()`. */
+  url?: string;
+  exitCode?: number | null;
+  output: string;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Runs a TypeScript program as an app would under tsx, in this repository (the package's name maps
+ * to its sources through tsconfig paths). Resolves once it prints `GraphQL at <url>` (a server,
+ * still running) or once it exits.
+ */
+export function runProgram(file: string, env: Record<string, string>, timeoutMs = 90_000): Promise<Ran> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  };
+  return new Promise<Ran>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`${file}: neither served nor exited within ${timeoutMs} ms\n${output}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const served = /GraphQL at (http:\/\/\S+)/.exec(output);
+      if (served) {
+        clearTimeout(timer);
+        resolve({ url: served[1], output, stop });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    void exited.then((exitCode) => {
+      clearTimeout(timer);
+      resolve({ exitCode, output, stop });
+    });
+  });
+}
