@@ -2,7 +2,7 @@ import type { RequestListener } from 'node:http';
 import type { GraphQLError, GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { createYoga, maskError, useSchema, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, maskError, useSchema, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createResponseCache } from './execution/cache/response-cache.ts';
 import { useResponseCache } from './execution/cache/use-response-cache.ts';
@@ -46,6 +46,12 @@ export interface GatewayOptions extends Omit<BuildMeshOptions, 'settings' | 'ups
   graphqlEndpoint?: string;
   /** Where the one log line of each GraphQL request goes; `false` for none. @default a JSON line on stdout */
   requestLog?: RequestLog | false;
+  /**
+   * Checks of the app's own, by phase, run after the gateway's in each phase by both ways of
+   * answering (see `GuardList`): e.g. `{ head: [{ name: 'tenant', check: (request) => … }] }`.
+   * @default none
+   */
+  guards?: Partial<GuardList>;
 }
 
 export interface Gateway {
@@ -57,6 +63,8 @@ export interface Gateway {
   listener: RequestListener;
   /** Where GraphQL is served, e.g. `/graphql`. */
   graphqlEndpoint: string;
+  /** The names of the guards by phase and of yoga's plugins, in the order they apply. */
+  pipeline: { guards: Record<keyof GuardList, string[]>; plugins: string[] };
   /** The unified schema clients see. */
   schema: GraphQLSchema;
   linksLeftOut: { name: string; reason: string }[];
@@ -77,6 +85,7 @@ export async function createGateway({
   settings: givenSettings,
   rateLimitStore,
   requestLog,
+  guards: appGuards = {},
   ...meshOptions
 }: GatewayOptions = {}): Promise<Gateway> {
   const settings = settingsFromOptions(givenSettings);
@@ -139,58 +148,61 @@ export async function createGateway({
       requireKeyGuard(),
       csrfGuard(),
       declaredLengthGuard({ maxBytes: settings.maxBodyBytes }),
+      ...(appGuards.head ?? []),
     ],
     // On each operation's parameters, before its document is parsed (and before the response cache).
-    params: [variablesDepthGuard],
+    params: [variablesDepthGuard, ...(appGuards.params ?? [])],
     // On a batch once parsed: each of its operations spends the budget.
-    batch: [rateLimits.batch],
+    batch: [rateLimits.batch, ...(appGuards.batch ?? [])],
     // On the validated operation with its variables, just before it runs; the budget spent last, by
     // operations nothing else refused.
-    operation: [executionLimitsGuard(settings), translationArgumentsGuard(settings.translationMaxTextLength), rateLimits.translation],
+    operation: [executionLimitsGuard(settings), translationArgumentsGuard(settings.translationMaxTextLength), ...(appGuards.operation ?? []), rateLimits.translation],
   };
 
-  const yoga = createYoga({
-    plugins: [
+  // yoga's plugins by name, in the order their hooks run.
+  const stages: [string, object | object[]][] = [
       // Execution: Mesh's engine and per-request in-context SDK, over the public schema, with @defer
       // and @stream (Mesh executes with graphql-tools' executor, which delivers increments).
-      ...mesh.plugins,
-      useSchema(schema),
-      useDeferStream(),
+      ['mesh', mesh.plugins],
+      ['public schema', useSchema(schema)],
+      ['defer and stream', useDeferStream()],
       // The guard list, as yoga's hooks: head guards for requests that did not come through the
       // node:http adapter, then params, batch and operation guards where yoga reaches them.
-      useGatewayPipeline(guards),
+      ['guards', useGatewayPipeline(guards)],
       // The routes' own answers: GraphiQL's files (the page needs nothing from outside), /readiness,
       // /metrics; and the request log, metrics and traces of what yoga answers.
-      ...(settings.graphiql ? [useGraphiQLAssets()] : []),
-      ...observability.yogaPlugins,
+      ['graphiql files', settings.graphiql ? [useGraphiQLAssets()] : []],
+      ['observation, readiness, metrics', observability.yogaPlugins],
       // The body: its media type in any spelling (`Application/JSON` is JSON) before yoga picks a
       // parser, then read once, bounded and checked as UTF-8.
-      useContentTypeCase(),
-      useRequestBody({ maxBytes: settings.maxBodyBytes }),
+      ['content type', useContentTypeCase()],
+      ['request body', useRequestBody({ maxBytes: settings.maxBodyBytes })],
       // The parameters: persisted-query hashes and trusted documents turned into their documents
       // before anything below (the response cache keys on the document) reads them.
-      usePersistedQueries({
+      ['persisted documents', usePersistedQueries({
         store: shared?.keyValueStore('persisted-queries'),
         ttlMs: settings.persistedQueriesTtlSeconds * 1000,
         trustedDocuments: settings.trustedDocuments ? loadTrustedDocuments(settings.trustedDocuments) : undefined,
-      }),
+      })],
       // The document: introspection switch, then the size and shape limits while parsing and
       // validating (after Mesh's plugins: their parser wraps whichever parser Mesh sets).
-      useDisableIntrospection({ isDisabled: () => !settings.introspection }),
-      ...useDocumentLimits({
+      ['introspection switch', useDisableIntrospection({ isDisabled: () => !settings.introspection })],
+      ['document limits', useDocumentLimits({
         maxDepth: settings.maxDepth,
         maxAliases: settings.maxAliases,
         maxTokens: settings.maxTokens,
         maxDirectives: settings.maxDirectives,
         blockFieldSuggestions: settings.production,
-      }),
+      })],
       // The answer: in selection order before the response cache keeps it; a query answered before
       // is answered again without executing.
-      useSelectionOrder(),
-      useResponseCache(responseCache),
+      ['selection order', useSelectionOrder()],
+      ['response cache', useResponseCache(responseCache)],
       // The one masking step: the last word on every error a client receives.
-      useErrorMasking({ production: settings.production }),
-    ],
+      ['error masking', useErrorMasking({ production: settings.production })],
+  ];
+  const yoga = createYoga({
+    plugins: stages.flatMap(([, plugins]) => plugins) as Plugin[],
     graphqlEndpoint,
     // /healthcheck is answered by the route guard: yoga's own check answers any URL that merely ends
     // in its path, and no serialized URL ends in a space.
@@ -230,6 +242,10 @@ export async function createGateway({
     fetch: (request) => Promise.resolve(yoga.fetch(request)),
     listener,
     graphqlEndpoint,
+    pipeline: {
+      guards: { head: names(guards.head), params: names(guards.params), batch: names(guards.batch), operation: names(guards.operation) },
+      plugins: stages.map(([name]) => name),
+    },
     schema,
     linksLeftOut,
     metrics: observability.metrics,
@@ -241,4 +257,8 @@ export async function createGateway({
       await observability.close();
     },
   };
+}
+
+function names(guards: { name: string }[]): string[] {
+  return guards.map(({ name }) => name);
 }
