@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { GraphQLClient } from 'graphql-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/gateway/create-gateway.ts';
+import { ProblemsInLanguageDocument, TranslateTextDocument } from '../../src/sdk/gql/graphql.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
 /**
@@ -55,6 +57,44 @@ describe('trusted documents', () => {
   it('runs one sent as the exact text of an entry', async () => {
     const [, text] = entry('TranslationLanguages');
     expect((await post({ query: text })).status).toBe(200);
+  });
+
+  it('runs graphql-request sending the codegen documents, printed its own way', async () => {
+    const client = new GraphQLClient(trusted.gatewayUrl, { headers: { authorization: `Bearer ${KEY}` } });
+    const translated = await client.request(TranslateTextDocument, { text: 'Print the answer.', to: 'fr' });
+    expect(translated.translation.translate?.text).toBeTruthy();
+    const problems = await client.request(ProblemsInLanguageDocument, { to: 'es', first: 2 });
+    expect(problems.problems?.nodes).toHaveLength(2);
+  });
+
+  it('runs an entry printed another way (order, layout, comments), by text or with its hash', async () => {
+    const [hash] = entry('TranslateText');
+    const reprinted = `# sent by hand
+      query TranslateText($to: String!, $text: String!, $from: String) {
+        translation { translate(from: $from, to: $to, text: $text) { text detectedLanguage { confidence code } } }
+      }`;
+    const variables = { text: 'Print the answer.', to: 'fr' };
+    const byText = await post({ query: reprinted, variables });
+    expect(byText.status).toBe(200);
+    expect(byText.body.data.translation.translate.text).toBeTruthy();
+    const withHash = await post({ query: reprinted, variables, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
+    expect(withHash.status).toBe(200);
+  });
+
+  it('refuses a printing that asks for anything more or other than an entry', async () => {
+    const [hash, text] = entry('TranslateText');
+    const variables = { text: 'Print the answer.', to: 'fr' };
+    for (const query of [
+      text.replace('confidence', 'confidence name'),
+      text.replace('{ code', '{ language: code'),
+      text.replace('translate(', 'translate @include(if: true) ('),
+      text.replace('query TranslateText', 'query Other'),
+    ]) {
+      const byText = await post({ query, variables });
+      expect([byText.status, byText.body.errors?.[0]?.extensions?.code]).toEqual([400, 'PERSISTED_QUERY_ONLY']);
+      const withHash = await post({ query, variables, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
+      expect([withHash.status, withHash.body.errors?.[0]?.extensions?.code]).toEqual([400, 'UNKNOWN_OPERATION']);
+    }
   });
 
   it('refuses any other document with 400 PERSISTED_QUERY_ONLY', async () => {

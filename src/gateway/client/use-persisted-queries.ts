@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { Kind, Lexer, Source, TokenKind, parse, print, visit, type DocumentNode } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
 import { createMemoryKeyValueStore, type KeyValueStore } from '../cache/key-value-store.ts';
@@ -18,7 +19,10 @@ export interface PersistedQueriesOptions {
   store?: KeyValueStore;
   /** How long a registered document is kept; 0 turns APQ off. @default 86400000 (24 h) */
   ttlMs?: number;
-  /** When given, only these operations run (by hash, document id or exact text); APQ registration is off. */
+  /**
+   * When given, only these operations run (by hash, document id, or text: any printing of an entry's
+   * document, see canonicalDocument); APQ registration is off.
+   */
   trustedDocuments?: TrustedDocuments;
   /** How long the store may take before a lookup counts as a miss. @default 100 */
   storeTimeoutMs?: number;
@@ -38,7 +42,9 @@ interface PersistedQueryExtension {
  * document with it); a document with a hash is stored only when the hash is the document's SHA-256,
  * so no hash can ever be made to mean another document. Trusted documents: only the manifest's
  * operations run, named by `extensions.persistedQuery.sha256Hash` or `documentId`, or sent as the
- * exact text of an entry; nothing is ever registered.
+ * text of an entry in any printing of it (clients print documents their own way: graphql-request
+ * sends graphql-js' print of a codegen document whose manifest entry is normalized); what runs is
+ * always the manifest's own text. Nothing is ever registered.
  */
 export function usePersistedQueries({
   store = createMemoryKeyValueStore({ maxBytes: 8 * 1024 * 1024 }),
@@ -46,7 +52,7 @@ export function usePersistedQueries({
   trustedDocuments,
   storeTimeoutMs = 100,
 }: PersistedQueriesOptions = {}): Plugin {
-  const trustedTexts = trustedDocuments ? new Set(Object.values(trustedDocuments)) : undefined;
+  const trusted = trustedDocuments && trustedTextsOf(trustedDocuments);
   const keyOf = (hash: string) => `apq:${hash}`;
 
   return {
@@ -59,16 +65,18 @@ export function usePersistedQueries({
       const hash = typeof extension?.sha256Hash === 'string' ? extension.sha256Hash : typeof documentId === 'string' ? documentId : undefined;
       const query = typeof params.query === 'string' && params.query.length > 0 ? params.query : undefined;
 
-      if (trustedDocuments && trustedTexts) {
+      if (trustedDocuments && trusted) {
         if (hash !== undefined) {
           const document = Object.hasOwn(trustedDocuments, hash) ? trustedDocuments[hash] : undefined;
-          if (document === undefined || (query !== undefined && query !== document)) throw unknownOperation();
+          if (document === undefined || (query !== undefined && trusted.find(query) !== document)) throw unknownOperation();
           // yoga refuses parameters it does not know, documentId among them.
           const { documentId: _documentId, ...known } = params as typeof params & { documentId?: unknown };
           setParams({ ...known, query: document });
           return;
         }
-        if (query === undefined || !trustedTexts.has(query)) throw persistedOnly();
+        const document = query === undefined ? undefined : trusted.find(query);
+        if (document === undefined) throw persistedOnly();
+        if (document !== query) setParams({ ...params, query: document });
         return;
       }
 
@@ -112,6 +120,79 @@ export function loadTrustedDocuments(path: string): TrustedDocuments {
   return manifest as TrustedDocuments;
 }
 
+/** The manifest's texts, found by their exact text or by their canonical form. */
+interface TrustedTexts {
+  /** The manifest's text of the document `query` is a printing of, or undefined. */
+  find(query: string): string | undefined;
+}
+
+function trustedTextsOf(manifest: TrustedDocuments): TrustedTexts {
+  const exact = new Set(Object.values(manifest));
+  const byCanonical = new Map<string, string>();
+  let mostTokens = 0;
+  for (const text of exact) {
+    try {
+      const document = parse(text, { noLocation: true });
+      byCanonical.set(canonicalDocument(document), text);
+      mostTokens = Math.max(mostTokens, tokenCount(text));
+    } catch {
+      // An entry that does not parse can only ever run as its exact text (and fails there).
+    }
+  }
+  return {
+    find(query) {
+      if (exact.has(query)) return query;
+      let document: DocumentNode;
+      try {
+        // More tokens than the largest entry cannot be a printing of one: parsing stops there, so an
+        // untrusted client cannot make the gateway parse a large document before any limit applies.
+        document = parse(query, { noLocation: true, maxTokens: mostTokens });
+      } catch {
+        return undefined;
+      }
+      return byCanonical.get(canonicalDocument(document));
+    },
+  };
+}
+
+function tokenCount(text: string): number {
+  const lexer = new Lexer(new Source(text));
+  let count = 0;
+  while (lexer.advance().kind !== TokenKind.EOF) count += 1;
+  return count;
+}
+
+/**
+ * One printing of every document that means the same operations: graphql-js' print (no comments,
+ * one layout) after sorting what order does not change: variable definitions, arguments, and
+ * selections (by their own printing), except in a document with a mutation. Aliases,
+ * directives, values and names all stay, so two documents with the same form ask the same thing.
+ */
+export function canonicalDocument(document: DocumentNode): string {
+  const byName = <T extends { name: { value: string } }>(nodes: readonly T[] | undefined) =>
+    nodes && [...nodes].sort((a, b) => compare(a.name.value, b.name.value));
+  // A mutation's root fields run one after another, in order, fragments spread there included.
+  const inOrder = document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.operation === 'mutation');
+  const sorted = visit(document, {
+    OperationDefinition: {
+      leave: (node) => ({ ...node, variableDefinitions: node.variableDefinitions && [...node.variableDefinitions].sort((a, b) => compare(a.variable.name.value, b.variable.name.value)) }),
+    },
+    Field: { leave: (node) => ({ ...node, arguments: byName(node.arguments) }) },
+    SelectionSet: {
+      leave: (node) => {
+        if (inOrder) return node;
+        const printed = node.selections.map((selection) => [print(selection), selection] as const).sort(([a], [b]) => compare(a, b));
+        return { ...node, selections: printed.map(([, selection]) => selection) };
+      },
+    },
+  });
+  return print(sorted);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export function sha256Hex(text: string): string {
   return hash('sha256', text, 'hex');
 }
@@ -125,7 +206,7 @@ function requestError(message: string, code: string, status: number) {
 
 const persistedOnly = () =>
   requestError(
-    'This gateway runs only its trusted documents: send the hash of one (extensions.persistedQuery.sha256Hash or documentId), or its exact text.',
+    'This gateway runs only its trusted documents: send the hash of one (extensions.persistedQuery.sha256Hash or documentId), or its text.',
     ErrorCode.PersistedQueryOnly,
     400,
   );
