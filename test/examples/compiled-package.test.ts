@@ -1,51 +1,182 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../helpers/run-command.ts';
 import { PROBLEMS_KEY, TRANSLATION_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
 
 const run = promisify(execFile);
+const ROOT = new URL('../../', import.meta.url).pathname;
+const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));
+const LINK = /* GraphQL */ `{ problem(id: "p1001") { title translation(to: "es") { title } } }`;
 
 /**
- * A host app on plain Node (no tsx, no TypeScript) imports the package by name after `npm run build`
- * and gets a working gateway: what `exports` promises outside this repository.
+ * The package as a user gets it: `npm pack` of a copy of this checkout (no dist/ in it: packing
+ * builds it), the tarball installed into a new app with npm, imported by name on plain Node and from
+ * TypeScript, and its start-up entry run from node_modules.
  */
-describe('the compiled package (npm run build)', () => {
+describe('the packed package, installed in a new app', () => {
   let stack: Stack;
+  let work: string;
+  let app: string;
+  let files: string[];
+  let upstreamEnv: Record<string, string>;
+  const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } });
+
   beforeAll(async () => {
     stack = await startStack();
-    await run(process.execPath, [`${PROJECT_ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: PROJECT_ROOT });
-  });
+    upstreamEnv = {
+      PROBLEMS_URL: stack.upstreamSettings.problemsUrl!,
+      PROBLEMS_API_KEY: PROBLEMS_KEY,
+      TRANSLATION_URL: stack.upstreamSettings.translationUrl!,
+      TRANSLATION_API_KEY: TRANSLATION_KEY,
+    };
+    work = mkdtempSync(join(tmpdir(), 'gateway-package-'));
+    // A clean checkout: the files git knows (as they are in the working tree), never dist/.
+    const checkout = join(work, 'checkout');
+    const { stdout } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+    for (const file of stdout.split('\n').filter(Boolean)) {
+      mkdirSync(dirname(join(checkout, file)), { recursive: true });
+      try {
+        cpSync(join(ROOT, file), join(checkout, file));
+      } catch {
+        // Listed by git but deleted in the working tree.
+      }
+    }
+    symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'));
+    const packed = await npm(['pack', '--json', '--pack-destination', work], checkout);
+    const [report] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('[')));
+    files = report.files.map((entry: { path: string }) => entry.path);
+    console.log(`packed ${report.filename}: ${report.entryCount} files, ${report.size} bytes (${report.unpackedSize} unpacked)`);
+
+    app = join(work, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'new-app', private: true, type: 'module' }));
+    await npm(
+      [
+        'install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts',
+        join(work, report.filename),
+        `typescript@${manifest.devDependencies.typescript}`,
+        `@types/node@${manifest.devDependencies['@types/node']}`,
+      ],
+      app,
+    );
+  }, 600_000);
   afterAll(async () => {
     await stack?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('is imported by plain Node and answers the cross-source query', async () => {
-    const program = `
-      import { createGateway } from 'problems-translation-gateway';
+  it('ships the compiled library, what it reads at run time and its licence, and no tests, sources or maps', () => {
+    for (const needed of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/sdk/index.js', 'dist/src/cli/start.js', '.meshrc.yaml', 'sources/problems/schema.graphql', 'sources/translation/openapi.yaml', 'src/gateway/translation/namespace.graphql', 'src/gateway/links/problem-translation.graphql', 'schema.graphql', 'LICENSE', 'README.md', 'package.json']) {
+      expect(files).toContain(needed);
+    }
+    // The local stand-ins are compiled in because the start-up entry runs them in development.
+    expect(files).toContain('dist/src/upstreams/stand-ins.js');
+    const unwanted = files.filter((file) => /^test\/|^examples\/|\.map$|\.test\.|^src\/.*\.ts$|^tsconfig|^codegen|^vitest|^\.ci\//.test(file));
+    expect(unwanted).toEqual([]);
+  });
+
+  it('is imported by name on plain Node and answers the cross-source query', async () => {
+    writeFileSync(
+      join(app, 'plain.mjs'),
+      `import { createGateway } from 'problems-translation-gateway';
       const gateway = await createGateway({
-        log: () => {},
         requestLog: false,
-        settings: {
-          problemsUrl: ${JSON.stringify(stack.upstreamSettings.problemsUrl)}, problemsApiKey: ${JSON.stringify(PROBLEMS_KEY)},
-          translationUrl: ${JSON.stringify(stack.upstreamSettings.translationUrl)}, translationApiKey: ${JSON.stringify(TRANSLATION_KEY)},
-        },
+        settings: { problemsUrl: process.env.PROBLEMS_URL, problemsApiKey: process.env.PROBLEMS_API_KEY, translationUrl: process.env.TRANSLATION_URL, translationApiKey: process.env.TRANSLATION_API_KEY },
       });
-      const response = await gateway.fetch(new Request('http://host/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '{ problem(id: "p1001") { title translation(to: "es") { title } } }' }),
-      }));
+      const response = await gateway.fetch(new Request('http://app/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: ${JSON.stringify(LINK)} }) }));
       console.log('RESULT ' + JSON.stringify(await response.json()));
-      await gateway.close();
-    `;
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', program], {
-      cwd: PROJECT_ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    });
+      await gateway.close();`,
+    );
+    const { stdout } = await run(process.execPath, ['plain.mjs'], { cwd: app, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...upstreamEnv } });
     const result = JSON.parse(stdout.split('\n').find((line) => line.startsWith('RESULT '))!.slice('RESULT '.length));
     expect(result.errors).toBeUndefined();
     expect(result.data.problem.translation.title).toBeTruthy();
     expect(result.data.problem.translation.title).not.toBe(result.data.problem.title);
+  });
+
+  const consumer = /* ts */ `
+    import { createServer } from 'node:http';
+    import { createGateway, readSettings, SettingsError, ErrorCode, type Gateway, type GatewayOptions } from 'problems-translation-gateway';
+    import { apolloTypePolicies, createGatewaySdk, ProblemsInLanguageDocument } from 'problems-translation-gateway/sdk';
+
+    const options: GatewayOptions = { settings: readSettings(process.env), requestLog: false, log: () => undefined };
+    const gateway: Gateway = await createGateway(options);
+    const server = createServer(gateway.listener);
+    await new Promise<void>((resolve) => server.listen(0, resolve));
+    const { port } = server.address() as { port: number };
+    const sdk = createGatewaySdk({ url: 'http://127.0.0.1:' + port + gateway.graphqlEndpoint });
+    const { problems } = await sdk.ProblemsInLanguage({ to: 'es', first: 1 });
+    const title: string | undefined = problems?.nodes[0]?.translation?.title;
+    const merge: true = apolloTypePolicies.TranslationQuery.merge;
+    console.log('RESULT ' + JSON.stringify({ title, original: problems?.nodes[0]?.title, merge, document: ProblemsInLanguageDocument.kind, code: ErrorCode.UpstreamError, error: SettingsError.name }));
+    server.close();
+    await gateway.close();
+  `;
+
+  it('type-checks in a strict TypeScript app and runs compiled', async () => {
+    writeFileSync(join(app, 'app.ts'), consumer);
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', outDir: 'out', types: ['node'], skipLibCheck: true }, files: ['app.ts'] }),
+    );
+    await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.'], { cwd: app }).catch((error: { stdout: string }) => {
+      throw new Error(`tsc in the new app:\n${error.stdout}`);
+    });
+    const { stdout } = await run(process.execPath, ['out/app.js'], { cwd: app, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...upstreamEnv } });
+    const result = JSON.parse(stdout.split('\n').find((line) => line.startsWith('RESULT '))!.slice('RESULT '.length));
+    expect(result).toMatchObject({ merge: true, document: 'Document', error: 'SettingsError' });
+    expect(result.title).toBeTruthy();
+    expect(result.title).not.toBe(result.original);
+  });
+
+  it("type-checks without skipLibCheck apart from dependencies' own typings, none of them the package's", async () => {
+    writeFileSync(
+      join(app, 'tsconfig.libcheck.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', noEmit: true, types: ['node'] }, files: ['app.ts'] }),
+    );
+    const result = await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.libcheck.json'], { cwd: app }).catch((error: { stdout: string }) => error);
+    const files = [...new Set(result.stdout.split('\n').map((line) => /^(node_modules\/\S+?\.d\.ts)\(/.exec(line)?.[1] ?? (/^\S+\.ts\(/.test(line) ? line : undefined)).filter(Boolean))];
+    // Faults in dependency typings the package's declarations reach through Gateway.yoga (graphql-yoga,
+    // @whatwg-node) and GatewayOptions' mesh options (@graphql-mesh); see CONTRIBUTING.md "Packaging".
+    // anything else, and any error in the app or in the package's own declarations, fails.
+    const known = /^node_modules\/(@graphql-mesh\/(types|utils)|@whatwg-node\/(disposablestack|fetch|server)|graphql-yoga)\//;
+    console.log(`without skipLibCheck, errors in: ${files.join(', ') || 'none'}`);
+    expect(files.filter((file) => !known.test(file as string))).toEqual([]);
+  });
+
+  it("runs the package's start-up entry from node_modules: the stand-ins in development, the query answered, a clean stop", async () => {
+    const child = spawn(process.execPath, ['node_modules/problems-translation-gateway/dist/src/cli/start.js'], {
+      cwd: app,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no listening line:\n${output}`)), 120_000);
+        const onData = (chunk: Buffer) => {
+          output += chunk;
+          const listening = /listening: (http:\/\/\S+\/graphql)/.exec(output);
+          if (listening) {
+            clearTimeout(timer);
+            resolve(listening[1]);
+          }
+        };
+        child.stdout.on('data', onData);
+        child.stderr.on('data', onData);
+      });
+      expect(output).toContain('local stand-in');
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: LINK }) });
+      const body = (await response.json()) as { data?: any; errors?: unknown };
+      expect(body.errors).toBeUndefined();
+      expect(body.data.problem.translation.title).not.toBe(body.data.problem.title);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
   });
 });
