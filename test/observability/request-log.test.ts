@@ -50,6 +50,11 @@ describe('request log and request ids', () => {
       outcome: 'ok',
       status: 200,
       errors: 0,
+      // Who asked and which process answered, so lines of several workers can be told apart.
+      method: 'POST',
+      path: '/graphql',
+      userAgent: expect.any(String),
+      pid: process.pid,
     });
   });
 
@@ -72,7 +77,8 @@ describe('request log and request ids', () => {
     );
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ operation: 'WithSecrets', upstreamCalls: { problems: 0, translation: 1 } });
-    const line = JSON.stringify(logged);
+    // The client's own address aside, nothing says where the upstreams live.
+    const line = JSON.stringify(logged.map(({ clientAddress: _client, ...rest }) => rest));
     for (const forbidden of [secret, PROBLEMS_KEY, TRANSLATION_KEY, 'authorization', 'cookie', 'token', '127.0.0.1']) expect(line).not.toContain(forbidden);
   });
 
@@ -236,11 +242,41 @@ describe('the request log line', () => {
     observer.requestFinished!({ ...finished, id: 'b', operationType: undefined, outcome: 'error', lane: 'direct' }, { id: 'b', graphql: true, startedAt: 0, operations: new Map(), upstreamCalls: { problems: 1, translation: 2 }, traceId: 'trace' });
     const parsed = lines.map((line) => JSON.parse(line));
     expect(parsed).toEqual([
-      { level: 'info', msg: 'request', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/), requestId: 'a', operation: 'Named', operationType: 'query', durationMs: 3.5, upstreamCalls: { problems: 1, translation: 2 }, outcome: 'ok', status: 200, errors: 0 },
-      { level: 'warn', msg: 'request', time: expect.any(String), requestId: 'b', operation: 'Named', durationMs: 3.5, upstreamCalls: { problems: 1, translation: 2 }, outcome: 'error', status: 200, errors: 0, trace_id: 'trace', lane: 'direct' },
+      { level: 'info', msg: 'request', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/), requestId: 'a', operation: 'Named', operationType: 'query', durationMs: 3.5, upstreamCalls: { problems: 1, translation: 2 }, outcome: 'ok', status: 200, errors: 0, pid: process.pid },
+      { level: 'warn', msg: 'request', time: expect.any(String), requestId: 'b', operation: 'Named', durationMs: 3.5, upstreamCalls: { problems: 1, translation: 2 }, outcome: 'error', status: 200, errors: 0, trace_id: 'trace', lane: 'direct', pid: process.pid },
     ]);
-    // The keys in the order they always had.
-    expect(Object.keys(parsed[1])).toEqual(['level', 'msg', 'time', 'requestId', 'operation', 'durationMs', 'upstreamCalls', 'outcome', 'status', 'errors', 'trace_id', 'lane']);
+    // The keys in the order they always had, the new ones after them.
+    expect(Object.keys(parsed[1])).toEqual(['level', 'msg', 'time', 'requestId', 'operation', 'durationMs', 'upstreamCalls', 'outcome', 'status', 'errors', 'trace_id', 'lane', 'pid']);
+  });
+
+  it('writes every field as JSON.stringify would, the client and error fields included', () => {
+    const entry: RequestLogEntry = {
+      level: 'warn',
+      msg: 'request',
+      time: '2026-11-24T08:00:00.000Z',
+      requestId: 'c',
+      operation: 'Named',
+      operationType: 'query',
+      durationMs: 12.5,
+      upstreamCalls: { problems: 1, translation: 1 },
+      outcome: 'error',
+      status: 200,
+      errors: 2,
+      trace_id: 'trace',
+      lane: 'direct',
+      method: 'POST',
+      path: '/graphql',
+      clientAddress: '::ffff:10.0.0.8',
+      forwardedFor: '203.0.113.7, 10.0.0.2',
+      userAgent: 'Mozilla/5.0 "quoted" \\ agent',
+      pid: 4242,
+      errorCodes: ['UPSTREAM_AUTH_REFUSED', 'UPSTREAM_TIMEOUT'],
+      upstreamErrors: [
+        { service: 'translation', code: 'UPSTREAM_AUTH_REFUSED', status: 403, cause: 'Invalid API key' },
+        { service: 'problems', code: 'UPSTREAM_TIMEOUT', cause: 'timeout' },
+      ],
+    };
+    expect(requestLogLine(entry)).toBe(`${JSON.stringify(entry)}\n`);
   });
 });
 

@@ -7,7 +7,7 @@ import type { RequestObserver } from './observed-request.ts';
 import { requestLogObserver, writeRequestLogLine, type RequestLog } from './request-log.ts';
 import type { GatewayTracing } from './tracing.ts';
 import { useMetricsEndpoint } from './use-metrics-endpoint.ts';
-import { useReadiness } from './use-readiness.ts';
+import { useReadiness, watchKeyRefusals } from './use-readiness.ts';
 import { useRequestObservation } from './use-request-observation.ts';
 
 export type { RequestLog, RequestLogEntry } from './request-log.ts';
@@ -67,6 +67,9 @@ export function createObservability({ settings, graphqlEndpoint = '/graphql', re
   const observers: RequestObserver[] = [metrics.observer, createHttpMetrics(metrics.registry, graphqlEndpoint)];
   if (tracing) observers.push(tracing.observer);
   if (requestLog) observers.push(requestLogObserver(requestLog));
+  // Readiness reports what real calls see of each key, not only what its own checks see.
+  const keyRefusals = watchKeyRefusals();
+  observers.push(keyRefusals.observer);
   // Set by each readiness check, so it is as fresh as the balancer's probes.
   const upstreamUp = new Gauge({
     name: 'gateway_upstream_up',
@@ -84,6 +87,7 @@ export function createObservability({ settings, graphqlEndpoint = '/graphql', re
         },
         standIns: settings.standIns ?? false,
         dependencies: readinessDependencies,
+        keyRefusals,
         onChecked: (services) => {
           for (const [service, state] of Object.entries(services)) upstreamUp.set({ service }, state === 'ok' ? 1 : 0);
         },

@@ -1,9 +1,25 @@
-import type { ServiceName } from '../errors.ts';
-import type { Outcome, RequestObserver } from './observed-request.ts';
+import { upstreamErrorIn, type ServiceName } from '../errors.ts';
+import { upstreamAnswerErrorOf, upstreamCauseOf } from '../upstream/upstream-errors.ts';
+import { resultsOf, type ObservedRequest, type Outcome, type RequestHead, type RequestObserver } from './observed-request.ts';
+
+/** An upstream failure behind a request's errors, as the log tells it. */
+export interface UpstreamFailure {
+  service: ServiceName;
+  /** The code the client got (`UPSTREAM_AUTH_REFUSED`…). */
+  code: string;
+  /** The HTTP status the service answered, when it answered. */
+  status?: number;
+  /**
+   * Why, in the service's own words when it said (`Invalid API key`), else the network's code
+   * (`ECONNREFUSED`) or `timeout`. The gateway's keys are cut out; clients never get this text.
+   */
+  cause?: string;
+}
 
 /**
- * One line per GraphQL request. Only what the gateway itself decided: no headers, no variables, no
- * query text and no keys, so a line can be shipped anywhere.
+ * One line per GraphQL request. What the gateway decided, who asked (method, path, address, user
+ * agent: never a header that may hold a secret) and, for errors, their codes and upstream causes;
+ * no variables, no query text and no keys, so a line can be shipped anywhere.
  */
 export interface RequestLogEntry {
   /** `info`, or `warn` when the request executed with errors. */
@@ -27,6 +43,20 @@ export interface RequestLogEntry {
   trace_id?: string;
   /** `cache` or `direct` when answered in front of yoga (README "Performance"); absent when yoga served it. */
   lane?: 'cache' | 'direct';
+  method?: string;
+  /** The URL's path, without the query string. */
+  path?: string;
+  /** The peer of the connection, when known. */
+  clientAddress?: string;
+  /** `X-Forwarded-For` as received, when sent. */
+  forwardedFor?: string;
+  userAgent?: string;
+  /** The process that served it (several workers of one machine write to one stream). */
+  pid?: number;
+  /** The distinct `extensions.code`s of the answer's errors, when it has any. */
+  errorCodes?: string[];
+  /** The upstream failures behind those errors, each once. */
+  upstreamErrors?: UpstreamFailure[];
 }
 
 export type RequestLog = (entry: RequestLogEntry) => void;
@@ -91,6 +121,15 @@ export function requestLogLine(entry: RequestLogEntry): string {
   line += `},"outcome":${json(entry.outcome)},"status":${json(entry.status)},"errors":${json(entry.errors)}`;
   if (entry.trace_id !== undefined) line += `,"trace_id":${json(entry.trace_id)}`;
   if (entry.lane !== undefined) line += `,"lane":${json(entry.lane)}`;
+  if (entry.method !== undefined) line += `,"method":${json(entry.method)}`;
+  if (entry.path !== undefined) line += `,"path":${json(entry.path)}`;
+  if (entry.clientAddress !== undefined) line += `,"clientAddress":${json(entry.clientAddress)}`;
+  if (entry.forwardedFor !== undefined) line += `,"forwardedFor":${json(entry.forwardedFor)}`;
+  if (entry.userAgent !== undefined) line += `,"userAgent":${json(entry.userAgent)}`;
+  if (entry.pid !== undefined) line += `,"pid":${json(entry.pid)}`;
+  // Rare (requests with errors): the generic serializer is fine for these.
+  if (entry.errorCodes !== undefined) line += `,"errorCodes":${JSON.stringify(entry.errorCodes)}`;
+  if (entry.upstreamErrors !== undefined) line += `,"upstreamErrors":${JSON.stringify(entry.upstreamErrors)}`;
   return `${line}}\n`;
 }
 
@@ -113,8 +152,73 @@ function isoTimeNow(): string {
   return lastTime;
 }
 
+/** Longest header text (user agent, forwarded-for) or path kept in a line. */
+const MAX_FIELD = 256;
+
+function bounded(text: string | null | undefined): string | undefined {
+  if (text === null || text === undefined || text === '') return undefined;
+  return text.length > MAX_FIELD ? text.slice(0, MAX_FIELD) : text;
+}
+
+/** The path of an absolute URL, without query string or fragment (a GET's query string holds the operation and its variables). */
+function pathOf(url: string): string {
+  const scheme = url.indexOf('://');
+  const start = url.indexOf('/', scheme < 0 ? 0 : scheme + 3);
+  if (start < 0) return '/';
+  let end = url.length;
+  for (const mark of ['?', '#']) {
+    const at = url.indexOf(mark, start);
+    if (at >= 0 && at < end) end = at;
+  }
+  return bounded(url.slice(start, end)) ?? '/';
+}
+
+/** The codes of a request's errors and the upstream failures behind them, each once; undefined without errors. */
+function errorsOf(observed: ObservedRequest): { codes: string[]; upstream: UpstreamFailure[] } | undefined {
+  const codes = new Set<string>();
+  const upstream = new Map<string, UpstreamFailure>();
+  for (const result of resultsOf(observed.result)) {
+    for (const error of result?.errors ?? []) {
+      const code = (error as { extensions?: { code?: unknown } })?.extensions?.code;
+      if (typeof code === 'string') codes.add(code);
+      const failed = upstreamErrorIn(error);
+      const answered = failed ? undefined : upstreamAnswerErrorOf(error);
+      let failure: UpstreamFailure | undefined;
+      if (failed) {
+        failure = { service: failed.service, code: failed.code };
+        if (failed.extensions.status !== undefined) failure.status = failed.extensions.status;
+        const cause = upstreamCauseOf(failed);
+        if (cause !== undefined) failure.cause = cause;
+      } else if (answered) {
+        // An error the service wrote in its answer: its message is the cause.
+        failure = { service: answered.service, code: 'UPSTREAM_ERROR', cause: answered.message.slice(0, 300) };
+      } else {
+        // Delegation can copy an upstream error without its cause: its public extensions still say which and how.
+        const { service, status } = (error as { extensions?: { service?: unknown; status?: unknown } }).extensions ?? {};
+        if ((service === 'problems' || service === 'translation') && typeof code === 'string' && code.startsWith('UPSTREAM_')) {
+          failure = { service, code };
+          if (typeof status === 'number') failure.status = status;
+        }
+      }
+      if (!failure) continue;
+      const key = `${failure.service} ${failure.code} ${failure.status} ${failure.cause}`;
+      if (!upstream.has(key) && upstream.size < 5) upstream.set(key, failure);
+    }
+  }
+  return codes.size === 0 && upstream.size === 0 ? undefined : { codes: [...codes], upstream: [...upstream.values()] };
+}
+
 export function requestLogObserver(log: RequestLog): RequestObserver {
   return {
+    requestStarted(observed, request: RequestHead) {
+      observed.client = {
+        method: request.method,
+        path: pathOf(request.url),
+        address: request.clientAddress,
+        forwardedFor: bounded(request.headers.get('x-forwarded-for')),
+        userAgent: bounded(request.headers.get('user-agent')),
+      };
+    },
     requestFinished({ id, operation, operationType, durationMs, upstreamCalls, outcome, status, errors, lane }, observed) {
       // Fields added one by one rather than spread in: the same keys in the same order, without a
       // spread's copying for each optional one.
@@ -127,6 +231,20 @@ export function requestLogObserver(log: RequestLog): RequestObserver {
       entry.errors = errors;
       if (observed.traceId) entry.trace_id = observed.traceId;
       if (lane) entry.lane = lane;
+      const { client } = observed;
+      if (client) {
+        entry.method = client.method;
+        entry.path = client.path;
+        if (client.address) entry.clientAddress = client.address;
+        if (client.forwardedFor) entry.forwardedFor = client.forwardedFor;
+        if (client.userAgent) entry.userAgent = client.userAgent;
+      }
+      entry.pid = process.pid;
+      if (errors > 0) {
+        const found = errorsOf(observed);
+        if (found?.codes.length) entry.errorCodes = found.codes;
+        if (found?.upstream.length) entry.upstreamErrors = found.upstream;
+      }
       log(entry);
     },
   };

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { ServiceName } from '../errors.ts';
+import type { RequestObserver, UpstreamCallEnd } from './observed-request.ts';
 import { refuseUnlessRead } from './read-only-endpoint.ts';
 
 /** Where each upstream is and the key the gateway sends it, as the mesh was built with. */
@@ -16,6 +17,12 @@ export interface ReadinessOptions {
    * fails makes the gateway `degraded`, never not ready. @default {}
    */
   dependencies?: Record<string, () => Promise<string>>;
+  /**
+   * What the gateway's real calls last saw of each service's key (watchKeyRefusals): a refusal is
+   * reported over a check that passed, since a check may need no key (a LibreTranslate-compatible
+   * service answers GET /languages to anyone).
+   */
+  keyRefusals?: KeyRefusals;
   /** Told each upstream's (and dependency's) state after every check (for a metric). */
   onChecked?: (services: Record<string, string>) => void;
   /** @default '/readiness' */
@@ -90,6 +97,7 @@ export function useReadiness({
   upstreams,
   standIns = false,
   dependencies = {},
+  keyRefusals,
   onChecked,
   endpoint = '/readiness',
   timeoutMs = 2000,
@@ -103,9 +111,9 @@ export function useReadiness({
     const report = checkUpstreams(upstreams, timeoutMs, fetchFn, dependencies);
     last = { at: now, report };
     // Probes arriving while a check runs share it; the result is kept `cacheMs` from when it is known.
-    void report.then(({ services }) => {
+    void report.then((checked) => {
       if (last?.report === report) last.at = performance.now();
-      onChecked?.(services);
+      onChecked?.(withRefusals(checked, keyRefusals).services);
     });
     return report;
   };
@@ -113,7 +121,10 @@ export function useReadiness({
     async onRequest({ request, url, endResponse, serverContext }) {
       if (url.pathname !== endpoint) return;
       if (refuseUnlessRead(request, endResponse)) return;
-      const report: ReadinessReport = stoppedAccepting(serverContext) ? { status: 'shutting down', standIns } : { ...(await check()), standIns };
+      // Refusals are applied to each answer, not kept with the check: one clears with the call that succeeds.
+      const report: ReadinessReport = stoppedAccepting(serverContext)
+        ? { status: 'shutting down', standIns }
+        : { ...withRefusals(await check(), keyRefusals), standIns };
       endResponse(
         new Response(request.method === 'HEAD' ? null : JSON.stringify(report), {
           status: report.status === 'shutting down' ? 503 : 200,
@@ -122,6 +133,46 @@ export function useReadiness({
       );
     },
   };
+}
+
+/** What real calls see of each service's key, for readiness. */
+export interface KeyRefusals {
+  /** Told about every upstream call: put it among the gateway's observers. */
+  observer: RequestObserver;
+  /** `refused the key (HTTP 403)` while the service's last answer to a call was 401 or 403. */
+  stateOf(service: ServiceName): string | undefined;
+}
+
+/**
+ * Follows the answers the gateway's own upstream calls get: a 401 or 403 marks the service as
+ * refusing the key until a later call gets a 2xx. Other failures (5xx, 429, timeouts) say nothing
+ * about the key and change nothing: the readiness check reports those.
+ */
+export function watchKeyRefusals(): KeyRefusals {
+  const refused: Partial<Record<ServiceName, string>> = {};
+  // One function per service, made once: no closure per call.
+  const endOf = (service: ServiceName) => ({ status }: UpstreamCallEnd) => {
+    if (status === '401' || status === '403') refused[service] = `refused the key (HTTP ${status})`;
+    else if (status.length === 3 && status.startsWith('2')) delete refused[service];
+  };
+  const ends: Record<ServiceName, (end: UpstreamCallEnd) => void> = { problems: endOf('problems'), translation: endOf('translation') };
+  return {
+    observer: { upstreamCall: ({ service }) => ends[service] },
+    stateOf: (service) => refused[service],
+  };
+}
+
+/** The report with each refused key over a check that passed (a failing check says more: it is kept). */
+function withRefusals(report: UpstreamReport, keyRefusals: KeyRefusals | undefined): UpstreamReport {
+  if (!keyRefusals) return report;
+  let services: UpstreamReport['services'] | undefined;
+  for (const service of Object.keys(CHECKS) as ServiceName[]) {
+    const refusal = keyRefusals.stateOf(service);
+    if (refusal === undefined || report.services[service] !== 'ok') continue;
+    services ??= { ...report.services };
+    services[service] = refusal;
+  }
+  return services ? { status: 'degraded', services } : report;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
+import { bearerToken } from '../guards/client-identity.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
-import type { UpstreamStep } from './upstream-call.ts';
+import type { UpstreamCall, UpstreamStep } from './upstream-call.ts';
+import { plainHeaders } from './upstream-fetch.ts';
 
 /**
  * Turns every failed upstream call into one UpstreamError stamped with the service's name, at the
@@ -18,9 +20,10 @@ export const shapeUpstreamErrors: UpstreamStep = async (call, next) => {
   try {
     response = await next(call);
     if (response.status < 200 || response.status > 299) {
-      // Drain the body so the keep-alive connection can be reused.
-      await response.discard();
-      throw statusError(service, response);
+      // Read whole (which also frees the keep-alive connection): what the service said is the cause
+      // an operator needs, kept for the request log and never shown to the client.
+      const said = await response.text().catch(() => '');
+      throw withUpstreamMessage(statusError(service, response), said, call);
     }
     // Read the body here, under the call's time budget, so a stalled or garbled body fails as this
     // service's error rather than as whatever the handler makes of it.
@@ -85,12 +88,69 @@ function disownErrors(service: ServiceName, body: unknown, text: string): string
 
 /** The service whose answer `error` (or an error it wraps) came from, if an upstream wrote it. */
 export function upstreamAnswerServiceOf(error: unknown): ServiceName | undefined {
+  return upstreamAnswerErrorOf(error)?.service;
+}
+
+/** The error an upstream wrote in its answer behind `error`: its service and its own message. */
+export function upstreamAnswerErrorOf(error: unknown): { service: ServiceName; message: string } | undefined {
   for (let current = error, depth = 0; current && depth < 8; depth += 1) {
     const service = (current as { extensions?: Record<string, unknown> }).extensions?.[UPSTREAM_ANSWER_ERROR];
-    if (service === 'problems' || service === 'translation') return service;
+    if (service === 'problems' || service === 'translation') return { service, message: String((current as { message?: unknown }).message) };
     current = (current as { originalError?: unknown }).originalError;
   }
   return undefined;
+}
+
+/** Where an UpstreamError keeps what the service said: a symbol, so no serializer ever sends it to a client. */
+const UPSTREAM_MESSAGE = Symbol('what the upstream said');
+/** Longest upstream message kept: a line of a log, not a page. */
+const MAX_UPSTREAM_MESSAGE = 300;
+
+/**
+ * Why an upstream call failed, in the service's own words when it gave any (the `error` of a
+ * LibreTranslate answer, the `message` of others, the first GraphQL error, or its text), else the
+ * network's code (`ECONNREFUSED`, `UND_ERR_SOCKET`) or `timeout`. For operators' logs only: the
+ * gateway's keys are cut out, but the text is the service's, so clients never get it.
+ */
+export function upstreamCauseOf(error: UpstreamError): string | undefined {
+  const said = (error as unknown as { [UPSTREAM_MESSAGE]?: string })[UPSTREAM_MESSAGE];
+  if (said !== undefined) return said;
+  for (let current: unknown = error.originalError, depth = 0; current && depth < 8; depth += 1) {
+    const { code, name } = current as { code?: unknown; name?: unknown };
+    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code)) return code;
+    if (name === 'TimeoutError' || name === 'UpstreamTimeoutError') return 'timeout';
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function withUpstreamMessage(error: UpstreamError, text: string, call: UpstreamCall): UpstreamError {
+  const message = upstreamMessageIn(text);
+  if (message === undefined) return error;
+  // The key the call carried, in case the service quotes it back ("Invalid API key: …").
+  const authorization = plainHeaders(call.init.headers as HeadersInit | undefined).authorization;
+  let line = message;
+  for (const secret of [bearerToken(authorization ?? null), authorization]) if (secret) line = line.replaceAll(secret, '[redacted]');
+  (error as unknown as Record<symbol, string>)[UPSTREAM_MESSAGE] = line.length > MAX_UPSTREAM_MESSAGE ? `${line.slice(0, MAX_UPSTREAM_MESSAGE)}…` : line;
+  return error;
+}
+
+/** The message in an error answer's body, as one line without markup; undefined when it says nothing. */
+function upstreamMessageIn(whole: string): string | undefined {
+  // Its head is enough for a line, and bounds the work an error page of megabytes costs.
+  const text = whole.length > 65_536 ? whole.slice(0, 65_536) : whole;
+  let message: unknown = text;
+  try {
+    const body = JSON.parse(text) as { error?: unknown; message?: unknown; errors?: { message?: unknown }[] } | null;
+    const error = body?.error as { message?: unknown } | string | undefined;
+    message = typeof error === 'string' ? error : (error?.message ?? body?.message ?? (Array.isArray(body?.errors) ? body.errors[0]?.message : undefined));
+  } catch {
+    // Not JSON: the text itself (an HTML error page from a proxy, say), without its tags.
+    message = text.replace(/<[^>]*>/g, ' ');
+  }
+  if (typeof message !== 'string') return undefined;
+  const line = message.replace(/\s+/g, ' ').trim();
+  return line === '' ? undefined : line;
 }
 
 function unreachable(service: ServiceName, error: unknown): UpstreamError {
