@@ -22,7 +22,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 // Imported here, not on demand: once the main scenarios have stopped every process they started,
@@ -466,7 +466,18 @@ export async function runBench({
   }
 }
 
-/** The report as the Markdown table the README carries, then the ratios spelled out. */
+export const RESULTS_START = '<!-- bench results: written by npm run bench (test/bench/bench.ts) -->';
+export const RESULTS_END = '<!-- end of bench results -->';
+
+/** docs/performance.md with its latest results (between the markers) replaced by this report's. */
+export function withLatestResults(markdown: string, report: BenchReport): string {
+  const start = markdown.indexOf(RESULTS_START);
+  const end = markdown.indexOf(RESULTS_END);
+  if (start < 0 || end < start) throw new Error('docs/performance.md has no bench results markers');
+  return `${markdown.slice(0, start)}${RESULTS_START}\n${formatReport(report).join('\n')}\n${markdown.slice(end)}`;
+}
+
+/** The report as the Markdown table docs/performance.md carries, then the ratios spelled out. */
 export function formatReport(report: BenchReport): string[] {
   const fixed = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
   const lines = [
@@ -494,7 +505,7 @@ export function formatReport(report: BenchReport): string[] {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await runBench({
+  const report = await runBench({
     seconds: Number(process.env.BENCH_SECONDS ?? 5),
     connections: Number(process.env.BENCH_CONNECTIONS ?? 16),
     rounds: Number(process.env.BENCH_ROUNDS ?? 2),
@@ -505,6 +516,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ...(process.env.BENCH_RUNTIME === 'sources' ? { runtime: 'sources' as const } : {}),
     ...(process.env.BENCH_REPORT_PATH ? { reportPath: process.env.BENCH_REPORT_PATH } : {}),
   });
+  // A full run (compiled, as production runs) replaces the latest results in docs/performance.md;
+  // the suite's tiny run from the sources, or BENCH_WRITE_DOCS=false, leaves them alone.
+  if (process.env.BENCH_RUNTIME !== 'sources' && process.env.BENCH_WRITE_DOCS !== 'false') {
+    const docs = new URL('../../docs/performance.md', import.meta.url);
+    await writeFile(docs, withLatestResults(await readFile(docs, 'utf8'), report));
+    console.log('latest results written to docs/performance.md');
+  }
   // The replicas scenario: one gateway process against two over one Redis (needs redis-server; README
   // "Running several replicas"). BENCH_REPLICAS=false skips it.
   if (process.env.BENCH_REPLICAS !== 'false') {
