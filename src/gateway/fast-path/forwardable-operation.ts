@@ -50,6 +50,11 @@ export interface ForwardableOperation {
    * everything at once) and the gateway delivers the deferred parts itself, in increments.
    */
   deferred: boolean;
+  /**
+   * Whether an interface or union is selected: the query sent asks for no `__typename` the
+   * gateway could resolve it by, so its answer is not completed against the schema.
+   */
+  abstract: boolean;
 }
 
 /**
@@ -241,6 +246,7 @@ function decide(
     callsWhateverTheVariables: rootFields === 'always',
     linked,
     deferred,
+    abstract,
   };
 }
 

@@ -38,9 +38,10 @@ export interface LinkedAnswerRequest {
  * increments, with each value read by its response key (aliases included), each link resolved by
  * its own resolver from the fields fetched for it, and the links' result fields read by name or by
  * their resolvers. Aliases, fragments, @skip/@include, nulls (and non-null checks), field order and
- * the links' errors (with their paths and locations) come out as execution gives them. Executed on a copy of the public schema without
- * its resolvers (Mesh's would delegate again), made once per schema; scalar values stay as the source
- * wrote them, as on the fast path's other answers.
+ * the links' errors (with their paths and locations) come out as execution gives them, and so do
+ * values the schema cannot represent (an unknown enum value, a string in a Float, an object in an ID:
+ * the built-in scalars' and enums' own serialization, as delegation completes them). Executed on a
+ * copy of the public schema without its resolvers (Mesh's would delegate again), made once per schema.
  */
 export function linkCompletion({ links, resultFields }: LinkCompletionOptions): (request: LinkedAnswerRequest) => Promise<ExecutionResult | AsyncIterable<unknown>> {
   const shapes = new WeakMap<GraphQLSchema, GraphQLSchema>();

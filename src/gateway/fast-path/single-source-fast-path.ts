@@ -108,16 +108,21 @@ export function createSingleSourceFastPath({
   };
 
   /**
-   * Forwards the operation and answers in the delegated form. A linked or deferred one is completed
-   * by the gateway over the source's answer (linked-answer.ts), given yoga's `execution`; when the
-   * source's answer holds errors it goes the delegated way after all (`delegate`), since only
-   * delegation places a source's errors around links and deferred parts as delegation does.
+   * Forwards the operation and answers as delegation would. The source's answer is completed
+   * against the public schema by graphql-js's own execution over its data (linked-answer.ts): a
+   * null in a non-null field, a value an enum or scalar cannot represent, a list or object of the
+   * wrong shape come out as the errors delegation gives, never as data. A linked or deferred one is
+   * completed the same way, its links resolved by the gateway. When the source's answer holds
+   * errors, a linked or deferred operation goes the delegated way after all (`delegate`), since
+   * only delegation places a source's errors around links and deferred parts; a plain one keeps the
+   * source's data and errors in the delegated form (delegated-answer.ts).
    */
   const forward = async (
     request: ForwardedRequest,
     clientVariables: Record<string, unknown> | null | undefined,
     context: unknown,
-    execution?: { args: ExecutionArgs; delegate: () => unknown },
+    args: Pick<ExecutionArgs, 'schema' | 'document' | 'operationName'>,
+    delegate?: () => unknown,
   ): Promise<ExecutionResult | AsyncIterable<unknown>> => {
     const { forwarded } = request;
     // The client's own variables: the source coerces them as the gateway just did.
@@ -130,11 +135,16 @@ export function createSingleSourceFastPath({
     } catch (error) {
       return failureAsDelegated(request, error);
     }
-    if ((!forwarded.linked && !forwarded.deferred) || !execution) return answerAsDelegated(request, answer);
     const { data } = answer;
-    if (answer.errors?.length || !data || typeof data !== 'object' || Array.isArray(data)) return execution.delegate() as Promise<ExecutionResult>;
-    const { schema, document, operationName, variableValues, contextValue } = execution.args;
-    return complete({ schema, document, operationName, variableValues, contextValue, data: data as Record<string, unknown> });
+    const usable = !answer.errors?.length && data !== null && typeof data === 'object' && !Array.isArray(data);
+    if (!usable) {
+      if ((forwarded.linked || forwarded.deferred) && delegate) return delegate() as Promise<ExecutionResult>;
+      return answerAsDelegated(request, answer);
+    }
+    // An interface or union cannot be completed without the `__typename` the query sent does not ask for.
+    if (forwarded.abstract && !forwarded.deferred) return answerAsDelegated(request, answer);
+    const { schema, document, operationName } = args;
+    return complete({ schema, document, operationName, variableValues: clientVariables, contextValue: context, data: data as Record<string, unknown> });
   };
 
   /**
@@ -154,14 +164,14 @@ export function createSingleSourceFastPath({
       bind(clientVariables, coerced) {
         const request = requestFor(forwarded, schema, clientVariables, coerced);
         if (!request) return undefined;
-        if (!forwarded.linked) return (context) => forward(request, clientVariables, context) as Promise<ExecutionResult>;
+        if (!forwarded.linked) return (context) => forward(request, clientVariables, context, { schema, document, operationName }) as Promise<ExecutionResult>;
         // A linked one is completed with Mesh's context, as yoga would run it (an answer of the
         // source with errors delegated), and put in selection order as yoga's plugin would.
         return async (initial) => {
           const contextValue = await contextOf!(initial);
           const executeArgs: ExecutionArgs = { schema, document, operationName, variableValues: clientVariables ?? undefined, contextValue };
           const delegate = () => delegatedExecute(executeArgs);
-          const result = (await forward(request, clientVariables, contextValue, { args: executeArgs, delegate })) as ExecutionResult;
+          const result = (await forward(request, clientVariables, contextValue, executeArgs, delegate)) as ExecutionResult;
           return inSelectionOrder ? inSelectionOrder(result, request.variables) : result;
         };
       },
@@ -177,7 +187,7 @@ export function createSingleSourceFastPath({
         if (!request) return executeFn(executeArgs);
         // Deferred operations need yoga's incremental delivery; linked ones, Mesh's context.
         if (!forwarded.deferred && (!forwarded.linked || contextOf)) remember(executeArgs, forwarded);
-        return forward(request, executeArgs.variableValues, executeArgs.contextValue, { args: executeArgs, delegate: () => executeFn(executeArgs) });
+        return forward(request, executeArgs.variableValues, executeArgs.contextValue, executeArgs, () => executeFn(executeArgs));
       });
     },
   };

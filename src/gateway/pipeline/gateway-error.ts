@@ -12,7 +12,7 @@ export function gatewayError(status: number, message: string, code: string, head
   };
 }
 
-/** An early answer as a web Response (for yoga). */
+/** An early answer as a web Response (for yoga), with the length the node:http adapter gives it too. */
 export function responseOf({ status, headers, body }: EarlyAnswer): Response {
-  return new Response(body, { status, headers });
+  return new Response(body, { status, headers: body === null ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } });
 }
