@@ -1,21 +1,30 @@
 import { translationCacheKey, type TranslationCache } from '../translation/translation-cache.ts';
 import type { TranslatedText } from '../translation/translation-client.ts';
 import type { RedisConnection } from './redis-connection.ts';
+import { boundedWrites } from './redis-key-value-store.ts';
 
 export interface RedisTranslationCacheOptions {
   /** `REDIS_PREFIX`: what every key starts with. */
   prefix: string;
   /** `TRANSLATION_CACHE_TTL_SECONDS` in ms, as the in-process cache keeps them; 0 keeps nothing. */
   ttlMs: number;
+  /**
+   * Most bytes the translations take in Redis, all replicas together; the oldest go first past it.
+   * @default 64 MiB, the in-process cache's default bound (TRANSLATION_CACHE_MAX_BYTES)
+   */
+  maxBytes?: number;
 }
 
 /**
  * Translations shared by every replica: one Redis string per (from, to, format, SHA-256 of the text),
- * JSON of the translation, expiring after `ttlMs`. Reads are one MGET per batch, writes one pipeline.
- * A Redis that fails or is slow rejects, and the batcher counts that as a miss.
+ * JSON of the translation, expiring after `ttlMs`, within `maxBytes` (boundedWrites: distinct texts
+ * are the client's choice, and without a bound a flood of them grows Redis for the TTL and, under an
+ * eviction policy, pushes out the rate-limit counters). Reads are one MGET per batch, writes one
+ * script call. A Redis that fails or is slow rejects, and the batcher counts that as a miss.
  */
-export function createRedisTranslationCache(redis: RedisConnection, { prefix, ttlMs }: RedisTranslationCacheOptions): TranslationCache {
+export function createRedisTranslationCache(redis: RedisConnection, { prefix, ttlMs, maxBytes = 64 * 1024 * 1024 }: RedisTranslationCacheOptions): TranslationCache {
   const keyOf = (key: Parameters<typeof translationCacheKey>[0]) => `${prefix}:translation:${translationCacheKey(key)}`;
+  const writes = boundedWrites(redis, `${prefix}:translation`);
   return {
     async getMany(keys) {
       if (ttlMs <= 0 || keys.length === 0) return keys.map(() => undefined);
@@ -23,12 +32,12 @@ export function createRedisTranslationCache(redis: RedisConnection, { prefix, tt
       return values.map((value) => (value === null ? undefined : parse(value)));
     },
     async setMany(entries) {
-      if (ttlMs <= 0 || entries.length === 0) return;
-      await redis.run((client) => {
-        const pipeline = client.pipeline();
-        for (const [key, value] of entries) pipeline.set(keyOf(key), JSON.stringify(value), 'PX', ttlMs);
-        return pipeline.exec();
-      });
+      if (ttlMs <= 0 || maxBytes <= 0 || entries.length === 0) return;
+      await writes.set(
+        entries.map(([key, value]) => [keyOf(key), JSON.stringify(value)]),
+        ttlMs,
+        { maxBytes },
+      );
     },
   };
 }
