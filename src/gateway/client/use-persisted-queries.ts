@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { Kind, Lexer, Source, TokenKind, parse, print, visit, type DocumentNode } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
-import { createMemoryKeyValueStore, type KeyValueStore } from '../cache/key-value-store.ts';
+import { createMemoryKeyValueStore, type KeyValueStore, type WriteBound } from '../cache/key-value-store.ts';
+import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
 import { ErrorCode } from '../errors.ts';
 import { SettingsError } from '../settings.ts';
 
@@ -14,7 +15,7 @@ export interface PersistedQueriesOptions {
   /**
    * Where documents registered by automatic persisted queries live, under their hash. Shared by
    * replicas when it is a shared store, so a hash registered on one is found on the others.
-   * @default createMemoryKeyValueStore({ maxBytes: 8 MiB })
+   * @default createMemoryKeyValueStore({ maxBytes: STORE_MAX_BYTES })
    */
   store?: KeyValueStore;
   /** How long a registered document is kept; 0 turns APQ off. @default 86400000 (24 h) */
@@ -40,14 +41,18 @@ interface PersistedQueryExtension {
  *
  * APQ: a hash alone is looked up (PERSISTED_QUERY_NOT_FOUND when unknown, and the client sends the
  * document with it); a document with a hash is stored only when the hash is the document's SHA-256,
- * so no hash can ever be made to mean another document. Trusted documents: only the manifest's
+ * so no hash can ever be made to mean another document, and only once it has passed parsing and
+ * validation with the operation limits (stored when its validation ends), at most
+ * MAX_STORED_DOCUMENT_CHARS long, within the client's share of the store (CLIENT_SHARE): a client
+ * registering more drops its own oldest, never another's. A document not stored still runs; its
+ * client sends it again with the hash next time. Trusted documents: only the manifest's
  * operations run, named by `extensions.persistedQuery.sha256Hash` or `documentId`, or sent as the
  * text of an entry in any printing of it (clients print documents their own way: graphql-request
  * sends graphql-js' print of a codegen document whose manifest entry is normalized); what runs is
  * always the manifest's own text. Nothing is ever registered.
  */
 export function usePersistedQueries({
-  store = createMemoryKeyValueStore({ maxBytes: 8 * 1024 * 1024 }),
+  store = createMemoryKeyValueStore({ maxBytes: STORE_MAX_BYTES }),
   ttlMs = 24 * 60 * 60 * 1000,
   trustedDocuments,
   storeTimeoutMs = 100,
@@ -94,16 +99,43 @@ export function usePersistedQueries({
         if (sha256Hex(query) !== hash.toLowerCase()) {
           throw requestError("The persisted query's sha256Hash is not the SHA-256 of its document; nothing was stored.", ErrorCode.PersistedQueryHashMismatch, 400);
         }
-        await withStoreTimeout(store, () => store.set(keyOf(hash.toLowerCase()), query, ttlMs), storeTimeoutMs).catch(() => undefined);
+        // Stored once it has been validated (onValidate), if it is not too long to keep.
         return;
       }
       const stored = await withStoreTimeout(store, () => store.get(keyOf(hash.toLowerCase())), storeTimeoutMs).catch(() => undefined);
       // The message is what clients match on to send the document with its hash.
       if (stored === undefined) throw requestError('PersistedQueryNotFound', ErrorCode.PersistedQueryNotFound, 404);
-      setParams({ ...params, query: stored });
+      // Found: without its hash from here on, so that validation does not take it for a registration.
+      const { persistedQuery: _found, ...extensions } = params.extensions as Record<string, unknown>;
+      setParams({ ...params, query: stored, extensions });
+    },
+    onValidate({ context }) {
+      if (trusted || ttlMs <= 0) return;
+      // A document that still comes with its hash here is one sent to register (onParams checked the hash).
+      const { params } = context as { params?: { query?: unknown; extensions?: { persistedQuery?: PersistedQueryExtension } } };
+      const query = params?.query;
+      const hash = params?.extensions?.persistedQuery?.sha256Hash;
+      if (typeof query !== 'string' || typeof hash !== 'string' || query.length > MAX_STORED_DOCUMENT_CHARS) return;
+      const owner = gatewayRequestOf(context)?.identity ?? 'anonymous';
+      const bound: WriteBound = { maxBytes: STORE_MAX_BYTES, owner, ownerMaxBytes: STORE_MAX_BYTES * CLIENT_SHARE };
+      return ({ valid }) => {
+        // Parsed (within the token limit) and valid under every validation rule: depth, aliases,
+        // directives, introspection. Written in the background: the answer does not wait for it.
+        if (valid) void withStoreTimeout(store, () => store.set(keyOf(hash.toLowerCase()), query, ttlMs, bound), storeTimeoutMs).catch(() => undefined);
+      };
     },
   };
 }
+
+/** What registered documents may take of the store: as a shared store's budget, and the in-process store's size. */
+const STORE_MAX_BYTES = 8 * 1024 * 1024;
+/** One client's share of the store: a sixteenth, so sixteen clients at least share it whole. */
+const CLIENT_SHARE = 1 / 16;
+/**
+ * Longest document registered. Operations clients send are a few kilobytes; a longer text (long
+ * strings and comments are free of the token limit) still runs when sent whole, but is not kept.
+ */
+const MAX_STORED_DOCUMENT_CHARS = 32 * 1024;
 
 /** Reads a trusted-documents manifest; a bad one stops start-up with one line naming the variable. */
 export function loadTrustedDocuments(path: string): TrustedDocuments {
