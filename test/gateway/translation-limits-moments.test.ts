@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode, UpstreamError } from '../../src/gateway/errors.ts';
 import { createTranslationBatcher, type BatchOptions } from '../../src/gateway/translation/translation-batcher.ts';
 import { createMemoryTranslationCache } from '../../src/gateway/translation/translation-cache.ts';
-import { LEARNED_LIMIT_TTL_MS, createServiceLimits, limitsInForce } from '../../src/gateway/translation/translation-limits.ts';
+import { LEARNED_LIMIT_TTL_MS, createServiceLimits, limitNamedIn, limitsInForce } from '../../src/gateway/translation/translation-limits.ts';
 import { characters } from '../../src/gateway/translation/text-parts.ts';
 import { startStack } from '../helpers/start-stack.ts';
 
@@ -106,6 +106,18 @@ describe('learned translation limits that do not outlive their moment', () => {
   });
 });
 
+describe('limitNamedIn', () => {
+  const shape = { texts: 20, chars: 1500, longest: 200 };
+  it("reads LibreTranslate's refusal for either measure, and nothing else", () => {
+    expect(limitNamedIn('Invalid request: request (20) exceeds text limit (3)', shape)).toEqual({ measure: 'texts', limit: 3 });
+    expect(limitNamedIn('Invalid request: request (1500) exceeds text limit (1000)', shape)).toEqual({ measure: 'chars', limit: 1000 });
+    expect(limitNamedIn('Invalid request: request (77) exceeds text limit (3)', shape)).toBeUndefined();
+    expect(limitNamedIn('Invalid request: request (20) exceeds text limit (30)', shape)).toBeUndefined();
+    expect(limitNamedIn('Language not supported', shape)).toBeUndefined();
+    expect(limitNamedIn(undefined, shape)).toBeUndefined();
+  });
+});
+
 describe('learned translation limits, through the gateway, against the stand-in', () => {
   const page = (to: string) => /* GraphQL */ `{ problems(first: 20) { nodes { id translation(to: "${to}") { title statement } } } }`;
   const oneSentence = /* GraphQL */ `query ($t: String!) { translation { translate(text: $t, to: "de", from: "en") { text } } }`;
@@ -141,8 +153,9 @@ describe('learned translation limits, through the gateway, against the stand-in'
       stack.translation.configure({ batchLimit: 3, frontendSettings: false });
       expect((await stack.query(page('es'))).errors).toBeUndefined();
       const metrics = await stack.gateway.metrics.metrics();
-      expect(metrics).toMatch(/^gateway_translation_limit\{limit="(texts|chars)"\} \d+$/m);
-      expect(metrics).toMatch(/^gateway_translation_limit_age_seconds\{limit="(texts|chars)"\} [\d.e-]+$/m);
+      // The stand-in names its limit as LibreTranslate does ("request (20) exceeds text limit (3)").
+      expect(metrics).toMatch(/^gateway_translation_limit\{limit="texts"\} 3$/m);
+      expect(metrics).toMatch(/^gateway_translation_limit_age_seconds\{limit="texts"\} [\d.e-]+$/m);
     } finally {
       await stack.close();
     }

@@ -4,7 +4,8 @@ import { withStoreTimeout } from '../../shared/with-timeout.ts';
 import { createCallGate, isBudgetError, requestKeyOf, type CallGate } from './translation-call-gate.ts';
 import { translationCacheKey, type TranslationCache, type TranslationKey } from './translation-cache.ts';
 import { isUnusableAnswer, type TextFormat, type TranslatedText } from './translation-client.ts';
-import { createLimitLearner, createServiceLimits, type CallCaps, type CallShape, type LimitLearner, type ServiceLimits } from './translation-limits.ts';
+import { upstreamCauseOf } from '../upstream/upstream-errors.ts';
+import { createLimitLearner, createServiceLimits, limitNamedIn, type CallCaps, type CallShape, type LimitLearner, type ServiceLimits } from './translation-limits.ts';
 import { characters, joinParts, splitText } from './text-parts.ts';
 
 /** One failure, shared by every text it stands for. */
@@ -313,7 +314,10 @@ export function createTranslationBatcher<TContext extends object>({
         }),
       );
       for (const { bin, error } of refused) {
-        learner.refused(shape(bin), bin.map((item) => item.root));
+        const refusedShape = shape(bin);
+        learner.refused(refusedShape, bin.map((item) => item.root));
+        const named = limitNamedIn(upstreamCauseOf(error), refusedShape);
+        if (named) learner.named(named.measure, named.limit);
         if (bin.length > 1) stats.splitCalls += 1;
         published ??= readPublished(context);
         // First the causes that hold for every text of the group, whatever the call's size.

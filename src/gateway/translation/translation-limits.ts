@@ -5,8 +5,9 @@
  * what it was accepted and refused, and sizes later calls to fit from the start.
  *
  * A 400 has many causes besides size (a burst of errors, a text the service cannot read), so a
- * refusal teaches a limit beyond its own request only when the refusals of that moment are
- * consistent with one: refused more than once at or above the bound, accepted below it in the same
+ * refusal teaches a limit beyond its own request only when it names the limit (LibreTranslate's
+ * "request (N) exceeds text limit (L)", N being the call's texts or characters), or when the
+ * refusals of that moment are consistent with one: refused more than once at or above the bound, accepted below it in the same
  * moment, and nothing refused that the service had already accepted as large. A learned limit is
  * never below what the service accepted, and lasts LEARNED_LIMIT_TTL_MS: then calls go out at full
  * size again, and the limit is learned again if it still holds.
@@ -103,6 +104,8 @@ export interface LimitLearner<TRoot> {
   refused(shape: CallShape, roots: Iterable<TRoot>): void;
   /** A text was refused for itself (not for its size): refusals of calls carrying it prove no limit. */
   exclude(root: TRoot): void;
+  /** The service named the limit of `measure` in a refusal: `limit` is the most it takes. */
+  named(measure: keyof CallShape, limit: number): void;
   /** Drops every refusal of this flush: their cause was not size (a language the service does not offer). */
   forget(): void;
   /** Hands the refusals learned in this flush to the shared limits; returns the measures newly learned. */
@@ -118,6 +121,8 @@ export function createLimitLearner<TRoot>(shared: ServiceLimits, settings: { max
   const refusals: { shape: CallShape; roots: Set<TRoot> }[] = [];
   const excluded = new Set<TRoot>();
   let acceptedHere = 0;
+  // Limits the service named in this flush, as the smallest size it refuses.
+  let namedHere: Partial<CallShape> = {};
 
   const view = () => {
     expireLimits(shared);
@@ -143,6 +148,7 @@ export function createLimitLearner<TRoot>(shared: ServiceLimits, settings: { max
       // lets a later refusal of a call with fewer characters than one that passed show a count limit.
       bad.chars = Math.min(bad.chars, shape.chars);
     }
+    for (const measure of MEASURES) bad[measure] = Math.min(bad[measure], namedHere[measure] ?? Infinity);
     return { ok, bad, published };
   };
 
@@ -176,8 +182,13 @@ export function createLimitLearner<TRoot>(shared: ServiceLimits, settings: { max
     exclude(root) {
       excluded.add(root);
     },
+    named(measure, limit) {
+      // Never below what the service accepted: a name that contradicts that is not believed.
+      if (limit >= shared.ok[measure]) namedHere[measure] = Math.min(namedHere[measure] ?? Infinity, limit + 1);
+    },
     forget() {
       refusals.length = 0;
+      namedHere = {};
     },
     commit() {
       const { bad } = view();
@@ -186,27 +197,38 @@ export function createLimitLearner<TRoot>(shared: ServiceLimits, settings: { max
       // caused these refusals (a burst of errors, a text it cannot read), it was not size.
       const known = shared.ok;
       const consistent = acceptedHere > 0 && !refusals.some(({ shape }) => MEASURES.every((measure) => shape[measure] <= known[measure]));
-      for (const measure of consistent ? MEASURES : []) {
-        const repeated = refusals.filter(({ shape }) => shape[measure] >= bad[measure]).length >= 2;
-        if (
-          repeated &&
-          bad[measure] < shared.bad[measure] &&
-          bad[measure] > shared.ok[measure] &&
-          !(measure === 'chars' && shared.published != null && bad.chars === shared.published + 1)
-        ) {
-          shared.bad[measure] = bad[measure];
+      for (const measure of MEASURES) {
+        const repeated = consistent && refusals.filter(({ shape }) => shape[measure] >= bad[measure]).length >= 2;
+        const value = namedHere[measure] ?? (repeated ? bad[measure] : Infinity);
+        if (value < shared.bad[measure] && value > shared.ok[measure] && !(measure === 'chars' && shared.published != null && value === shared.published + 1)) {
+          shared.bad[measure] = value;
           shared.learnedAt[measure] = shared.now();
           learned.push(measure);
         }
       }
       refusals.length = 0;
       acceptedHere = 0;
+      namedHere = {};
       return learned;
     },
   };
 }
 
 const MEASURES = ['texts', 'chars', 'longest'] as const;
+
+/**
+ * The limit a refusal names, in LibreTranslate's words ("request (N) exceeds text limit (L)", for
+ * its batch limit and its character limit alike): which measure is told by N, the call's texts or
+ * its characters; a message that matches neither (or both) names nothing.
+ */
+export function limitNamedIn(message: string | undefined, shape: CallShape): { measure: 'texts' | 'chars'; limit: number } | undefined {
+  const match = message && /\((\d+)\)\s*exceeds[^()]*\((\d+)\)/.exec(message);
+  if (!match) return undefined;
+  const size = Number(match[1]);
+  const limit = Number(match[2]);
+  if (!(limit < size) || (size === shape.texts) === (size === shape.chars)) return undefined;
+  return { measure: size === shape.texts ? 'texts' : 'chars', limit };
+}
 
 /**
  * The size to try for one measure: the largest accepted when the limit lies just above it (within
