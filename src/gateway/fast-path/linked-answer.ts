@@ -1,5 +1,19 @@
 import { normalizedExecutor } from '@graphql-tools/executor';
-import { buildASTSchema, Kind, parse, printSchema, type DocumentNode, type ExecutionResult, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import {
+  buildASTSchema,
+  getNullableType,
+  isLeafType,
+  isListType,
+  Kind,
+  parse,
+  printSchema,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLFieldResolver,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+} from 'graphql';
 import { LINK_ALIAS_PREFIX, type ForwardedLink } from './forwardable-operation.ts';
 
 /** A link as the fast path completes it: what it reads (ForwardedLink) and its resolver. */
@@ -74,7 +88,8 @@ export function linkCompletion({ links, resultFields }: LinkCompletionOptions): 
       return reading.link.resolve(read, args, context, info);
     }
     if ('own' in reading) return reading.own(source, args, context, info);
-    return reading.byName ? source[info.fieldName] : source[info.path.key];
+    if (reading.byName) return source[info.fieldName];
+    return externalValue(source[info.path.key], info.returnType);
   };
   return async ({ schema, document, operationName, variableValues, contextValue, data }) => {
     let shape = shapes.get(schema);
@@ -92,6 +107,25 @@ export function linkCompletion({ links, resultFields }: LinkCompletionOptions): 
       fieldResolver,
     }) as Promise<ExecutionResult | AsyncIterable<unknown>>;
   };
+}
+
+/**
+ * A source's value as delegation takes it (graphql-tools' resolveExternalValue): a leaf value is
+ * read as input of its type (`parseValue`), and one the type cannot take becomes null, so a non-null
+ * field then fails as delegation's does ("Cannot return null…"); lists are read item by item.
+ */
+function externalValue(value: unknown, type: GraphQLOutputType): unknown {
+  if (value == null) return value;
+  const nullable = getNullableType(type);
+  if (isLeafType(nullable)) {
+    try {
+      return nullable.parseValue(value);
+    } catch {
+      return null;
+    }
+  }
+  if (isListType(nullable) && Array.isArray(value)) return value.map((item) => externalValue(item, nullable.ofType));
+  return value;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { getVariableValues, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { getVariableValues, GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { MeshFetch, MeshPlugin } from '@graphql-mesh/types';
 import { normalizedExecutor } from '@graphql-tools/executor';
 import { delegatedExecution } from '../delegated-execution.ts';
@@ -39,6 +39,16 @@ export interface SingleSourceFastPathOptions {
 
 /** What Mesh's GraphQL handler (graphql-tools' HTTP executor) accepts, so the source answers alike. */
 const ACCEPT = 'application/graphql-response+json, application/json, multipart/mixed';
+
+/**
+ * A completion error as delegation reports it: a null (or a value its type cannot take) in a
+ * non-null field is reported at its path with no locations, as graphql-tools' executor gives it over
+ * a delegated result; any other error (a list of the wrong shape) keeps its locations.
+ */
+function asDelegationReports(error: GraphQLError): GraphQLError {
+  if (!error.locations || !error.message.startsWith('Cannot return null for non-nullable field')) return error;
+  return new GraphQLError(error.message, { path: error.path, extensions: error.extensions, originalError: error.originalError });
+}
 
 /** Mesh's own execution of a linked operation whose source answer has errors, delegated as yoga's would be. */
 const delegatedExecute = delegatedExecution(normalizedExecutor);
@@ -144,7 +154,9 @@ export function createSingleSourceFastPath({
     // An interface or union cannot be completed without the `__typename` the query sent does not ask for.
     if (forwarded.abstract && !forwarded.deferred) return answerAsDelegated(request, answer);
     const { schema, document, operationName } = args;
-    return complete({ schema, document, operationName, variableValues: clientVariables, contextValue: context, data: data as Record<string, unknown> });
+    const completed = await complete({ schema, document, operationName, variableValues: clientVariables, contextValue: context, data: data as Record<string, unknown> });
+    if (forwarded.linked || forwarded.deferred || Symbol.asyncIterator in completed || !completed.errors) return completed;
+    return { ...completed, errors: completed.errors.map(asDelegationReports) };
   };
 
   /**
