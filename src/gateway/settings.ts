@@ -59,7 +59,7 @@ export interface GatewaySettings {
   translationMaxTextLength: number;
   /** `TRANSLATION_CACHE_TTL_SECONDS`: how long a translation is reused; 0 turns the cache off. @default 21600 (6 h) */
   translationCacheTtlSeconds: number;
-  /** `TRANSLATION_CACHE_MAX_BYTES`: memory bound of the in-process translation cache (LRU). @default 67108864 (64 MiB) */
+  /** `TRANSLATION_CACHE_MAX_BYTES`: memory bound of the translation cache, in process (LRU) and in Redis (all replicas together); 0 turns it off. @default 67108864 (64 MiB) */
   translationCacheMaxBytes: number;
   /** `PROBLEMS_CACHE_TTL_SECONDS`: how long a problems answer is reused, per client credential; 0 = off. @default 10 */
   problemsCacheTtlSeconds: number;

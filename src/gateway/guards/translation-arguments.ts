@@ -1,5 +1,5 @@
 import type { OperationGuard } from '../pipeline/guard-list.ts';
-import { translationArgumentRefusal } from '../translation/use-translation-arguments.ts';
+import { translationArgumentRefusal } from '../translation/argument-refusal.ts';
 
 /**
  * Translation arguments the request itself shows to be wrong (a text over TRANSLATION_MAX_TEXT_LENGTH,

@@ -25,14 +25,15 @@ export interface SharedStores {
  * and rate limits to this replica's counters.
  */
 export async function createSharedStores(
-  settings: Pick<GatewaySettings, 'redisUrl' | 'redisPrefix' | 'redisTimeoutMs' | 'translationCacheTtlSeconds'>,
+  settings: Pick<GatewaySettings, 'redisUrl' | 'redisPrefix' | 'redisTimeoutMs' | 'translationCacheTtlSeconds' | 'translationCacheMaxBytes'>,
   log: GatewayLog = console.warn,
 ): Promise<SharedStores | undefined> {
   if (!settings.redisUrl) return undefined;
   const connection = await connectRedis({ url: settings.redisUrl, timeoutMs: settings.redisTimeoutMs, log });
   const prefix = settings.redisPrefix;
   return {
-    translationCache: createRedisTranslationCache(connection, { prefix, ttlMs: settings.translationCacheTtlSeconds * 1000 }),
+    // TRANSLATION_CACHE_MAX_BYTES bounds the shared cache too, all replicas together.
+    translationCache: createRedisTranslationCache(connection, { prefix, ttlMs: settings.translationCacheTtlSeconds * 1000, maxBytes: settings.translationCacheMaxBytes }),
     rateLimitStore: createRedisRateLimitStore(connection, { prefix }),
     keyValueStore: (namespace) => createRedisKeyValueStore(connection, { prefix, namespace }),
     check: () => connection.check(),

@@ -16,7 +16,7 @@ interface TranslateArgs {
 
 /**
  * The service's codes for `to` and `from`, or null when the request already carries the refusal.
- * The arguments' shape is checked before execution (useTranslationArguments); checked again here so
+ * The arguments' shape is checked before execution (guards/translation-arguments.ts); checked again here so
  * that a resolver never sends what that check would refuse, however it is reached.
  */
 export async function resolveLanguageArguments(context: TranslationContext, args: { to: string; from?: string | null }) {

@@ -1,14 +1,8 @@
 import type { GraphQLError } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
 import { createArgumentError } from '../errors.ts';
-import { estimateExecution, type OperationEstimate } from '../operation-cost.ts';
+import type { OperationEstimate } from '../operation-cost.ts';
 import { languageTagProblem } from './language-tags.ts';
 import { characters } from './text-parts.ts';
-
-export interface TranslationArgumentsOptions {
-  /** Longest text, in characters, a client may give for translation or detection (TRANSLATION_MAX_TEXT_LENGTH). */
-  maxTextLength: number;
-}
 
 /** The arguments of each translation field that hold texts, and those that hold language tags. */
 const TEXT_ARGUMENTS: Record<string, string[]> = {
@@ -23,25 +17,15 @@ const LANGUAGE_ARGUMENTS: Record<string, string[]> = {
 };
 
 /**
- * Refuses translation arguments the request itself shows to be wrong, before execution and in the
- * voice of the operation limits: a text over the length limit, a language argument that is no
- * language tag. Both are the client's input, as MAX_ARGUMENT_LENGTH's refusals are, so both are
- * request errors (400, BAD_USER_INPUT naming the argument) and no upstream is called, where a field
- * error would have let the rest of the operation run and pay for a request the client must fix
- * anyway. What only the service knows (whether it offers a language) stays a field error.
- * Installed with Mesh's plugins, so it guards every execution of the mesh.
+ * The refusal of the first translation argument the request itself shows to be wrong, in the voice of
+ * the operation limits: a text over the length limit, a language argument that is no language tag.
+ * Both are the client's input, as MAX_ARGUMENT_LENGTH's refusals are, so both are request errors (400,
+ * BAD_USER_INPUT naming the argument) and no upstream is called, where a field error would have let
+ * the rest of the operation run and pay for a request the client must fix anyway. What only the
+ * service knows (whether it offers a language) stays a field error. Run before execution by the
+ * translation-arguments guard (guards/translation-arguments.ts), on every way a request is answered.
+ * `maxTextLength` is TRANSLATION_MAX_TEXT_LENGTH, the longest text a client may give, in characters.
  */
-export function useTranslationArguments({ maxTextLength }: TranslationArgumentsOptions): Plugin {
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const estimate = estimateExecution(args);
-      const refusal = estimate && translationArgumentRefusal(estimate, maxTextLength);
-      if (refusal) setResultAndStopExecution({ errors: [refusal] });
-    },
-  };
-}
-
-/** The refusal of the first translation argument the request shows to be wrong, or undefined (the plugin's check, for the direct lane too). */
 export function translationArgumentRefusal(estimate: Pick<OperationEstimate, 'fieldArguments'>, maxTextLength: number): GraphQLError | undefined {
   for (const { coordinate, args: values } of estimate.fieldArguments) {
     const refusal = textRefusal(coordinate, values, maxTextLength) ?? languageRefusal(coordinate, values);
