@@ -184,7 +184,9 @@ describe('the direct lane and yoga over what clients vary', () => {
           answers.push(`${response.status} ${['content-type', 'content-length', 'retry-after'].map((name) => response.headers.get(name)).join(' ')} ${await response.text()}`);
         }
         if (answers[0] !== answers[1]) differences.push(`${JSON.stringify(fault)}\n  lane ${answers[0].slice(0, 400)}\n  yoga ${answers[1].slice(0, 400)}`);
-        expect(answers[0]).toMatch(/"translation":null/);
+        // A service failing every other call fails a page only when the page takes two calls or more;
+        // either way the lane answers as yoga does (above).
+        if (!fault.everyNth) expect(answers[0], JSON.stringify(fault)).toMatch(/"translation":null/);
       }
       expect(differences).toEqual([]);
     } finally {
