@@ -14,11 +14,10 @@ export const RELEASE_AFTER_MS = 6_000;
  *
  * Start-up leaves tens of MiB of garbage in the old generation and a young generation grown to its
  * largest. V8's memory reducer returns both to the system, but V8 starts it only after a full
- * collection that meets its conditions, and whether start-up's last one did is chance: of 22 starts
- * measured without this, 9 stayed idle at 163–177 MiB RSS, the others fell to 115–126 MiB. A full
- * collection once start-up is over starts the reducer: of 32 starts measured with one, 31 fell to
- * 115–126 MiB within 28 s of start (the 32nd was read only until 24 s). It costs one pause, once
- * (6–9 ms on an idle gateway).
+ * collection that meets its conditions, and whether start-up's last one did is chance: without this,
+ * many idle gateways stayed tens of MiB above the others. A full collection once start-up is over
+ * starts the reducer (docs/performance.md, "Measurements behind the design"). It costs one short
+ * pause, once.
  *
  * The CLI's to do, not the library's: an app that embeds the gateway owns its process and its heap.
  */

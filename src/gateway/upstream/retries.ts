@@ -35,9 +35,8 @@ export function retryUpstreamCalls({ timeoutMs, retries = 2, baseDelayMs = 100, 
     const clientSignal = (call.init.signal ?? undefined) as AbortSignal | undefined;
     const budgetSpent = () => new UpstreamTimeoutError(`no answer within ${budget} ms`);
     // One signal and one timer for the whole call, every attempt and the reading of the body:
-    // `AbortSignal.timeout` and `AbortSignal.any` cost about 25 µs of CPU per call on this machine
-    // (a tenth of a forwarded query's CPU went to them), and even one AbortController per call cost
-    // a forwarded query about 40 µs more than this signal (call-signal.ts).
+    // `AbortSignal.timeout` and `AbortSignal.any` were a tenth of a forwarded query's CPU, and even one
+    // AbortController per call cost more than this signal (call-signal.ts; docs/performance.md).
     const signal = new CallSignal();
     const timer = setTimeout(() => signal.abort(new DOMException(`no answer within ${budget} ms`, 'TimeoutError')), budget);
     timer.unref?.();

@@ -73,13 +73,11 @@ const ANSWER = Symbol('upstream answer');
  *
  * It speaks fetch's language (a web Response) to Mesh's handlers, and the upstream steps' own
  * (an UpstreamAnswer) to them, but sends with undici's `request()`: undici's WHATWG `fetch` cost
- * 658 µs of CPU per call on this machine against 181 µs for `request()` with the answer wrapped in a
- * Response (same pool, same calls, side by side), and less again without the Response. What fetch
+ * several times its CPU per call (docs/performance.md, "Measurements behind the design"). What fetch
  * did besides, kept: redirects are followed (at most five, as fetch follows them: see redirected)
  * and a compressed answer is decoded; a signal aborts the call and the reading of its body.
  * Redirects are followed here rather than by undici's redirect interceptor, which wrapped every
- * call in a handler of its own (a forwarded query cost 311–322 µs of CPU with it, 281–299 without,
- * side by side), and each URL is parsed once (parsed-url.ts).
+ * call in a handler of its own, and each URL is parsed once (parsed-url.ts).
  */
 export function createUpstreamFetch({ connections = 32 }: UpstreamFetchOptions = {}): UpstreamFetch {
   const agent = new Agent({ connections, keepAliveTimeout: 10_000 });
