@@ -154,9 +154,10 @@ export async function createGateway({
     params: [variablesDepthGuard, ...(appGuards.params ?? [])],
     // On a batch once parsed: each of its operations spends the budget.
     batch: [rateLimits.batch, ...(appGuards.batch ?? [])],
-    // On the validated operation with its variables, just before it runs; the budget spent last, by
-    // operations nothing else refused.
-    operation: [executionLimitsGuard(settings), translationArgumentsGuard(settings.translationMaxTextLength), ...(appGuards.operation ?? []), rateLimits.translation],
+    // On the validated operation with its variables, just before it runs: translation arguments
+    // before the general limits (a text over both is refused by the lower, translation's, limit);
+    // the budget spent last, by operations nothing else refused.
+    operation: [translationArgumentsGuard(settings.translationMaxTextLength), executionLimitsGuard(settings), ...(appGuards.operation ?? []), rateLimits.translation],
   };
 
   // yoga's plugins by name, in the order their hooks run.
