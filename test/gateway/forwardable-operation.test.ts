@@ -1,7 +1,7 @@
 import { buildSchema, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { fastPathBlocker } from '../../src/gateway/fast-path/fast-path-blocker.ts';
-import { forwardableOperations, gatewayFieldsOf } from '../../src/gateway/fast-path/forwardable-operation.ts';
+import { fastPathBlocker } from '../../src/gateway/execution/forward/fast-path-blocker.ts';
+import { forwardableOperations, gatewayFieldsOf } from '../../src/gateway/execution/forward/forwardable-operation.ts';
 
 const SOURCE = /* GraphQL */ `
   type Query { problem(id: ID, slug: String): Problem problems(first: Int): [Problem!]! node(id: ID!): Node }

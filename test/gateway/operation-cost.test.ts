@@ -1,6 +1,6 @@
 import { buildSchema, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { estimateOperation, UNPAGED_LIST_SIZE, UPSTREAM_MAX_PAGE_SIZE } from '../../src/gateway/operation-cost.ts';
+import { estimateOperation, UNPAGED_LIST_SIZE, UPSTREAM_MAX_PAGE_SIZE } from '../../src/gateway/execution/shape/operation-cost.ts';
 
 // The shapes of the gateway's schema that matter to the cost: connections whose `first` defaults to
 // 20 (as in sources/problems/schema.graphql), one whose `first` has no default, and unpaged lists.

@@ -1,6 +1,6 @@
 import { buildSchema, parse, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { createPreparedOperations, type PreparedOperation } from '../../src/gateway/fast-path/prepared-operations.ts';
+import { createPreparedOperations, type PreparedOperation } from '../../src/gateway/execution/forward/prepared-operations.ts';
 
 const schema = buildSchema('type Query { a: Int }');
 const preparedFor = (query: string): PreparedOperation => {

@@ -5,7 +5,7 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError, type ValidationContext } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { pageSizeOutOfRange, UPSTREAM_MAX_PAGE_SIZE, type OperationEstimate } from '../operation-cost.ts';
+import { pageSizeOutOfRange, UPSTREAM_MAX_PAGE_SIZE, type OperationEstimate } from '../execution/shape/operation-cost.ts';
 import type { GatewaySettings } from '../settings.ts';
 import { ErrorCode, createArgumentError } from '../errors.ts';
 import type { OperationGuard, ParamsGuard } from '../pipeline/guard-list.ts';

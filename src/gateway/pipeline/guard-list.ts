@@ -1,5 +1,5 @@
 import type { GraphQLError } from 'graphql';
-import type { OperationEstimate } from '../operation-cost.ts';
+import type { OperationEstimate } from '../execution/shape/operation-cost.ts';
 import type { GatewayRequest } from './gateway-request.ts';
 
 /**

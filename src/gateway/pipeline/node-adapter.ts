@@ -3,11 +3,11 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
 import { getCORSHeadersByRequestAndOptions, type CORSOptions } from '@whatwg-node/server';
-import type { PreparedOperation, PreparedOperations, PreparedRun } from '../fast-path/prepared-operations.ts';
+import type { PreparedOperation, PreparedOperations, PreparedRun } from '../execution/forward/prepared-operations.ts';
 import { operationNameOf, REQUEST_ID_HEADER, tellFinished, type RequestObserver } from '../observability/observed-request.ts';
 import { memoized } from '../../shared/memoized.ts';
 import { readStream } from '../../shared/read-stream.ts';
-import { estimateOperation, type OperationEstimate } from '../operation-cost.ts';
+import { estimateOperation, type OperationEstimate } from '../execution/shape/operation-cost.ts';
 import { normalizedContentType } from '../guards/content-type-case.ts';
 import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type CacheableParams, type ResponseCache } from '../execution/cache/response-cache.ts';
 import { createGatewayRequest, type GatewayRequest } from './gateway-request.ts';
@@ -15,7 +15,7 @@ import { runHeadGuards, runOperationGuards, runParamsGuards, type EarlyAnswer, t
 
 /** What the adapter needs to forward prepared operations itself (the fast path's, in front of yoga). */
 export interface DirectForwarding {
-  /** Texts yoga has vetted and the fast path forwarded (fast-path/prepared-operations.ts). */
+  /** Texts yoga has vetted and the fast path forwarded (execution/forward/prepared-operations.ts). */
   operations: PreparedOperations;
   /** Told every answer's errors before they are masked, to log their causes as Mesh does for yoga's (mesh-logger.ts). */
   onErrors?: (errors: readonly GraphQLError[]) => void;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
-import { estimateExecution } from '../operation-cost.ts';
+import { estimateExecution } from '../execution/shape/operation-cost.ts';
 import { createGatewayRequest, gatewayRequestOf, type GatewayRequest } from './gateway-request.ts';
 import { responseOf } from './gateway-error.ts';
 import { runBatchGuards, runHeadGuards, runOperationGuards, runParamsGuards, type GuardList } from './guard-list.ts';

@@ -60,7 +60,7 @@ const TRANSLATION_ROOTS = new Set(['translation', '__typename']);
 
 /**
  * The response cache's stores and rules, shared by the two places that answer from it: the yoga
- * plugin (use-response-cache.ts) and the listener in front of yoga (answer-on-node-http.ts). Only
+ * plugin (use-response-cache.ts) and the node:http adapter in front of yoga (pipeline/node-adapter.ts). Only
  * queries answered with data and without errors are kept (keep checks); an entry is the exact bytes served.
  *
  * The answers kept in this process are kept parsed, ready to write: a hit costs a map lookup, where

@@ -35,7 +35,7 @@ export interface PlanTyping {
  * The response keys asked for at one level, in order, each with the plan of the level under it. Made
  * once per level and request, then shared by every object of a list (a page of 20 problems walks its
  * selection once, not 20 times). Used to put answers in selection order (use-selection-order.ts) and
- * to keep only what was selected (fast-path/delegated-answer.ts).
+ * to keep only what was selected (execution/forward/delegated-answer.ts).
  */
 export interface SelectionPlan {
   keys: string[];

@@ -1,6 +1,6 @@
 import { GraphQLError, type ExecutionResult, type SelectionSetNode } from 'graphql';
-import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
-import { selectionPlan, type SelectionPlan } from '../selection-plan.ts';
+import { ErrorCode, UpstreamError, type ServiceName } from '../../errors.ts';
+import { selectionPlan, type SelectionPlan } from '../shape/selection-plan.ts';
 import type { ForwardableOperation } from './forwardable-operation.ts';
 
 /** What the answer is about: the service, the operation forwarded, its coerced variables, the name of the root type. */

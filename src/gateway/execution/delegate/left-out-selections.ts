@@ -1,5 +1,5 @@
 import { getOperationAST, getVariableValues, visit, type ExecutionArgs, type SelectionNode, type SelectionSetNode } from 'graphql';
-import { hasConditions, isLeftOut } from './selection-plan.ts';
+import { hasConditions, isLeftOut } from '../shape/selection-plan.ts';
 
 /**
  * The execution's arguments with every selection `@skip`/`@include` leaves out, for these variables,

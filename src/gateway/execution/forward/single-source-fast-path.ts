@@ -1,10 +1,10 @@
 import { getVariableValues, GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { MeshFetch, MeshPlugin } from '@graphql-mesh/types';
 import { normalizedExecutor } from '@graphql-tools/executor';
-import { delegatedExecution } from '../delegated-execution.ts';
-import { selectionOrderOf } from '../use-selection-order.ts';
-import type { ServiceName } from '../errors.ts';
-import type { SendUpstream } from '../upstream/upstream-call.ts';
+import { delegatedExecution } from '../delegate/delegated-execution.ts';
+import { selectionOrderOf } from '../shape/use-selection-order.ts';
+import type { ServiceName } from '../../errors.ts';
+import type { SendUpstream } from '../../upstream/upstream-call.ts';
 import { answerAsDelegated, failureAsDelegated, rootFieldsOf, type ForwardedRequest } from './delegated-answer.ts';
 import { forwardableOperations, type ForwardableOperation } from './forwardable-operation.ts';
 import { linkCompletion, type LinkCompletionOptions } from './linked-answer.ts';

@@ -2,7 +2,7 @@ import type { ExecutionArgs } from 'graphql';
 import type { MeshPlugin } from '@graphql-mesh/types';
 import { isAsyncIterable, isPromise, mapAsyncIterator } from '@graphql-tools/utils';
 import { withLeftOutSelectionsRemoved } from './left-out-selections.ts';
-import { hasConditions } from './selection-plan.ts';
+import { hasConditions } from '../shape/selection-plan.ts';
 import { renamedShadowingSelections, withShadowingSelectionsRenamed } from './shadowing-selections.ts';
 
 type Execute = (args: ExecutionArgs) => unknown;
