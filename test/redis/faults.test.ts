@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway } from '../../src/gateway/create-gateway.ts';
 import { freePort, startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { startStack, type GraphQLResponse, type Stack } from '../helpers/start-stack.ts';
 
 /** Far below the 10–40 s an offline queue made requests wait, far above a request's usual time here. */
 const ANSWER_BUDGET_MS = 2000;
+
+/** Turns of the event loop a close may take with timers frozen: sockets close within a few; a timer never fires. */
+const CLOSE_TURNS = 1000;
 
 type Replica = Pick<Stack, 'query'>;
 
@@ -171,7 +174,25 @@ describe('REDIS_URL pointing at nothing', () => {
     const stack = await startStack();
     try {
       const gateway = await createGateway({ settings: { ...stack.upstreamSettings, redisUrl: `redis://127.0.0.1:${port}` }, log: () => undefined, requestLog: false });
-      await gateway.close();
+      // Closing must wait on no timer. With timers frozen, a close that waited for a reconnection
+      // (the client backs off up to 1 s between attempts) or for a timeout (connecting gives up after
+      // 500 ms) never ends, however fast the machine; one that waits only on sockets ends within a
+      // few turns of the event loop. Counted in turns, not in time.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval'] });
+      let turns = 0;
+      let closed = false;
+      let closing: Promise<void> | undefined;
+      try {
+        closing = gateway.close().finally(() => (closed = true));
+        while (!closed && turns < CLOSE_TURNS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          turns += 1;
+        }
+      } finally {
+        vi.useRealTimers();
+      }
+      expect(closed, `still closing after ${turns} turns of the event loop`).toBe(true);
+      await closing;
     } finally {
       await stack.close();
     }
