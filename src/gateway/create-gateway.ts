@@ -17,7 +17,16 @@ import { createRouteTable, routeGuard } from './guards/route.ts';
 import { translationArgumentsGuard } from './guards/translation-arguments.ts';
 import { loadTrustedDocuments, usePersistedQueries } from './guards/persisted-documents.ts';
 import { graphiqlYogaOptions, useGraphiQLAssets } from './graphiql.ts';
-import { buildMesh, type BuildMeshOptions } from './mesh.ts';
+import { buildMesh } from './mesh.ts';
+import { fragmentTypenameTransform } from './execution/delegate/fragment-typename-transform.ts';
+import { deferredFieldsTransform } from './execution/delegate/deferred-fields-transform.ts';
+import { createForwarding } from './execution/forward/forwarding.ts';
+import { useExecution } from './execution/use-execution.ts';
+import type { GatewayLog } from './observability/mesh-logger.ts';
+import type { TranslationCache } from './translation/translation-cache.ts';
+import { translationRuntimeFor, useTranslationRuntime } from './translation/translation-runtime.ts';
+import { composeSteps } from './upstream/upstream-call.ts';
+import { createUpstreamFetch } from './upstream/upstream-fetch.ts';
 import { createObservability, startTracing, type RequestLog } from './observability/index.ts';
 import { logErrorCauses } from './observability/mesh-logger.ts';
 import { observeArrivalGuard } from './observability/use-request-observation.ts';
@@ -31,9 +40,9 @@ import { createSharedStores } from './redis/index.ts';
 import { useSelectionOrder } from './execution/shape/use-selection-order.ts';
 import { settingsFromOptions } from './settings-from-options.ts';
 import { SettingsError, type GatewaySettings } from './settings.ts';
-import { createUpstreamSteps } from './upstream/upstream-calls.ts';
+import { createUpstreamSteps, useUpstreamCalls } from './upstream/upstream-calls.ts';
 
-export interface GatewayOptions extends Omit<BuildMeshOptions, 'settings' | 'upstreamSteps' | 'onTranslationServed'> {
+export interface GatewayOptions {
   /**
    * Settings over those read from the environment, validated the same way (see README
    * "Environment" for each; e.g. `{ problemsUrl, problemsApiKey, gatewayApiKeys: ['k'] }`).
@@ -42,6 +51,17 @@ export interface GatewayOptions extends Omit<BuildMeshOptions, 'settings' | 'ups
   settings?: Partial<GatewaySettings>;
   /** Where per-client rate-limit counters live. @default in-process */
   rateLimitStore?: RateLimitStore;
+  /** Where translations are kept. @default in-process LRU bounded by TRANSLATION_CACHE_MAX_BYTES */
+  translationCache?: TranslationCache;
+  /** Directory holding `.meshrc.yaml`. @default the project root */
+  baseDir?: string;
+  /**
+   * SDL file to build the problems source from instead of the one `.meshrc.yaml` names; lets tests
+   * (and users trying a new upstream) start the gateway against another schema.
+   */
+  problemsSchemaPath?: string;
+  /** Where start-up notes and Mesh's warnings and errors go (one line each, with a level). @default console.warn */
+  log?: GatewayLog;
   /** Path of the GraphQL endpoint. @default '/graphql' */
   graphqlEndpoint?: string;
   /** Where the one log line of each GraphQL request goes; `false` for none. @default a JSON line on stdout */
@@ -86,14 +106,17 @@ export async function createGateway({
   rateLimitStore,
   requestLog,
   guards: appGuards = {},
-  ...meshOptions
+  translationCache,
+  baseDir,
+  problemsSchemaPath,
+  log = console.warn,
 }: GatewayOptions = {}): Promise<Gateway> {
   const settings = settingsFromOptions(givenSettings);
   for (const [setting, variable] of [['problemsUrl', 'PROBLEMS_URL'], ['translationUrl', 'TRANSLATION_URL']] as const) {
     if (!settings[setting]) throw new SettingsError(setting, `the gateway needs the service's base URL (option ${setting}, variable ${variable})`);
   }
   // With REDIS_URL, replicas share caches and rate limits; resolves (saying so) even if Redis is down.
-  const shared = await createSharedStores(settings, meshOptions.log);
+  const shared = await createSharedStores(settings, log);
   const observability = createObservability({
     settings: settings,
     graphqlEndpoint,
@@ -102,17 +125,36 @@ export async function createGateway({
     // Reported beside the upstreams, as degraded when away, never as not ready.
     readinessDependencies: shared ? { redis: () => shared.check() } : undefined,
   });
-  const { mesh, linksLeftOut, destroy, preparedOperations } = await buildMesh({
-    ...meshOptions,
-    translationCache: meshOptions.translationCache ?? shared?.translationCache,
-    settings: settings,
-    upstreamSteps: createUpstreamSteps({ settings: settings, observers: observability.observers, problemsStore: shared?.keyValueStore('problems') }),
-    onTranslationServed: observability.onTranslationServed,
-  }).catch(async (error: unknown) => {
-    // Else its reconnection loop would keep the process alive.
+
+  // What every upstream HTTP call goes through (upstream/upstream-calls.ts lists the steps), whether
+  // Mesh makes it or the gateway forwards an operation itself, and what crosses the two sources.
+  const upstreamSteps = createUpstreamSteps({ settings, observers: observability.observers, problemsStore: shared?.keyValueStore('problems') });
+  const upstreamFetch = createUpstreamFetch();
+  const translationRuntime = translationRuntimeFor(settings, { cache: translationCache ?? shared?.translationCache, onServed: observability.onTranslationServed });
+  const release = async () => {
+    // The statement worker thread, if it started; then the upstream connections and Redis (else
+    // its reconnection loop would keep the process alive).
+    await translationRuntime.statements.close();
+    await upstreamFetch.close();
     await shared?.close();
+  };
+  const built = await buildMesh({
+    settings,
+    baseDir,
+    problemsSchemaPath,
+    log,
+    fetch: upstreamFetch.fetch,
+    plugins: (sources) => [useUpstreamCalls(sources, upstreamSteps), useTranslationRuntime(translationRuntime)],
+    sourceTransforms: () => [fragmentTypenameTransform(), deferredFieldsTransform()],
+  }).catch(async (error: unknown) => {
+    await release();
     throw error;
   });
+  const { mesh, linksLeftOut } = built;
+  // Aborts the calls forwarded operations have in flight when the gateway closes, as Mesh's own executor does.
+  const disposal = new AbortController();
+  const forwarding = await createForwarding({ settings, built, baseDir, send: composeSteps(upstreamSteps), network: upstreamFetch.fetch, signal: disposal.signal, log });
+  const preparedOperations = forwarding?.prepared;
   const schema = toPublicSchema(mesh.schema);
   const routes = createRouteTable({ graphqlEndpoint, graphiql: settings.graphiql, metrics: settings.metricsEnabled });
   const rateLimits = rateLimitGuards({
@@ -199,6 +241,8 @@ export async function createGateway({
       // is answered again without executing.
       ['selection order', useSelectionOrder()],
       ['response cache', useResponseCache(responseCache)],
+      // How what reaches execution runs: forwarded whole to the problems service, or delegated by Mesh.
+      ['execution', useExecution({ forwarding })],
       // The one masking step: the last word on every error a client receives.
       ['error masking', useErrorMasking({ production: settings.production })],
   ];
@@ -253,8 +297,9 @@ export async function createGateway({
     flushTraces: observability.flushTraces,
     close: async () => {
       await yoga.dispose();
-      await destroy();
-      await shared?.close();
+      disposal.abort();
+      mesh.destroy();
+      await release();
       await observability.close();
     },
   };

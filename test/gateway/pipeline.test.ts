@@ -92,6 +92,7 @@ describe('one request pipeline', () => {
       'document limits',
       'selection order',
       'response cache',
+      'execution',
       'error masking',
     ]);
   });

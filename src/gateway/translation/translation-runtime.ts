@@ -17,6 +17,7 @@ import { detectLanguage, listLanguages, readPublishedCharLimit, translateTexts, 
 import { chooseLanguages, targetsOf, type LanguageChoice } from './language-tags.ts';
 import { createStatementMemo, type StatementMemo } from '../statement/statement-memo.ts';
 import { createAssembledTranslations, type AssembledTranslations } from './assembled-translations.ts';
+import type { GatewaySettings } from '../settings.ts';
 
 export interface TranslationRuntimeOptions {
   /** @default an in-process LRU cache (see createMemoryTranslationCache) */
@@ -78,6 +79,43 @@ export interface TranslationRuntime {
 }
 
 const RUNTIME = Symbol('translationRuntime');
+
+/** The settings the translation runtime reads (settings.ts documents each). */
+export type TranslationRuntimeSettings = Pick<
+  GatewaySettings,
+  | 'translationCacheMaxBytes'
+  | 'translationCacheTtlSeconds'
+  | 'translationBatchSize'
+  | 'translationMaxCharsPerCall'
+  | 'translationConcurrency'
+  | 'translationMaxCallsPerRequest'
+  | 'translationMaxTextLength'
+  | 'translationKeyInBody'
+  | 'translationUrl'
+  | 'translationApiKey'
+>;
+
+/** The translation runtime the settings describe; `cache` where translations are kept (a shared store), else in process. */
+export function translationRuntimeFor(
+  settings: TranslationRuntimeSettings,
+  { cache, onServed }: Pick<TranslationRuntimeOptions, 'cache' | 'onServed'> = {},
+): TranslationRuntime {
+  return createTranslationRuntime({
+    cache: cache ?? createMemoryTranslationCache({ maxBytes: settings.translationCacheMaxBytes, ttlMs: settings.translationCacheTtlSeconds * 1000 }),
+    batchSize: settings.translationBatchSize,
+    maxCharsPerCall: settings.translationMaxCharsPerCall,
+    concurrency: settings.translationConcurrency,
+    maxCallsPerRequest: settings.translationMaxCallsPerRequest ?? 100,
+    maxTextLength: settings.translationMaxTextLength,
+    bodyApiKey: settings.translationKeyInBody ? settings.translationApiKey : undefined,
+    translationUrl: settings.translationUrl,
+    translationApiKey: settings.translationApiKey,
+    cacheTtlMs: settings.translationCacheTtlSeconds * 1000,
+    // Off with the translation cache (TRANSLATION_CACHE_MAX_BYTES=0), and never larger than it.
+    assembledMaxBytes: Math.min(32 * 1024 * 1024, settings.translationCacheMaxBytes),
+    onServed,
+  });
+}
 
 export function createTranslationRuntime({
   cache = createMemoryTranslationCache(),

@@ -1,5 +1,4 @@
 import type { ExecutionArgs } from 'graphql';
-import type { MeshPlugin } from '@graphql-mesh/types';
 import { isAsyncIterable, isPromise, mapAsyncIterator } from '@graphql-tools/utils';
 import { withLeftOutSelectionsRemoved } from './left-out-selections.ts';
 import { hasConditions } from '../shape/selection-plan.ts';
@@ -26,15 +25,10 @@ export function delegatedExecution<TExecute extends Execute>(execute: TExecute):
 }
 
 /**
- * Puts delegatedExecution around Mesh's execution for the documents that need it. Placed before the
- * fast path, whose delegated way is this execution too; what the fast path forwards whole keeps the
- * client's document, which the source executes as the client wrote it.
+ * Whether Mesh's execution of these arguments needs delegatedExecution around it: a document with
+ * `@skip`/`@include`, or with selections a link's aliases would shadow. The others are delegated as
+ * they are.
  */
-export function useDelegatedExecution(): MeshPlugin<object> {
-  return {
-    onExecute({ args, executeFn, setExecuteFn }) {
-      if (!hasConditions(args.document) && !renamedShadowingSelections(args.schema, args.document)) return;
-      setExecuteFn(delegatedExecution(executeFn));
-    },
-  };
+export function needsDelegatedExecution(args: Pick<ExecutionArgs, 'schema' | 'document'>): boolean {
+  return hasConditions(args.document) || Boolean(renamedShadowingSelections(args.schema, args.document));
 }

@@ -1,5 +1,5 @@
 import { getVariableValues, GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import type { MeshFetch, MeshPlugin } from '@graphql-mesh/types';
+import type { MeshFetch } from '@graphql-mesh/types';
 import { normalizedExecutor } from '@graphql-tools/executor';
 import { delegatedExecution } from '../delegate/delegated-execution.ts';
 import { selectionOrderOf } from '../shape/use-selection-order.ts';
@@ -53,9 +53,12 @@ function asDelegationReports(error: GraphQLError): GraphQLError {
 /** Mesh's own execution of a linked operation whose source answer has errors, delegated as yoga's would be. */
 const delegatedExecute = delegatedExecution(normalizedExecutor);
 
+/** An execute function, as envelop's onExecute hands it over. */
+export type ExecuteFn = (args: ExecutionArgs) => unknown;
+
 export interface SingleSourceFastPath {
-  /** The Mesh plugin that forwards operations one source can answer whole, in place of delegation. */
-  plugin: MeshPlugin<object>;
+  /** Forwards operations one source can answer whole, in place of delegation (see use-execution.ts). */
+  executeFor(args: ExecutionArgs, executeFn: ExecuteFn): ExecuteFn | undefined;
   /** The operations it has forwarded, ready to forward again without yoga (prepared-operations.ts). */
   prepared: PreparedOperations;
 }
@@ -65,9 +68,9 @@ export interface SingleSourceFastPath {
  * client's operation and variables go to the source as they are, in one POST through the same
  * upstream steps as every other call (problems cache, error shaping, size bound, retries and
  * budget, observation), and the answer comes back in the form the delegated path gives
- * (delegated-answer.ts). Only the execute function is replaced, so every plugin around execution
- * (selection order, limits, response cache, error masking, request log) sees the request as it would
- * otherwise. Anything else, an operation whose variables do not coerce (graphql-js words that
+ * (delegated-answer.ts). Only the execute function is replaced (use-execution.ts), so every plugin
+ * around execution (selection order, limits, response cache, error masking, request log) sees the
+ * request as it would otherwise. Anything else, an operation whose variables do not coerce (graphql-js words that
  * error) and one whose variables skip every source field go the delegated way.
  *
  * Each text it forwards is also recorded in `prepared`, so that the listener in front of yoga can
@@ -190,18 +193,20 @@ export function createSingleSourceFastPath({
     });
   };
 
-  const plugin: MeshPlugin<object> = {
-    onExecute({ args, executeFn, setExecuteFn }) {
-      const forwarded = planOf(args.schema, args.document, args.operationName);
-      if (!forwarded) return;
-      setExecuteFn((executeArgs) => {
-        const request = requestFor(forwarded, executeArgs.schema, executeArgs.variableValues);
-        if (!request) return executeFn(executeArgs);
-        // Deferred operations need yoga's incremental delivery; linked ones, Mesh's context.
-        if (!forwarded.deferred && (!forwarded.linked || contextOf)) remember(executeArgs, forwarded);
-        return forward(request, executeArgs.variableValues, executeArgs.contextValue, executeArgs, () => executeFn(executeArgs));
-      });
-    },
+  /**
+   * The execute function for these arguments when the operation can go to the source whole, around
+   * `executeFn` (the delegated way, for variables that send it there after all), or undefined.
+   */
+  const executeFor = (args: ExecutionArgs, executeFn: ExecuteFn): ExecuteFn | undefined => {
+    const forwarded = planOf(args.schema, args.document, args.operationName);
+    if (!forwarded) return undefined;
+    return (executeArgs) => {
+      const request = requestFor(forwarded, executeArgs.schema, executeArgs.variableValues);
+      if (!request) return executeFn(executeArgs);
+      // Deferred operations need yoga's incremental delivery; linked ones, Mesh's context.
+      if (!forwarded.deferred && (!forwarded.linked || contextOf)) remember(executeArgs, forwarded);
+      return forward(request, executeArgs.variableValues, executeArgs.contextValue, executeArgs, () => executeFn(executeArgs));
+    };
   };
-  return { plugin, prepared };
+  return { executeFor, prepared };
 }
