@@ -44,9 +44,9 @@ import { createUpstreamSteps, useUpstreamCalls } from './upstream/upstream-calls
 
 export interface GatewayOptions {
   /**
-   * Settings over those read from the environment, validated the same way (see README
-   * "Environment" for each; e.g. `{ problemsUrl, problemsApiKey, gatewayApiKeys: ['k'] }`).
-   * `problemsUrl` and `translationUrl` are required, here or in the environment.
+   * Settings over the defaults, validated as the environment variables behind them are (see README
+   * "Configuration" for each; e.g. `{ problemsUrl, translationUrl, gatewayApiKeys: ['k'] }`). The
+   * process environment is never read: `problemsUrl` and `translationUrl` are required here.
    */
   settings?: Partial<GatewaySettings>;
   /** Where per-client rate-limit counters live. @default in-process */
