@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import type { GatewayOptions } from '../../src/gateway/create-gateway.ts';
+import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
 import { randomOperation, seeded, type RandomOperation, type RandomOperationOptions } from './random-operations.ts';
 import type { Stack } from './start-stack.ts';
 
@@ -20,6 +21,27 @@ export interface ThreeWaysOutcome {
   /** Operations the problems service answered without errors (their data compared with the gateway's). */
   answeredWhole: number;
   operations: { query: string; yoga: string }[];
+  /** Per ask (`yoga`, `the lane`, `delegation`), how many of them each way of answering took (lanesTaken): `the lane: direct`… */
+  lanes: Record<string, number>;
+}
+
+/**
+ * Which way the gateway answered each request, from its request log: `yoga` (no `lane` in the
+ * line), `direct` (the node:http adapter forwarded it), `cache` (a response-cache hit). Pass
+ * `requestLog` to the gateway; `laneOf` reads a response's `x-request-id` back to its log line,
+ * which is written before the answer's head.
+ */
+export function lanesTaken(): { requestLog: (entry: RequestLogEntry) => void; laneOf: (response: Response) => string } {
+  const lanes = new Map<string, string>();
+  return {
+    requestLog: (entry) => lanes.set(entry.requestId, entry.lane ?? 'yoga'),
+    laneOf: (response) => {
+      const id = response.headers.get('x-request-id') ?? '';
+      const lane = lanes.get(id) ?? 'unlogged';
+      lanes.delete(id);
+      return lane;
+    },
+  };
 }
 
 /**
@@ -27,15 +49,22 @@ export interface ThreeWaysOutcome {
  * path, once more (the direct lane in front of yoga), and through a gateway that delegates
  * everything (FAST_PATH_ENABLED=false). All three must answer the same bytes with the same status;
  * when the problems service itself answers an operation without errors, the gateway's data must be
- * the service's, key order included. Returns what differed, labelled with seed and position.
+ * the service's, key order included. Returns what differed, labelled with seed and position, and
+ * how many asks each way took (from the request log): a way that took none is a difference too,
+ * since its answers were then compared with themselves. The fast path's forwarding on yoga's side
+ * is seen through the lane: only an operation the fast path forwarded is taken by the direct lane.
  */
 export async function askThreeWays({ addGateway, problems, seed, count, operations: operationOptions, gateway = {} }: AskThreeWaysOptions): Promise<ThreeWaysOutcome> {
   const common = { problemsCacheTtlSeconds: 0, translationCacheTtlSeconds: 0, responseCacheTtlSeconds: 0, rateLimitRequests: 1_000_000, translationRateLimitRequests: 1_000_000, ...gateway.settings };
-  const fast = await addGateway({ ...gateway, settings: { ...common, fastPathEnabled: true } });
-  const delegated = await addGateway({ ...gateway, settings: { ...common, fastPathEnabled: false } });
+  const [fastLog, delegatedLog] = [lanesTaken(), lanesTaken()];
+  const fast = await addGateway({ ...gateway, requestLog: fastLog.requestLog, settings: { ...common, fastPathEnabled: true } });
+  const delegated = await addGateway({ ...gateway, requestLog: delegatedLog.requestLog, settings: { ...common, fastPathEnabled: false } });
+  const lanes: Record<string, number> = {};
+  const tally = (way: string) => (lanes[way] = (lanes[way] ?? 0) + 1);
   const schema = (fast.gateway as unknown as { schema: GraphQLSchema }).schema;
-  const ask = async (url: string, operation: RandomOperation, headers: Record<string, string> = {}) => {
+  const ask = async (url: string, operation: RandomOperation, headers: Record<string, string> = {}, log?: { ask: string; laneOf: (response: Response) => string }) => {
     const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(operation) });
+    if (log) tally(`${log.ask}: ${log.laneOf(response)}`);
     return { status: response.status, text: await response.text() };
   };
   const random = seeded(seed);
@@ -45,9 +74,9 @@ export async function askThreeWays({ addGateway, problems, seed, count, operatio
   for (let index = 0; index < count; index += 1) {
     const operation = randomOperation(schema, random, operationOptions);
     const label = `seed ${seed} #${index}: ${operation.query} ${JSON.stringify(operation.variables)}`;
-    const viaYoga = await ask(fast.gatewayUrl, operation);
-    const viaLane = await ask(fast.gatewayUrl, operation);
-    const viaDelegation = await ask(delegated.gatewayUrl, operation);
+    const viaYoga = await ask(fast.gatewayUrl, operation, {}, { ask: 'yoga', laneOf: fastLog.laneOf });
+    const viaLane = await ask(fast.gatewayUrl, operation, {}, { ask: 'the lane', laneOf: fastLog.laneOf });
+    const viaDelegation = await ask(delegated.gatewayUrl, operation, {}, { ask: 'delegation', laneOf: delegatedLog.laneOf });
     asked.push({ query: operation.query, yoga: viaYoga.text });
     for (const [name, answer] of [['the lane', viaLane], ['delegation', viaDelegation]] as const) {
       if (answer.status !== viaYoga.status || answer.text !== viaYoga.text) differences.push(`${label}\n  yoga ${viaYoga.status} ${viaYoga.text.slice(0, 300)}\n  ${name} ${answer.status} ${answer.text.slice(0, 300)}`);
@@ -58,5 +87,11 @@ export async function askThreeWays({ addGateway, problems, seed, count, operatio
     answeredWhole += 1;
     if (JSON.stringify(ours.data) !== JSON.stringify(theirs.data)) differences.push(`${label}\n  gateway ${JSON.stringify(ours.data).slice(0, 300)}\n  service ${JSON.stringify(theirs.data).slice(0, 300)}`);
   }
-  return { differences, answeredWhole, operations: asked };
+  // Each way compared must have answered some of the operations itself: yoga at first sight, the
+  // direct lane when asked again, and the delegating gateway through yoga only (nothing in front).
+  for (const way of ['yoga: yoga', 'the lane: direct', 'delegation: yoga']) {
+    if (!lanes[way]) differences.push(`seed ${seed}: no ask took "${way}" (ask: how it was answered), so nothing was compared with it (${JSON.stringify(lanes)})`);
+  }
+  if (Object.keys(lanes).some((way) => way.startsWith('delegation: ') && way !== 'delegation: yoga')) differences.push(`seed ${seed}: the delegating gateway answered in front of yoga (${JSON.stringify(lanes)})`);
+  return { differences, answeredWhole, operations: asked, lanes };
 }
