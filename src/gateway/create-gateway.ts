@@ -1,8 +1,8 @@
 import type { RequestListener } from 'node:http';
-import type { GraphQLError, GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { createYoga, maskError, useSchema, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, useSchema, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createResponseCache } from './execution/cache/response-cache.ts';
 import { useResponseCache } from './execution/cache/use-response-cache.ts';
@@ -34,7 +34,6 @@ import { errorMasking, useErrorMasking } from './pipeline/error-masking.ts';
 import type { GuardList } from './pipeline/guard-list.ts';
 import { createNodeAdapter, type NodeAdapterOptions } from './pipeline/node-adapter.ts';
 import { useGatewayPipeline } from './pipeline/yoga-adapter.ts';
-import { upstreamErrorIn } from './errors.ts';
 import { toPublicSchema } from './public-schema.ts';
 import { createSharedStores } from './redis/index.ts';
 import { useSelectionOrder } from './execution/shape/use-selection-order.ts';
@@ -254,11 +253,9 @@ export async function createGateway({
     healthCheckEndpoint: ' ',
     landingPage: false,
     logging: false,
-    // yoga hides an error whose cause is not a GraphQL error, as unexpected. An upstream failure (a
-    // connection refused, say) is one, but it carries the gateway's own message and code
-    // (UPSTREAM_UNAVAILABLE): it is left to the gateway's masking, which keeps it, as the node:http
-    // adapter does. Everything else is yoga's to mask, as before.
-    maskedErrors: { maskError: (error, message, isDev) => (upstreamErrorIn(error) ? (error as GraphQLError) : maskError(error, message, isDev)) },
+    // The error masking stage is the one masking step, for yoga's answers as for the node:http
+    // adapter's (pipeline/error-masking.ts).
+    maskedErrors: false,
     cors,
     batching: { limit: settings.maxBatchOperations },
     // MAX_BODY_BYTES is enforced by the declared-length guard and useRequestBody, which reads each body once.

@@ -1,6 +1,6 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
-import { ErrorCode, REQUEST_ERROR_CODES } from '../errors.ts';
+import { isAsyncIterable, mapAsyncIterator, type Plugin } from 'graphql-yoga';
+import { ErrorCode, REQUEST_ERROR_CODES, upstreamErrorIn } from '../errors.ts';
 import { upstreamAnswerServiceOf } from '../upstream/upstream-errors.ts';
 
 export interface ErrorMaskingOptions {
@@ -32,7 +32,11 @@ const CODES_FOR_UNCODED: [RegExp, string][] = [
 const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 
 /**
- * The last word on every error a client receives: only public extension keys survive, in every mode;
+ * The one masking step, the last word on every error a client receives, whichever way the answer was
+ * produced (yoga's own masking is off: this replaces it). An error whose cause is not a GraphQL error
+ * (a resolver or plugin that threw) is "Unexpected error." in every mode, unless the cause is an
+ * upstream failure, which carries the gateway's own message and code (UPSTREAM_UNAVAILABLE, say);
+ * only public extension keys survive, in every mode;
  * an uncoded request error gets a code; the same error reported twice (once per validation pass) is
  * sent once; in production, an error without a known code (an internal failure) keeps its path but
  * loses its message, and no message suggests names. An error an upstream wrote in its answer is never
@@ -41,9 +45,15 @@ const SUGGESTION = /\s*Did you mean [^?]*\?/g;
  */
 export function useErrorMasking(options: ErrorMaskingOptions): Plugin {
   const mask = errorMasking(options);
+  // An increment of a deferred or streamed answer carries errors of its own too.
+  const maskIncrement = (payload: unknown): unknown => {
+    const masked = mask(payload as ExecutionResult) as ExecutionResult & { incremental?: ExecutionResult[] };
+    return masked.incremental ? { ...masked, incremental: masked.incremental.map(mask) } : masked;
+  };
   return {
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result)) setResult(result.map(mask));
+      else if (isAsyncIterable(result)) setResult(mapAsyncIterator(result, maskIncrement) as typeof result);
       else if (result && typeof result === 'object' && 'errors' in result) setResult(mask(result as ExecutionResult));
     },
   };
@@ -52,6 +62,17 @@ export function useErrorMasking(options: ErrorMaskingOptions): Plugin {
 /** The masking of useErrorMasking for one result (also applied by the listener in front of yoga). */
 export function errorMasking({ production }: ErrorMaskingOptions): (result: ExecutionResult) => ExecutionResult {
   const shape = (error: GraphQLError): GraphQLError => {
+    if (thrownUnexpectedly(error)) {
+      const http = error.extensions?.http;
+      return new GraphQLError('Unexpected error.', {
+        nodes: error.nodes,
+        source: error.source,
+        positions: error.positions,
+        path: error.path,
+        extensions: http ? { code: ErrorCode.InternalServerError, http } : { code: ErrorCode.InternalServerError },
+        originalError: error.originalError ?? undefined,
+      });
+    }
     const upstream = upstreamAnswerServiceOf(error);
     const extensions = upstream
       ? { code: ErrorCode.UpstreamError, service: upstream }
@@ -88,4 +109,17 @@ export function errorMasking({ production }: ErrorMaskingOptions): (result: Exec
     return { ...result, errors };
   };
   return shapeResult;
+}
+
+/**
+ * An error whose cause, however deep, is not a GraphQL error (a plain Error a resolver or plugin
+ * threw), and not an upstream failure: its message is the code's, not one written for clients.
+ */
+function thrownUnexpectedly(error: GraphQLError): boolean {
+  if (upstreamErrorIn(error)) return false;
+  for (let cause: unknown = error.originalError, depth = 0; cause != null && depth < 8; depth += 1) {
+    if (!(cause instanceof GraphQLError)) return true;
+    cause = cause.originalError;
+  }
+  return false;
 }

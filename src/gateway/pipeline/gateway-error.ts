@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors.ts';
 import type { EarlyAnswer } from './guard-list.ts';
 
 /**
@@ -16,3 +17,6 @@ export function gatewayError(status: number, message: string, code: string, head
 export function responseOf({ status, headers, body }: EarlyAnswer): Response {
   return new Response(body, { status, headers: body === null ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } });
 }
+
+/** The answer to a request the gateway failed on its own (a guard that threw): a 500 that says nothing of the cause. */
+export const UNEXPECTED_ERROR: EarlyAnswer = Object.freeze(gatewayError(500, 'Unexpected error.', ErrorCode.InternalServerError));

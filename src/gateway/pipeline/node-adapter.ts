@@ -10,6 +10,7 @@ import { readStream } from '../../shared/read-stream.ts';
 import { estimateOperation, type OperationEstimate } from '../execution/shape/operation-cost.ts';
 import { normalizedContentType } from '../guards/content-type-case.ts';
 import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type CacheableParams, type ResponseCache } from '../execution/cache/response-cache.ts';
+import { UNEXPECTED_ERROR } from './gateway-error.ts';
 import { createGatewayRequest, type GatewayRequest } from './gateway-request.ts';
 import { runHeadGuards, runOperationGuards, runParamsGuards, type EarlyAnswer, type GuardList } from './guard-list.ts';
 
@@ -76,9 +77,14 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       if (answer) writeEarly(response, gateway, answer);
       else serve(request, response, gateway, target);
     };
-    const answered = runHeadGuards(guards.head, gateway);
-    if (answered instanceof Promise) answered.then(afterHead, () => failed(response));
-    else afterHead(answered);
+    try {
+      const answered = runHeadGuards(guards.head, gateway);
+      if (answered instanceof Promise) answered.then(afterHead).catch(() => failed(response, gateway));
+      else afterHead(answered);
+    } catch {
+      // A guard (an app's own, say) that throws is the gateway's fault, never the end of the process.
+      failed(response, gateway);
+    }
   };
 
   function serve(request: IncomingMessage, response: ServerResponse, gateway: GatewayRequest, target: string): void {
@@ -95,7 +101,7 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
         (done) => {
           if (!done) handOn(body);
         },
-        () => failed(response),
+        () => failed(response, gateway),
       );
     };
     if (request.method === 'GET') {
@@ -172,6 +178,16 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
     writeAnswer(response, gateway, processed.status, Object.fromEntries(processed.headers), await processed.text());
   }
 
+  /** A failure of this adapter's own or of a guard that threw (never expected): yoga's 500 for an unexpected error, if nothing was sent yet. */
+  function failed(response: ServerResponse, gateway: GatewayRequest): void {
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    gateway.observed.result = JSON.parse(UNEXPECTED_ERROR.body!) as unknown;
+    writeEarly(response, gateway, UNEXPECTED_ERROR);
+  }
+
   /** An answer of the head guards (a refusal, or /healthcheck). */
   function writeEarly(response: ServerResponse, gateway: GatewayRequest, { status, headers, body }: EarlyAnswer): void {
     writeAnswer(response, gateway, status, headers, body);
@@ -237,17 +253,6 @@ const urlFacts = memoized((url): { pathname: string; hasQueryParameter: boolean 
     return { pathname: '', hasQueryParameter: false };
   }
 });
-
-/** A failure of this adapter's own (never expected): a 500 like yoga's for an internal error, if nothing was sent yet. */
-function failed(response: ServerResponse): void {
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  const body = JSON.stringify({ errors: [{ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
-  response.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-  response.end(body);
-}
 
 /**
  * The media type yoga would answer a one-off result with, for this `Accept` header, when it is JSON

@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { estimateExecution } from '../execution/shape/operation-cost.ts';
 import { createGatewayRequest, gatewayRequestOf, type GatewayRequest } from './gateway-request.ts';
-import { responseOf } from './gateway-error.ts';
-import { runBatchGuards, runHeadGuards, runOperationGuards, runParamsGuards, type GuardList } from './guard-list.ts';
+import { responseOf, UNEXPECTED_ERROR } from './gateway-error.ts';
+import { runBatchGuards, runHeadGuards, runOperationGuards, runParamsGuards, type EarlyAnswer, type GuardList } from './guard-list.ts';
 
 /** yoga's server context as the gateway fills it: the request object, and node:http's request when there is one. */
 interface ServerContext {
@@ -34,14 +34,21 @@ export function useGatewayPipeline(guards: GuardList): Plugin {
         context.gateway = gateway;
       }
       if (gateway.headChecked) return undefined;
-      const answered = runHeadGuards(guards.head, gateway);
-      if (!(answered instanceof Promise)) {
-        if (answered) endResponse(responseOf(answered));
-        return undefined;
-      }
-      return answered.then((answer) => {
+      const end = (answer: EarlyAnswer | undefined) => {
         if (answer) endResponse(responseOf(answer));
-      });
+      };
+      // A guard that throws (an app's own, say) gets a 500 that says nothing of the cause.
+      const failed = () => {
+        gateway.observed.result = JSON.parse(UNEXPECTED_ERROR.body!) as unknown;
+        end(UNEXPECTED_ERROR);
+      };
+      try {
+        const answered = runHeadGuards(guards.head, gateway);
+        if (!(answered instanceof Promise)) return end(answered);
+        return answered.then(end, failed);
+      } catch {
+        return failed();
+      }
     },
     onRequestParse({ serverContext }) {
       const gateway = gatewayRequestOf(serverContext);
