@@ -1,3 +1,6 @@
+// Works around @graphql-tools/delegate 12.3.3 (via @graphql-tools/stitch 10.3.1, @graphql-mesh/runtime 0.109.1): finalizeGatewayRequest leaves fields under
+// `@defer` out of the call and, with no merged type to fetch them later, they come back null ("Cannot return null for non-nullable field"); canary: test/gateway/delegation-faults.test.ts.
+// Successor: 12.3.0 (graphql-hive/gateway#2672) forwards @defer to a source only when its subschema says `defer: true` (Hive Gateway's deferStream.subgraph), which Mesh v0 never sets; the default still drops them in 12.3.3.
 import { visit, type FragmentSpreadNode, type InlineFragmentNode } from 'graphql';
 import type { MeshTransform } from '@graphql-mesh/types';
 

@@ -1,3 +1,6 @@
+// Works around @graphql-tools/delegate 12.3.3 (via @graphql-tools/stitch 10.3.1, @graphql-mesh/runtime 0.109.1): finalizeGatewayRequest drops a plain
+// `__typename` from an inline fragment, so `problem { ... on Problem { __typename } }` becomes an empty call ("Failed to create a gateway request"); canary: test/gateway/delegation-faults.test.ts.
+// Successor: still present in 12.3.3, the newest release (npm latest, what Hive Gateway and @graphql-mesh/fusion-runtime delegate with); same code (filterTypenameFields) in graphql-hive/gateway e104b45, no fix or issue found.
 import { Kind, visit, type FieldNode, type SelectionNode, type SelectionSetNode } from 'graphql';
 import type { MeshTransform } from '@graphql-mesh/types';
 

@@ -1,3 +1,6 @@
+// Works around @graphql-tools/delegate 12.3.3 (via @graphql-tools/stitch 10.3.1, @graphql-mesh/runtime 0.109.1): prepareGatewayDocument keeps one occurrence of a
+// field per name and alias, directives ignored, so `title @include(if: false) title` reaches the source as the left-out one and comes back null; canary: test/gateway/delegation-faults.test.ts.
+// Successor: still present in 12.3.3, the newest release (npm latest, what Hive Gateway and @graphql-mesh/fusion-runtime delegate with); the de-duplication came with 12.0.5 (graphql-hive/gateway#1901, e92c5a970), unchanged at e104b45.
 import { getOperationAST, getVariableValues, visit, type ExecutionArgs, type SelectionNode, type SelectionSetNode } from 'graphql';
 import { hasConditions, isLeftOut } from '../shape/selection-plan.ts';
 

@@ -1,3 +1,6 @@
+// Works around @graphql-tools/delegate 12.3.3 (via @graphql-tools/stitch 10.3.1, @graphql-mesh/runtime 0.109.1): prepareGatewayDocument adds a link's
+// selectionSet fields under their own names, beside a client's `title: slug`, and the source refuses the call (fields that cannot be merged); canary: test/gateway/delegation-faults.test.ts.
+// Successor: still present in 12.3.3, the newest release (npm latest, what Hive Gateway and @graphql-mesh/fusion-runtime delegate with); graphql-hive/gateway e104b45 still adds them unaliased (isFieldNodeSatisfiedBySelections).
 import {
   GraphQLError,
   Kind,
