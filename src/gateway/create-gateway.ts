@@ -61,7 +61,11 @@ export interface GatewayOptions {
   problemsSchemaPath?: string;
   /** Where start-up notes and Mesh's warnings and errors go (one line each, with a level). @default console.warn */
   log?: GatewayLog;
-  /** Path of the GraphQL endpoint. @default '/graphql' */
+  /**
+   * Path of the GraphQL endpoint on a server of its own. Mounted by an app (Express or Connect
+   * `app.use(path, gateway.listener)`), the gateway serves GraphQL at the mount path instead.
+   * @default '/graphql'
+   */
   graphqlEndpoint?: string;
   /** Where the one log line of each GraphQL request goes; `false` for none. @default a JSON line on stdout */
   requestLog?: RequestLog | false;
@@ -78,7 +82,7 @@ export interface Gateway {
   yoga: YogaServerInstance<object, object>;
   /** Fetch-style handler: `(request: Request) => Promise<Response>` (Deno, Bun, workers, tests). */
   fetch: (request: Request) => Promise<Response>;
-  /** Node request listener: `http.createServer(gateway.listener)`, or Express `app.use(gateway.graphqlEndpoint, gateway.listener)`. */
+  /** Node request listener: `http.createServer(gateway.listener)`, or Express/Connect `app.use('/any/path', gateway.listener)`. */
   listener: RequestListener;
   /** Where GraphQL is served, e.g. `/graphql`. */
   graphqlEndpoint: string;
@@ -247,7 +251,9 @@ export async function createGateway({
   ];
   const yoga = createYoga({
     plugins: stages.flatMap(([, plugins]) => plugins) as Plugin[],
-    graphqlEndpoint,
+    // Every path: the route guard alone decides which paths serve what (exactly, and below the mount
+    // when an app mounted the gateway); yoga's own match would refuse a mount path not ending in it.
+    graphqlEndpoint: '*',
     // /healthcheck is answered by the route guard: yoga's own check answers any URL that merely ends
     // in its path, and no serialized URL ends in a space.
     healthCheckEndpoint: ' ',

@@ -1,6 +1,7 @@
 import type { GraphiQLOptions, YogaServerOptions } from 'graphql-yoga';
 import { renderGraphiQLPage } from './graphiql/assets.ts';
 import { crossSourceExample, graphiqlExamples } from './graphiql/examples.ts';
+import { gatewayRequestOf } from './pipeline/gateway-request.ts';
 
 export { useGraphiQLAssets } from './graphiql/assets.ts';
 
@@ -10,7 +11,7 @@ export interface GraphiQLPageOptions {
 }
 
 export interface GraphiQLServingOptions extends GraphiQLPageOptions {
-  /** Whether a request is for the GraphQL endpoint itself; yoga would serve the page on any path ending in it. */
+  /** Whether a request without a request object of the gateway's is for the GraphQL endpoint itself; yoga would serve the page on any path ending in it. */
   onPath: (request: Request) => boolean;
 }
 
@@ -37,7 +38,13 @@ export function graphiqlOptions({ keysRequired }: GraphiQLPageOptions): GraphiQL
 export function graphiqlYogaOptions({ onPath, ...options }: GraphiQLServingOptions): Pick<YogaServerOptions<object, object>, 'graphiql' | 'renderGraphiQL'> {
   const page = graphiqlOptions(options);
   return {
-    graphiql: (request) => (onPath(request) ? page : false),
+    graphiql: (request, serverContext) => {
+      // The route as the guards decided it, below the mount when an app mounted the gateway.
+      const gateway = gatewayRequestOf(serverContext);
+      if (gateway ? gateway.route !== 'graphql' : !onPath(request)) return false;
+      // Mounted, the page is served at the mount path itself: its files are below it.
+      return gateway?.mountPath ? { ...page, assetsBase: `${gateway.mountPath}/` } : page;
+    },
     renderGraphiQL: renderGraphiQLPage,
   };
 }

@@ -183,16 +183,18 @@ function jsonForScript(value: unknown): string {
  * Yoga's `renderGraphiQL`: the GraphiQL page, a few hundred bytes of HTML whose every URL is relative
  * to the page (the files above). The options reach YogaGraphiQL as JSON.
  */
-export function renderGraphiQLPage(options: GraphiQLOptions = {}): string {
-  const asset = (name: string) => `${GRAPHIQL_ASSETS_FOLDER}/${name}?v=${GRAPHIQL_ASSETS_VERSION}`;
-  const { favicon, ...graphiqlOptions } = options;
+export function renderGraphiQLPage(options: GraphiQLOptions & { assetsBase?: string } = {}): string {
+  // `assetsBase`: where the files' folder is, when not next to the page (a mounted gateway's page).
+  const { favicon, assetsBase = '', ...graphiqlOptions } = options;
+  // Escaped: the mount path comes from the request's URL.
+  const asset = (name: string) => escapeHtml(`${assetsBase}${GRAPHIQL_ASSETS_FOLDER}/${name}?v=${GRAPHIQL_ASSETS_VERSION}`);
   return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>${escapeHtml(options.title || 'GraphiQL')}</title>
-    <link rel="icon" href="${escapeHtml(favicon ?? asset('favicon.ico'))}" />
+    <link rel="icon" href="${favicon === undefined ? asset('favicon.ico') : escapeHtml(favicon)}" />
     <link rel="stylesheet" href="${asset('graphiql.css')}" />
     <script id="graphiql-options" type="application/json">${jsonForScript(graphiqlOptions)}</script>
     <script defer src="${asset('boot.js')}"></script>

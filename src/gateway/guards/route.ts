@@ -57,7 +57,9 @@ export function routeGuard(table: RouteTable): HeadGuard {
   return {
     name: 'route',
     check(request) {
-      const route = table.routeFor(request.pathname);
+      // Mounted by an app, the gateway serves GraphQL at the mount path itself.
+      const mountRoot = request.mountPath !== undefined && (request.pathname === '/' || request.pathname === '');
+      const route = table.routeFor(mountRoot ? table.graphqlEndpoint : request.pathname);
       if (!route) return notFound;
       const { method } = request.head;
       request.route = route;

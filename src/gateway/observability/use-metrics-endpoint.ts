@@ -1,3 +1,4 @@
+import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
 import type { Plugin } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
 import { refuseUnlessRead } from './read-only-endpoint.ts';
@@ -15,8 +16,9 @@ export interface MetricsEndpointOptions {
  */
 export function useMetricsEndpoint({ registry, endpoint = '/metrics' }: MetricsEndpointOptions): Plugin {
   return {
-    async onRequest({ request, url, endResponse }) {
-      if (url.pathname !== endpoint) return;
+    async onRequest({ request, url, endResponse, serverContext }) {
+      // The path as routed (below the mount, when an app mounted the gateway).
+      if ((gatewayRequestOf(serverContext)?.pathname ?? url.pathname) !== endpoint) return;
       if (refuseUnlessRead(request, endResponse)) return;
       const body = await registry.metrics();
       endResponse(new Response(request.method === 'HEAD' ? null : body, { headers: { 'content-type': registry.contentType, 'cache-control': 'no-store' } }));

@@ -1,3 +1,4 @@
+import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { ServiceName } from '../errors.ts';
@@ -119,7 +120,8 @@ export function useReadiness({
   };
   return {
     async onRequest({ request, url, endResponse, serverContext }) {
-      if (url.pathname !== endpoint) return;
+      // The path as routed (below the mount, when an app mounted the gateway).
+      if ((gatewayRequestOf(serverContext)?.pathname ?? url.pathname) !== endpoint) return;
       if (refuseUnlessRead(request, endResponse)) return;
       // Refusals are applied to each answer, not kept with the check: one clears with the call that succeeds.
       const report: ReadinessReport = stoppedAccepting(serverContext)

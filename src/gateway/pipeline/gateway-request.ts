@@ -13,6 +13,11 @@ export interface GatewayRequest {
   readonly head: RequestHead;
   /** The path the route table matches (relative to where the gateway is mounted). */
   readonly pathname: string;
+  /**
+   * Where an app mounted the gateway (Express or Connect `app.use('/api/graphql', gateway.listener)`),
+   * e.g. `/api/graphql`; undefined when it serves a whole server. GraphQL is served at the mount path.
+   */
+  readonly mountPath: string | undefined;
   /** Whether the URL has a `query` parameter (a GET that asks for an operation). */
   readonly hasQueryParameter: boolean;
   /** The peer of the connection, when the gateway runs on node:http. */
@@ -38,14 +43,16 @@ export interface GatewayRequest {
 export interface RequestArrival {
   head: RequestHead;
   pathname: string;
+  mountPath?: string;
   hasQueryParameter: boolean;
   socketAddress: string | undefined;
 }
 
-export function createGatewayRequest({ head, pathname, hasQueryParameter, socketAddress }: RequestArrival): GatewayRequest {
+export function createGatewayRequest({ head, pathname, mountPath, hasQueryParameter, socketAddress }: RequestArrival): GatewayRequest {
   return {
     head,
     pathname,
+    mountPath,
     hasQueryParameter,
     socketAddress,
     graphql: false,

@@ -64,12 +64,18 @@ const ANSWER_WITHOUT_ERRORS = Object.freeze({});
  */
 export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, direct, next }: NodeAdapterOptions): RequestListener {
   return (request, response) => {
-    const target = (request as { originalUrl?: string }).originalUrl || request.url || '/';
-    const url = `${(request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${request.headers.host ?? 'localhost'}${target}`;
-    const { pathname, hasQueryParameter } = urlFacts(url);
+    // Express and Connect hand a mounted middleware the path below its mount (`url`) and keep the
+    // one the client asked for (`originalUrl`): routes are matched below the mount.
+    const original = (request as { originalUrl?: string }).originalUrl;
+    const target = original || request.url || '/';
+    const base = `${(request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${request.headers.host ?? 'localhost'}`;
+    const url = base + target;
+    const { pathname: fullPath, hasQueryParameter } = urlFacts(url);
+    const mountPath = (original !== undefined && request.url !== undefined && request.url !== original && mountPathOf(fullPath, urlFacts(base + request.url).pathname)) || undefined;
     const gateway = createGatewayRequest({
       head: { method: request.method ?? 'GET', url, headers: { get: (name) => headerOf(request, name) ?? null } },
-      pathname,
+      pathname: mountPath === undefined ? fullPath : fullPath.slice(mountPath.length) || '/',
+      mountPath,
       hasQueryParameter,
       socketAddress: request.socket.remoteAddress,
     });
@@ -215,12 +221,10 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       }
     }
     all[REQUEST_ID_HEADER] = observed.id;
-    if (notModified) {
-      delete all['content-type'];
-      status = 304;
-    } else if (body !== null) {
-      all['content-length'] = Buffer.byteLength(body);
-    }
+    // A 304 keeps the answer's content type and length, as yoga's does (the headers of the 200 it
+    // stands for), with no body.
+    if (body !== null) all['content-length'] = Buffer.byteLength(body);
+    if (notModified) status = 304;
     if (observed.graphql) tellFinished(observers, observed, status);
     response.writeHead(status, all);
     response.end(notModified || body === null || head.method === 'HEAD' ? undefined : body);
@@ -239,6 +243,16 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
     const run = prepared.bind(variables, estimate.coercedVariables);
     return run && { run, operation: prepared.operation, estimate };
   }
+}
+
+/**
+ * Where a middleware is mounted, from the path the client asked for and the path below the mount
+ * (`/api/graphql` and `/` → `/api/graphql`; `/api/readiness` and `/readiness` → `/api`); undefined
+ * when the two do not fit together.
+ */
+function mountPathOf(fullPath: string, below: string): string | undefined {
+  if (below === '/' || below === '') return fullPath.replace(/\/$/, '');
+  return fullPath.endsWith(below) ? fullPath.slice(0, fullPath.length - below.length) : undefined;
 }
 
 /** The status a request is recorded with when its client went away before sending all of its body (nginx's "client closed request"). */
