@@ -17,6 +17,11 @@ export default defineConfig({
   test: {
     // Worker threads: every gateway carries its own settings, so test files need no process of their own.
     pool: 'threads',
+    // One module graph per worker, not per file: each file would otherwise import Mesh, yoga and
+    // graphql-js again and build its first mesh cold, which costs more than most files' tests. Test
+    // files therefore leave nothing behind (servers closed, timers and spies restored, environment
+    // put back), and the helpers share what is safe to share (test/helpers/start-stack.ts).
+    isolate: false,
     // Building the mesh takes a few seconds on a busy 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,

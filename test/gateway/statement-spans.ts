@@ -8,7 +8,18 @@ import { unified } from 'unified';
  * Test helpers for statements, written apart from src/gateway/statement/ so the tests do not check
  * the code with itself: the same Markdown dialect, read with the same libraries.
  */
-export const parseMarkdown = (markdown: string): Root => unified().use(remarkParse).use(remarkGfm).use(remarkMath).parse(markdown);
+export const parseMarkdown = (markdown: string): Root => {
+  // The helpers below only read trees, and the dataset's statements are read again for every target
+  // language and check: each text is parsed once (a bounded memo, as test files share a worker).
+  let tree = parsedTrees.get(markdown);
+  if (!tree) {
+    if (parsedTrees.size >= 512) parsedTrees.clear();
+    tree = unified().use(remarkParse).use(remarkGfm).use(remarkMath).parse(markdown);
+    parsedTrees.set(markdown, tree);
+  }
+  return tree;
+};
+const parsedTrees = new Map<string, Root>();
 
 const WHOLE = new Set(['inlineMath', 'math', 'inlineCode', 'code', 'html']);
 
