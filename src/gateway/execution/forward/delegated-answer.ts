@@ -9,6 +9,8 @@ export interface ForwardedRequest {
   forwarded: ForwardableOperation;
   variables: Record<string, unknown>;
   rootTypeName: string;
+  /** What it selects with its variables, once worked out (its root fields and its answer read the same one). */
+  plan?: SelectionPlan;
 }
 
 interface UpstreamAnswerError {
@@ -91,8 +93,6 @@ export function rootFieldsOf(request: ForwardedRequest): RootField[] {
 
 /** Plans of operations that no @skip/@include makes depend on variables: the same for every request. */
 const unconditionalPlans = new WeakMap<ForwardableOperation, SelectionPlan | null>();
-/** Plans of the others, made once per request (its root fields and its answer read the same one). */
-const requestPlans = new WeakMap<ForwardedRequest, SelectionPlan>();
 
 /** What the operation selects with the request's variables (its root fields, what to keep of the source's data). */
 function planOf(request: ForwardedRequest): SelectionPlan {
@@ -105,9 +105,7 @@ function planOf(request: ForwardedRequest): SelectionPlan {
     unconditionalPlans.set(forwarded, known);
   }
   if (known) return known;
-  let plan = requestPlans.get(request);
-  if (!plan) requestPlans.set(request, (plan = make(variables)));
-  return plan;
+  return (request.plan ??= make(variables));
 }
 
 /** Whether any selection of the operation or its fragments carries a directive (@skip/@include, the only ones forwarded). */

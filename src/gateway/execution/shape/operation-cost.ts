@@ -48,17 +48,26 @@ export interface OperationEstimate {
   coercedVariables?: Record<string, unknown>;
 }
 
-const estimates = new WeakMap<object, OperationEstimate | undefined>();
+/** Where an operation's estimate is kept on its execution context (each operation of a batch has its own). */
+const ESTIMATE = Symbol('operation estimate');
 
-/** The estimate of the operation an execution runs, computed once however many plugins ask. */
+/**
+ * The estimate of the operation an execution runs, computed once however many plugins ask: kept on
+ * the operation's own context, per request, not in a table of the module's.
+ */
 export function estimateExecution(args: {
   schema: GraphQLSchema;
   document: DocumentNode;
   operationName?: string | null;
   variableValues?: Record<string, unknown> | null;
+  contextValue?: unknown;
 }): OperationEstimate | undefined {
-  if (!estimates.has(args)) estimates.set(args, estimateOperation(args.schema, args.document, args.operationName, args.variableValues ?? {}));
-  return estimates.get(args);
+  const context = args.contextValue as { [ESTIMATE]?: { of: object; estimate: OperationEstimate | undefined } } | undefined;
+  const kept = context?.[ESTIMATE];
+  if (kept && kept.of === args.document) return kept.estimate;
+  const estimate = estimateOperation(args.schema, args.document, args.operationName, args.variableValues ?? {});
+  if (context && typeof context === 'object') context[ESTIMATE] = { of: args.document, estimate };
+  return estimate;
 }
 
 /**
