@@ -1,5 +1,6 @@
 import { newObservedRequest, REQUEST_ID_HEADER, type ObservedRequest, type RequestHead } from '../observability/observed-request.ts';
 import type { Route } from '../guards/route.ts';
+import type { CachedAnswer } from '../execution/cache/response-cache.ts';
 
 /**
  * One client request as the gateway's pipeline sees it, created once when the request arrives (by the
@@ -37,6 +38,8 @@ export interface GatewayRequest {
   observed: ObservedRequest;
   /** Set once the head guards have run, so the second adapter a request passes through does not run them again. */
   headChecked: boolean;
+  /** The response cache's answers for this request's operations, when yoga served it (use-response-cache.ts). */
+  responseCache?: { operations: number; answers: CachedAnswer[] };
 }
 
 /** What a request is created from: the parts of the head every adapter can read. */

@@ -2,7 +2,11 @@ import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphq
 import type { Plugin } from 'graphql-yoga';
 import { sha256Of } from '../../../shared/hash.ts';
 import { gatewayRequestOf } from '../../pipeline/gateway-request.ts';
-import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type ResponseCache } from './response-cache.ts';
+import { cachingHeaders, matchesEtag, secondsLeft, type ResponseCache } from './response-cache.ts';
+
+/** Where an operation's cache key waits for its execution, on the operation's own context. */
+const CACHE_KEY = Symbol('response cache key');
+type OperationContext = { [CACHE_KEY]?: string } | undefined;
 
 /**
  * Answers a query seen before without parsing, validating or executing it again: the key is the
@@ -19,48 +23,45 @@ import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type Respo
  * browsers' CORS requests, persisted-query hashes, other media types) and keeps every answer.
  */
 export function useResponseCache(cache: ResponseCache): Plugin {
-  const pending = new WeakMap<object, { key: string }>();
-  const served = new WeakMap<Request, CachedAnswer[]>();
-  /** Operations each request carries (several in a batch): headers only when every one was cacheable. */
-  const operations = new WeakMap<Request, number>();
-  const remember = (request: Request, answer: CachedAnswer) => {
-    const list = served.get(request) ?? [];
-    list.push(answer);
-    served.set(request, list);
-  };
-
   return {
     async onParams({ request, params, context, setResult }) {
       if (!cache.enabled || typeof params.query !== 'string' || (request.method !== 'GET' && request.method !== 'POST')) return;
-      operations.set(request, (operations.get(request) ?? 0) + 1);
+      const gateway = gatewayRequestOf(context);
+      if (!gateway) return;
+      // What this request's operations (several in a batch) found or kept: headers only when every one was cacheable.
+      const state = (gateway.responseCache ??= { operations: 0, answers: [] });
+      state.operations += 1;
       const key = cache.keyOf(request.headers.get('authorization'), params as { query: string });
       const answer = await cache.read(key);
       if (answer) {
-        remember(request, answer);
-        gatewayRequestOf(context)?.observed.operations.set(context, { name: answer.operationName, type: 'query' });
+        state.answers.push(answer);
+        gateway.observed.operations.set(context, { name: answer.operationName, type: 'query' });
         setResult(JSON.parse(answer.body) as ExecutionResult);
         return;
       }
-      pending.set(params, { key });
+      // Each operation's own context (a batch's operations have one each) carries its key to execution.
+      (context as NonNullable<OperationContext>)[CACHE_KEY] = key;
     },
     onExecute({ args }) {
-      const context = args.contextValue as { request?: Request; params?: object };
-      const lookup = context.params ? pending.get(context.params) : undefined;
-      if (!lookup || !context.request) return;
+      const context = args.contextValue as OperationContext;
+      const key = context?.[CACHE_KEY];
+      const gateway = gatewayRequestOf(context);
+      if (key === undefined || !gateway?.responseCache) return;
       const operation = getOperationAST(args.document as DocumentNode, args.operationName ?? undefined);
       if (!operation || cache.ttlFor(operation) <= 0) return;
-      const request = context.request;
+      const state = gateway.responseCache;
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result) return;
-          const kept = cache.keep(lookup.key, operation, result as ExecutionResult);
-          if (kept) remember(request, kept);
+          const kept = cache.keep(key, operation, result as ExecutionResult);
+          if (kept) state.answers.push(kept);
         },
       };
     },
-    onResponse({ request, response, setResponse }) {
-      const answers = served.get(request);
-      if (!answers || answers.length !== operations.get(request) || response.status !== 200) return;
+    onResponse({ request, response, setResponse, serverContext }) {
+      const state = gatewayRequestOf(serverContext)?.responseCache;
+      const answers = state?.answers;
+      if (!state || !answers?.length || answers.length !== state.operations || response.status !== 200) return;
       // A batch is reusable as a whole only for as long as its shortest-lived answer.
       const etag = answers.length === 1 ? answers[0].etag : `"${sha256Of(...answers.map((answer) => answer.etag))}"`;
       const headers = new Headers(response.headers);
