@@ -2,14 +2,43 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCommand } from '../helpers/run-command.ts';
-import { runBench } from './bench.ts';
+import { runCommand, type RunningCommand } from '../helpers/run-command.ts';
+import type { BenchReport } from './bench.ts';
 
-/** Keeps `npm run bench` working: a quick run that asserts correct answers and counts, never speed. */
+/**
+ * Keeps `npm run bench` working: a quick run that asserts correct answers and counts, never speed.
+ * One run of the entry as `npm run bench` runs it serves both tests (each bench starts a dozen
+ * processes): its JSON report and its output carry every figure the first test reads.
+ */
 describe('npm run bench', () => {
+  let bench: Promise<{ run: RunningCommand; exitCode: number | null; report: () => BenchReport }> | undefined;
+  const runBenchOnce = () =>
+    (bench ??= (async () => {
+      const reportPath = join(mkdtempSync(join(tmpdir(), 'bench-')), 'bench.json');
+      const run = runCommand(process.execPath, ['--import', 'tsx', 'test/bench/bench.ts'], {
+        BENCH_SECONDS: '0.3',
+        BENCH_ROUNDS: '1',
+        BENCH_CONNECTIONS: '4',
+        BENCH_IDLE_SECONDS: '0',
+        BENCH_SUSTAIN_SECONDS: '1',
+        BENCH_RUNTIME: 'sources',
+        BENCH_REPORT_PATH: reportPath,
+      });
+      const exitCode = await run.exited;
+      const report = () => {
+        try {
+          return JSON.parse(readFileSync(reportPath, 'utf8')) as BenchReport;
+        } catch (error) {
+          throw new Error(`no bench report (exit code ${exitCode}); output:\n${run.output()}`, { cause: error });
+        }
+      };
+      return { run, exitCode, report };
+    })());
+
   it('runs every scenario against real processes with only correct answers, and reports every figure', async () => {
-    const lines: string[] = [];
-    const report = await runBench({ seconds: 0.3, connections: 4, rounds: 1, idleSeconds: 0, sustainSeconds: 1, runtime: 'sources', reportPath: false, log: (line) => lines.push(line) });
+    const { run, report: readReport } = await runBenchOnce();
+    const report = readReport();
+    const lines = run.output().split('\n');
     expect(report.results.map((result) => result.name)).toEqual([
       'upstream direct: problem(id)',
       'gateway pass-through: problem(id)',
@@ -34,23 +63,14 @@ describe('npm run bench', () => {
     expect(report.memory.sustained.samplesMiB.length).toBeGreaterThan(0);
     expect(report.memory.idleRssMiB).toBeGreaterThan(0);
     expect(lines.some((line) => line.startsWith('- gateway RSS: '))).toBe(true);
-  });
+  }, 300_000);
 
   it('runs as `npm run bench` runs it, to the end of the replicas scenario, and exits 0', async () => {
-    const reportPath = join(mkdtempSync(join(tmpdir(), 'bench-')), 'bench.json');
-    const run = runCommand(process.execPath, ['--import', 'tsx', 'test/bench/bench.ts'], {
-      BENCH_SECONDS: '0.2',
-      BENCH_ROUNDS: '1',
-      BENCH_CONNECTIONS: '4',
-      BENCH_IDLE_SECONDS: '0',
-      BENCH_SUSTAIN_SECONDS: '1',
-      BENCH_RUNTIME: 'sources',
-      BENCH_REPORT_PATH: reportPath,
-    });
-    expect(await run.exited, run.output()).toBe(0);
+    const { run, exitCode, report } = await runBenchOnce();
+    expect(exitCode, run.output()).toBe(0);
     expect(run.output()).toContain('| scenario | req/s | p50 / p99 ms | CPU µs/req | upstream calls/req |');
     expect(run.output()).toMatch(/round 1: one process \d+ req\/s .*; 0 wrong answers/);
     expect(run.output()).toMatch(/median: one process \d+ req\/s/);
-    expect(JSON.parse(readFileSync(reportPath, 'utf8')).results).toHaveLength(7);
+    expect(report().results).toHaveLength(7);
   }, 300_000);
 });
