@@ -22,6 +22,10 @@ export default defineConfig({
     // files therefore leave nothing behind (servers closed, timers and spies restored, environment
     // put back), and the helpers share what is safe to share (test/helpers/start-stack.ts).
     isolate: false,
+    // Two files at a time, even on 2 cores (vitest would run one): many files mostly wait, on the
+    // processes they start (npm start, npm pack, the README snippets, the bench, a browser) or on
+    // timers, and the other file uses the core meanwhile.
+    maxWorkers: 2,
     // Building the mesh takes a few seconds on a busy 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 120_000,
