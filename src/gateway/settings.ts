@@ -40,6 +40,27 @@ export interface GatewaySettings {
   translationTimeoutMs: number;
   /** `UPSTREAM_RETRIES`: extra attempts for a call that is safe to repeat (transport failure, 429, 502–504). @default 2 */
   upstreamRetries: number;
+  /**
+   * `UPSTREAM_BREAKER_FAILURES`: consecutive failed calls to one service (timeouts, refused or reset
+   * connections, 5xx, unusable bodies; each call counted once, retries included) that open its
+   * circuit: its calls then fail at once with UPSTREAM_UNAVAILABLE until a probe succeeds. 0 turns
+   * the breaker off. @default 5, applied by the breaker (upstream/circuit-breaker.ts), like the three below
+   */
+  upstreamBreakerFailures?: number;
+  /**
+   * `UPSTREAM_BREAKER_COOLDOWN_MS`: how long an open circuit fails its service's calls at once before
+   * a few probe calls decide whether to close it (a failed probe opens it for as long again).
+   * @default 10000
+   */
+  upstreamBreakerCooldownMs?: number;
+  /**
+   * `UPSTREAM_BREAKER_FAILURE_PERCENT`: share of a service's calls within UPSTREAM_BREAKER_WINDOW_MS
+   * that, failed, opens its circuit too, once the window holds 10 calls or more (a service failing
+   * every other call is not caught by the consecutive count). 0 turns this rule off. @default 50
+   */
+  upstreamBreakerFailurePercent?: number;
+  /** `UPSTREAM_BREAKER_WINDOW_MS`: the window UPSTREAM_BREAKER_FAILURE_PERCENT looks at. @default 10000 */
+  upstreamBreakerWindowMs?: number;
   /** `TRANSLATION_BATCH_SIZE`: most texts in one `POST /translate`; more are split into the fewest calls. @default 200 */
   translationBatchSize: number;
   /** `TRANSLATION_CONCURRENCY`: most translation calls in flight for one request's batches. @default 4 */
@@ -191,6 +212,10 @@ export function readSettings(env: Env): GatewaySettings {
     problemsTimeoutMs: readInteger(env, 'PROBLEMS_TIMEOUT_MS', 10_000, 1, MAX_TIMER_MS),
     translationTimeoutMs: readInteger(env, 'TRANSLATION_TIMEOUT_MS', 15_000, 1, MAX_TIMER_MS),
     upstreamRetries: readInteger(env, 'UPSTREAM_RETRIES', 2, 0, 10),
+    upstreamBreakerFailures: readOptionalInteger(env, 'UPSTREAM_BREAKER_FAILURES', 0, 1000),
+    upstreamBreakerCooldownMs: readOptionalInteger(env, 'UPSTREAM_BREAKER_COOLDOWN_MS', 1, MAX_TIMER_MS),
+    upstreamBreakerFailurePercent: readOptionalInteger(env, 'UPSTREAM_BREAKER_FAILURE_PERCENT', 0, 100),
+    upstreamBreakerWindowMs: readOptionalInteger(env, 'UPSTREAM_BREAKER_WINDOW_MS', 10, MAX_TIMER_MS),
     translationBatchSize: readInteger(env, 'TRANSLATION_BATCH_SIZE', 200, 1),
     translationConcurrency: readInteger(env, 'TRANSLATION_CONCURRENCY', 4, 1, 64),
     translationMaxCharsPerCall: readOptionalInteger(env, 'TRANSLATION_MAX_CHARS_PER_CALL', 1),
@@ -254,8 +279,8 @@ function readInteger(env: Env, name: string, fallback: number, min: number, max 
 }
 
 /** A whole number whose default the code using it applies. */
-function readOptionalInteger(env: Env, name: string, min: number): number | undefined {
-  return present(env, name) === undefined ? undefined : readInteger(env, name, min, min);
+function readOptionalInteger(env: Env, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  return present(env, name) === undefined ? undefined : readInteger(env, name, min, min, max);
 }
 
 function readUrl(env: Env, name: string, protocols: string[]): string | undefined {

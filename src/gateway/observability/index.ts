@@ -7,7 +7,8 @@ import type { RequestObserver } from './observed-request.ts';
 import { requestLogObserver, writeRequestLogLine, type RequestLog } from './request-log.ts';
 import type { GatewayTracing } from './tracing.ts';
 import { useMetricsEndpoint } from './use-metrics-endpoint.ts';
-import { useReadiness, watchKeyRefusals } from './use-readiness.ts';
+import { useReadiness, watchBreakers, watchKeyRefusals } from './use-readiness.ts';
+import type { BreakerObserver } from '../upstream/circuit-breaker.ts';
 import { useRequestObservation } from './use-request-observation.ts';
 
 export type { RequestLog, RequestLogEntry } from './request-log.ts';
@@ -47,8 +48,11 @@ export async function startTracing(settings: Pick<GatewaySettings, 'otlpEndpoint
 export interface Observability {
   /** Yoga plugins, right after the routes: request ids, outcomes, /readiness and /metrics. */
   yogaPlugins: Plugin[];
-  /** Told about every request and upstream call: the metrics, the tracer and the request log. */
-  observers: RequestObserver[];
+  /**
+   * Told about every request and upstream call (the metrics, the tracer and the request log), and
+   * about each service's circuit breaker (the metrics, readiness).
+   */
+  observers: (RequestObserver & BreakerObserver)[];
   /** For the translation batcher's `onServed`. */
   onTranslationServed: GatewayMetrics['translationServed'];
   /** For the rate limiter's `onRejected`. */
@@ -64,12 +68,15 @@ export interface Observability {
 /** Request log, metrics, tracing and readiness of one gateway, wired to the same per-request record. */
 export function createObservability({ settings, graphqlEndpoint = '/graphql', requestLog = writeRequestLogLine, readinessDependencies, tracing }: ObservabilityOptions): Observability {
   const metrics = createGatewayMetrics({ translationBatchSize: settings.translationBatchSize });
-  const observers: RequestObserver[] = [metrics.observer, createHttpMetrics(metrics.registry, graphqlEndpoint)];
+  const observers: (RequestObserver & BreakerObserver)[] = [metrics.observer, createHttpMetrics(metrics.registry, graphqlEndpoint)];
   if (tracing) observers.push(tracing.observer);
   if (requestLog) observers.push(requestLogObserver(requestLog));
   // Readiness reports what real calls see of each key, not only what its own checks see.
   const keyRefusals = watchKeyRefusals();
   observers.push(keyRefusals.observer);
+  // And each service's circuit, as the breaker among the upstream steps tells it.
+  const breakers = watchBreakers();
+  observers.push(breakers.observer);
   // Set by each readiness check, so it is as fresh as the balancer's probes.
   const upstreamUp = new Gauge({
     name: 'gateway_upstream_up',
@@ -88,6 +95,7 @@ export function createObservability({ settings, graphqlEndpoint = '/graphql', re
         standIns: settings.standIns ?? false,
         dependencies: readinessDependencies,
         keyRefusals,
+        breakers,
         onChecked: (services) => {
           for (const [service, state] of Object.entries(services)) upstreamUp.set({ service }, state === 'ok' ? 1 : 0);
         },

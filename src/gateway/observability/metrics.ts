@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { limitsInForce, type LimitInForce, type ServiceLimits } from '../translation/translation-limits.ts';
 import type { TranslationServedEvent } from '../translation/translation-batcher.ts';
+import type { BreakerObserver, BreakerState } from '../upstream/circuit-breaker.ts';
 import type { RequestObserver } from './observed-request.ts';
 import { SeriesCounter, SeriesHistogram } from './series-metrics.ts';
 
@@ -14,8 +15,8 @@ export interface GatewayMetricsOptions {
 export interface GatewayMetrics {
   /** This gateway's own registry (never prom-client's global one, so gateways in one process do not clash). */
   registry: Registry;
-  /** Counts requests and upstream calls. */
-  observer: RequestObserver;
+  /** Counts requests and upstream calls, and follows each service's circuit breaker. */
+  observer: RequestObserver & BreakerObserver;
   /** The translation batcher's `onServed` hook: cache hits and misses, texts per call, splits, limits learned. */
   translationServed(event: TranslationServedMetrics): void;
   /** The rate limiter's `onRejected` hook. */
@@ -24,6 +25,8 @@ export interface GatewayMetrics {
 
 /** What the translation batcher reports after each group of texts. */
 export type TranslationServedMetrics = TranslationServedEvent;
+
+const BREAKER_STATE_VALUE: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -130,6 +133,30 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
   });
   for (const budget of ['requests', 'translation']) rateLimitRejections.inc({ budget }, 0);
 
+  const breakerState = new Gauge({
+    name: 'gateway_upstream_breaker_state',
+    help: "State of each service's circuit breaker: 0 closed (calls go out), 1 half-open (a few probe calls decide), 2 open (calls fail at once).",
+    labelNames: ['service'] as const,
+    registers,
+  });
+  const breakerOpens = new Counter({
+    name: 'gateway_upstream_breaker_opens_total',
+    help: "Times each service's circuit breaker opened (a failed probe opening it again included).",
+    labelNames: ['service'] as const,
+    registers,
+  });
+  const breakerRefused = new Counter({
+    name: 'gateway_upstream_breaker_refused_calls_total',
+    help: 'Upstream calls failed at once, unsent, because the service\'s circuit was open (UPSTREAM_UNAVAILABLE with retryAfter).',
+    labelNames: ['service'] as const,
+    registers,
+  });
+  for (const service of ['problems', 'translation']) {
+    breakerState.set({ service }, 0);
+    breakerOpens.inc({ service }, 0);
+    breakerRefused.inc({ service }, 0);
+  }
+
   const operationNames = new Set<string>();
   const operationLabel = (name: string, outcome: string) => {
     if (name === 'anonymous' || name === 'batch' || operationNames.has(name)) return name;
@@ -152,6 +179,13 @@ export function createGatewayMetrics({ translationBatchSize, maxOperationNames =
           upstreamCalls.inc([service, status]);
           upstreamDuration.observe([service], durationMs / 1000);
         };
+      },
+      breakerChanged({ service, state }) {
+        breakerState.set({ service }, BREAKER_STATE_VALUE[state]);
+        if (state === 'open') breakerOpens.inc({ service });
+      },
+      breakerRefused(service) {
+        breakerRefused.inc({ service });
       },
     },
     translationServed({ cached, joined, sent, calls, callSizes, splitCalls = 0, splitTexts = 0, learned = [], reused = 0, unusable = 0, limits: known }) {

@@ -2,6 +2,7 @@ import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { ServiceName } from '../errors.ts';
+import type { BreakerObserver } from '../upstream/circuit-breaker.ts';
 import type { RequestObserver, UpstreamCallEnd } from './observed-request.ts';
 import { refuseUnlessRead } from './read-only-endpoint.ts';
 
@@ -24,6 +25,12 @@ export interface ReadinessOptions {
    * service answers GET /languages to anyone).
    */
   keyRefusals?: KeyRefusals;
+  /**
+   * Each service's circuit breaker as the gateway's calls left it (watchBreakers): an open or
+   * half-open circuit is reported over whatever the check found, since it is what the service's
+   * fields get now.
+   */
+  breakers?: BreakerStates;
   /** Told each upstream's (and dependency's) state after every check (for a metric). */
   onChecked?: (services: Record<string, string>) => void;
   /** @default '/readiness' */
@@ -99,6 +106,7 @@ export function useReadiness({
   standIns = false,
   dependencies = {},
   keyRefusals,
+  breakers,
   onChecked,
   endpoint = '/readiness',
   timeoutMs = 2000,
@@ -114,7 +122,7 @@ export function useReadiness({
     // Probes arriving while a check runs share it; the result is kept `cacheMs` from when it is known.
     void report.then((checked) => {
       if (last?.report === report) last.at = performance.now();
-      onChecked?.(withRefusals(checked, keyRefusals).services);
+      onChecked?.(withCallStates(checked, keyRefusals, breakers).services);
     });
     return report;
   };
@@ -126,7 +134,7 @@ export function useReadiness({
       // Refusals are applied to each answer, not kept with the check: one clears with the call that succeeds.
       const report: ReadinessReport = stoppedAccepting(serverContext)
         ? { status: 'shutting down', standIns }
-        : { ...withRefusals(await check(), keyRefusals), standIns };
+        : { ...withCallStates(await check(), keyRefusals, breakers), standIns };
       endResponse(
         new Response(request.method === 'HEAD' ? null : JSON.stringify(report), {
           status: report.status === 'shutting down' ? 503 : 200,
@@ -164,15 +172,49 @@ export function watchKeyRefusals(): KeyRefusals {
   };
 }
 
-/** The report with each refused key over a check that passed (a failing check says more: it is kept). */
-function withRefusals(report: UpstreamReport, keyRefusals: KeyRefusals | undefined): UpstreamReport {
-  if (!keyRefusals) return report;
+/** What the circuit breakers tell of each service, for readiness. */
+export interface BreakerStates {
+  /** Told of each change of state: put it among the gateway's observers. */
+  observer: BreakerObserver;
+  /** `circuit open (retry in 7 s)` or `circuit half-open (probing)`; undefined while closed. */
+  stateOf(service: ServiceName): string | undefined;
+}
+
+/** Follows each service's circuit breaker (upstream/circuit-breaker.ts) through its observer hook. */
+export function watchBreakers(now: () => number = Date.now): BreakerStates {
+  const states: Partial<Record<ServiceName, { state: 'open' | 'half-open'; probeAt?: number }>> = {};
+  return {
+    observer: {
+      breakerChanged({ service, state, probeAt }) {
+        if (state === 'closed') delete states[service];
+        else states[service] = { state, probeAt };
+      },
+    },
+    stateOf(service) {
+      const circuit = states[service];
+      if (!circuit) return undefined;
+      if (circuit.state === 'half-open') return 'circuit half-open (probing)';
+      const wait = Math.ceil(((circuit.probeAt ?? 0) - now()) / 1000);
+      // Past its cool-down the circuit stays open until a call comes to probe it.
+      return wait > 0 ? `circuit open (retry in ${wait} s)` : 'circuit open (the next call probes)';
+    },
+  };
+}
+
+/**
+ * The report with what the gateway's own calls see: each refused key over a check that passed (a
+ * failing check says more: it is kept), then each circuit that is not closed over either (it is
+ * what the service's fields get now, whatever the check found).
+ */
+function withCallStates(report: UpstreamReport, keyRefusals: KeyRefusals | undefined, breakers: BreakerStates | undefined): UpstreamReport {
+  if (!keyRefusals && !breakers) return report;
   let services: UpstreamReport['services'] | undefined;
   for (const service of Object.keys(CHECKS) as ServiceName[]) {
-    const refusal = keyRefusals.stateOf(service);
-    if (refusal === undefined || report.services[service] !== 'ok') continue;
+    const refusal = report.services[service] === 'ok' ? keyRefusals?.stateOf(service) : undefined;
+    const state = breakers?.stateOf(service) ?? refusal;
+    if (state === undefined) continue;
     services ??= { ...report.services };
-    services[service] = refusal;
+    services[service] = state;
   }
   return services ? { status: 'degraded', services } : report;
 }

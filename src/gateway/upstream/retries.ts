@@ -64,7 +64,7 @@ export function retryUpstreamCalls({ timeoutMs, retries = 2, baseDelayMs = 100, 
         if (response && !TRANSIENT.has(response.status)) return response.afterBody(release);
         const retryAfter = response?.header('retry-after');
         const delay = retryAfter !== undefined ? (parseRetryAfter(retryAfter) ?? 0) * 1000 : Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
-        const last = !call.readOnly || attempt >= retries || Date.now() + delay >= deadline;
+        const last = !call.readOnly || call.singleAttempt || attempt >= retries || Date.now() + delay >= deadline;
         if (last) {
           if (response) return response.afterBody(release);
           throw failure;

@@ -23,6 +23,11 @@ export interface UpstreamCall {
   info: unknown;
   /** Safe to repeat and to reuse: every translation call, and problems queries (never mutations). */
   readOnly: boolean;
+  /**
+   * Tried once whatever `readOnly` says: a circuit breaker's probe (circuit-breaker.ts), which would
+   * otherwise send a service still in trouble several attempts where one tells.
+   */
+  singleAttempt?: boolean;
   /** Puts the call on the wire (Mesh's fetch, as any plugin of .meshrc.yaml wraps it): the end of the steps. */
   network: MeshFetch;
 }

@@ -3,9 +3,11 @@ import type { MeshPlugin } from '@graphql-mesh/types';
 import type { GraphQLSchema } from 'graphql';
 import type { KeyValueStore } from '../cache/key-value-store.ts';
 import type { ServiceName } from '../errors.ts';
+import type { GatewayLog } from '../observability/mesh-logger.ts';
 import type { RequestObserver } from '../observability/observed-request.ts';
 import type { GatewaySettings } from '../settings.ts';
 import { limitAnswerSize } from './answer-size-limit.ts';
+import { breakUpstreamCircuits, type BreakerObserver } from './circuit-breaker.ts';
 import { observeUpstreamCalls } from './observation.ts';
 import { cacheProblemsAnswers } from './problems-cache.ts';
 import { retryUpstreamCalls } from './retries.ts';
@@ -15,12 +17,26 @@ import { shapeUpstreamErrors } from './upstream-errors.ts';
 export interface UpstreamStepsOptions {
   settings: Pick<
     GatewaySettings,
-    'problemsTimeoutMs' | 'translationTimeoutMs' | 'upstreamRetries' | 'problemsCacheTtlSeconds' | 'problemsMaxResponseBytes' | 'translationMaxResponseBytes'
+    | 'problemsTimeoutMs'
+    | 'translationTimeoutMs'
+    | 'upstreamRetries'
+    | 'problemsCacheTtlSeconds'
+    | 'problemsMaxResponseBytes'
+    | 'translationMaxResponseBytes'
+    | 'upstreamBreakerFailures'
+    | 'upstreamBreakerCooldownMs'
+    | 'upstreamBreakerFailurePercent'
+    | 'upstreamBreakerWindowMs'
   >;
-  /** Told about every HTTP attempt: the metrics, the tracer, the request log's counts. */
-  observers: RequestObserver[];
+  /**
+   * Told about every HTTP attempt (the metrics, the tracer, the request log's counts), and those
+   * with BreakerObserver's hooks about each service's circuit (metrics, readiness).
+   */
+  observers: (RequestObserver & BreakerObserver)[];
   /** Where problems answers are kept (Redis when replicas share one). @default in-process */
   problemsStore?: KeyValueStore;
+  /** Where the circuit breaker's line for each change of state goes. @default console.warn */
+  log?: GatewayLog;
 }
 
 /** Source names as declared in .meshrc.yaml, and the service names clients see in errors. */
@@ -28,13 +44,23 @@ export const SERVICE_OF_SOURCE: Record<string, ServiceName> = { Problems: 'probl
 
 /**
  * Everything the gateway does around an upstream HTTP call, outermost first: a cached problems
- * answer skips the rest; error shaping sees the final outcome of the retries, and reads the body
+ * answer skips the rest (identical calls in flight share one); the circuit breaker judges whole
+ * calls by their shaped outcome and, while a service's circuit is open, fails its calls before any
+ * attempt or retry; error shaping sees the final outcome of the retries, and reads the body
  * through the size bound (never retried: the same call would get as large an answer); retries give each
  * attempt its share of the budget; observation sees every attempt on the wire.
  */
-export function createUpstreamSteps({ settings, observers, problemsStore }: UpstreamStepsOptions): UpstreamStep[] {
+export function createUpstreamSteps({ settings, observers, problemsStore, log }: UpstreamStepsOptions): UpstreamStep[] {
   return [
     cacheProblemsAnswers({ ttlMs: settings.problemsCacheTtlSeconds * 1000, store: problemsStore }),
+    breakUpstreamCircuits({
+      failures: settings.upstreamBreakerFailures,
+      cooldownMs: settings.upstreamBreakerCooldownMs,
+      failureRatio: settings.upstreamBreakerFailurePercent === undefined ? undefined : settings.upstreamBreakerFailurePercent / 100,
+      windowMs: settings.upstreamBreakerWindowMs,
+      observers,
+      log,
+    }),
     shapeUpstreamErrors,
     limitAnswerSize({ maxBytes: { problems: settings.problemsMaxResponseBytes, translation: settings.translationMaxResponseBytes } }),
     retryUpstreamCalls({

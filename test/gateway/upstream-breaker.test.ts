@@ -1,0 +1,236 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorCode, UpstreamError, type ServiceName } from '../../src/gateway/errors.ts';
+import { breakUpstreamCircuits, verdictOf, type BreakerChange, type BreakerObserver } from '../../src/gateway/upstream/circuit-breaker.ts';
+import { UpstreamAnswer } from '../../src/gateway/upstream/upstream-answer.ts';
+import { composeSteps, type SendUpstream, type UpstreamCall } from '../../src/gateway/upstream/upstream-call.ts';
+import { createUpstreamSteps } from '../../src/gateway/upstream/upstream-calls.ts';
+import { readSettings } from '../../src/gateway/settings.ts';
+
+const callTo = (service: ServiceName, init: UpstreamCall['init'] = {}): UpstreamCall => ({
+  service,
+  url: `http://${service}.test/x`,
+  init,
+  context: undefined,
+  info: undefined,
+  readOnly: true,
+  network: (() => Promise.reject(new Error('not used'))) as unknown as UpstreamCall['network'],
+});
+
+const failed = (service: ServiceName, code: (typeof ErrorCode)[keyof typeof ErrorCode] = ErrorCode.UpstreamError, status?: number) =>
+  new UpstreamError('failed', { code, service, ...(status === undefined ? {} : { status }) });
+
+/** A breaker over a stand-in `next` whose outcome the test sets, on a clock the test moves. */
+function harness(options: Parameters<typeof breakUpstreamCircuits>[0] = {}) {
+  let clock = 1_000_000;
+  const lines: string[] = [];
+  const changes: BreakerChange[] = [];
+  const refused: ServiceName[] = [];
+  const sent: UpstreamCall[] = [];
+  let outcome: (call: UpstreamCall) => Promise<UpstreamAnswer> = async () => new UpstreamAnswer({ status: 200, headers: [], body: '{}' });
+  const observer: BreakerObserver = { breakerChanged: (change) => changes.push(change), breakerRefused: (service) => refused.push(service) };
+  const step = breakUpstreamCircuits({ failures: 3, cooldownMs: 5000, probes: 2, observers: [observer], log: (line) => lines.push(line), now: () => clock, ...options });
+  const next: SendUpstream = (call) => {
+    sent.push(call);
+    return outcome(call);
+  };
+  return {
+    lines,
+    changes,
+    refused,
+    sent,
+    send: (service: ServiceName = 'translation', init?: UpstreamCall['init']) => step(callTo(service, init), next),
+    succeed: () => (outcome = async () => new UpstreamAnswer({ status: 200, headers: [], body: '{}' })),
+    fail: (error: (service: ServiceName) => unknown = (service) => failed(service, ErrorCode.UpstreamError, 503)) =>
+      (outcome = (call) => Promise.reject(error(call.service))),
+    advance: (ms: number) => (clock += ms),
+  };
+}
+
+/** The call's outcome: `ok` or the code of the error it failed with, and that error. */
+async function settle(promise: Promise<unknown>): Promise<{ code: string; error?: UpstreamError }> {
+  try {
+    await promise;
+    return { code: 'ok' };
+  } catch (error) {
+    return { code: (error as UpstreamError).extensions?.code ?? String(error), error: error as UpstreamError };
+  }
+}
+
+describe('circuit breaker step', () => {
+  it('opens after the consecutive failures, then fails calls at once with UPSTREAM_UNAVAILABLE and the seconds until the next probe', async () => {
+    const h = harness();
+    h.fail();
+    for (let i = 0; i < 3; i += 1) expect((await settle(h.send())).code).toBe('UPSTREAM_ERROR');
+    expect(h.sent).toHaveLength(3);
+    h.advance(1200);
+    const refused = await settle(h.send());
+    expect(refused.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(refused.error!.extensions).toMatchObject({ service: 'translation', retryAfter: 4 });
+    expect(refused.error!.message).toMatch(/retry in 4 s/);
+    // Refused unsent.
+    expect(h.sent).toHaveLength(3);
+    expect(h.refused).toEqual(['translation']);
+    expect(h.changes.map(({ service, state }) => [service, state])).toEqual([['translation', 'open']]);
+    expect(h.lines).toHaveLength(1);
+    expect(h.lines[0]).toMatch(/^upstream translation: circuit open \(3 calls in a row failed, the last: UPSTREAM_ERROR, HTTP 503\)/);
+  });
+
+  it('keeps the other service out of it', async () => {
+    const h = harness();
+    h.fail((service) => (service === 'translation' ? failed(service) : undefined));
+    for (let i = 0; i < 3; i += 1) await settle(h.send('translation'));
+    h.succeed();
+    expect((await settle(h.send('problems'))).code).toBe('ok');
+    expect((await settle(h.send('translation'))).code).toBe('UPSTREAM_UNAVAILABLE');
+  });
+
+  it('a success in between starts the count again', async () => {
+    const h = harness();
+    for (let round = 0; round < 3; round += 1) {
+      h.fail();
+      await settle(h.send());
+      await settle(h.send());
+      h.succeed();
+      expect((await settle(h.send())).code).toBe('ok');
+    }
+    expect(h.changes).toEqual([]);
+  });
+
+  it('counts timeouts, unreachable services and unusable bodies; not 4xx, refused keys, 429 or answers over the size bound', async () => {
+    expect(verdictOf(failed('translation', ErrorCode.UpstreamTimeout))).toBe('failure');
+    expect(verdictOf(failed('translation', ErrorCode.UpstreamUnavailable))).toBe('failure');
+    expect(verdictOf(failed('translation', ErrorCode.UpstreamError, 500))).toBe('failure');
+    expect(verdictOf(failed('translation', ErrorCode.UpstreamError, 200))).toBe('failure');
+    expect(verdictOf(new Error('anything else'))).toBe('failure');
+    expect(verdictOf(failed('translation', ErrorCode.UpstreamBadRequest, 400))).toBe('success');
+    expect(verdictOf(failed('translation', ErrorCode.UpstreamAuthRefused, 403))).toBe('success');
+    expect(verdictOf(failed('translation', ErrorCode.UpstreamRateLimited, 429))).toBe('neutral');
+    expect(verdictOf(failed('translation', ErrorCode.UpstreamResponseTooLarge, 200))).toBe('neutral');
+
+    const h = harness();
+    h.fail((service) => failed(service, ErrorCode.UpstreamBadRequest, 400));
+    for (let i = 0; i < 10; i += 1) await settle(h.send());
+    h.fail((service) => failed(service, ErrorCode.UpstreamRateLimited, 429));
+    for (let i = 0; i < 10; i += 1) await settle(h.send());
+    expect(h.changes).toEqual([]);
+  });
+
+  it('does not count a call whose client went away', async () => {
+    const h = harness();
+    const gone = new AbortController();
+    gone.abort();
+    h.fail((service) => failed(service, ErrorCode.UpstreamUnavailable));
+    for (let i = 0; i < 5; i += 1) await settle(h.send('translation', { signal: gone.signal }));
+    expect(h.changes).toEqual([]);
+  });
+
+  it('opens on a failure ratio over the window when failures never run long enough in a row', async () => {
+    let n = 0;
+    const alternate = () => {
+      n += 1;
+      return n % 2 === 0 ? Promise.resolve(new UpstreamAnswer({ status: 200, headers: [], body: '{}' })) : Promise.reject(failed('translation'));
+    };
+    const step = breakUpstreamCircuits({ failures: 3, failureRatio: 0.5, windowMs: 10_000, minimumCalls: 10, log: () => undefined });
+    const codes: string[] = [];
+    for (let i = 0; i < 12; i += 1) codes.push((await settle(step(callTo('translation'), alternate))).code);
+    expect(codes.slice(0, 9)).not.toContain('UPSTREAM_UNAVAILABLE');
+    expect(codes.at(-1)).toBe('UPSTREAM_UNAVAILABLE');
+    // With the ratio rule off, the same pattern never opens it.
+    n = 0;
+    const off = breakUpstreamCircuits({ failures: 3, failureRatio: 0, log: () => undefined });
+    for (let i = 0; i < 30; i += 1) expect((await settle(off(callTo('translation'), alternate))).code).not.toBe('UPSTREAM_UNAVAILABLE');
+  });
+
+  it('after the cool-down lets probes through, each tried once; they close it, and calls flow again', async () => {
+    const h = harness();
+    h.fail();
+    for (let i = 0; i < 3; i += 1) await settle(h.send());
+    h.advance(5000);
+    h.succeed();
+    expect((await settle(h.send())).code).toBe('ok');
+    expect(h.sent.at(-1)!.singleAttempt).toBe(true);
+    expect(h.changes.map(({ state }) => state)).toEqual(['open', 'half-open']);
+    expect((await settle(h.send())).code).toBe('ok');
+    expect(h.changes.map(({ state }) => state)).toEqual(['open', 'half-open', 'closed']);
+    expect((await settle(h.send())).code).toBe('ok');
+    expect(h.sent.at(-1)!.singleAttempt).toBeUndefined();
+    expect(h.lines).toHaveLength(3);
+    expect(h.lines[2]).toMatch(/circuit closed: 2 probe calls succeeded/);
+  });
+
+  it('while probes are out, other calls wait for their verdict; a failed probe opens it for another cool-down', async () => {
+    const h = harness();
+    h.fail();
+    for (let i = 0; i < 3; i += 1) await settle(h.send());
+    h.advance(5000);
+    // Both probes are out (their answers not yet read) when the third call comes.
+    const probes = [settle(h.send()), settle(h.send())];
+    expect((await settle(h.send())).code).toBe('UPSTREAM_UNAVAILABLE');
+    expect((await Promise.all(probes)).map(({ code }) => code)).toEqual(['UPSTREAM_ERROR', 'UPSTREAM_ERROR']);
+    // Two probes failed; the second one's verdict came after the circuit opened again, and counts no more.
+    expect(h.changes.map(({ state }) => state)).toEqual(['open', 'half-open', 'open']);
+    const again = await settle(h.send());
+    expect(again.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(again.error!.extensions.retryAfter).toBe(5);
+    expect(h.sent).toHaveLength(5);
+  });
+
+  it('is off with failures 0: every call goes out', async () => {
+    const h = harness({ failures: 0 });
+    h.fail();
+    for (let i = 0; i < 20; i += 1) await settle(h.send());
+    expect(h.sent).toHaveLength(20);
+    expect(h.changes).toEqual([]);
+  });
+});
+
+describe('circuit breaker among the upstream steps', () => {
+  const settings = (env: Record<string, string>) => readSettings({ UPSTREAM_RETRIES: '2', ...env });
+  /** The upstream steps over a network stand-in that answers 503 while `down`, counting attempts. */
+  function steps(env: Record<string, string>) {
+    const state = { down: true, attempts: 0 };
+    const network = (async () => {
+      state.attempts += 1;
+      return state.down ? new Response('{"error":"down"}', { status: 503 }) : new Response('{"translatedText":"x"}', { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as unknown as UpstreamCall['network'];
+    const send = composeSteps(createUpstreamSteps({ settings: settings(env), observers: [], log: () => undefined }));
+    const call = (): Promise<{ code: string; error?: UpstreamError }> => settle(send({ ...callTo('translation'), network }));
+    return { state, call };
+  }
+
+  it('sits outside the retries: a failed call counts once with all its attempts, a refused call makes none, a probe makes one', async () => {
+    const { state, call } = steps({ UPSTREAM_BREAKER_FAILURES: '2', UPSTREAM_BREAKER_COOLDOWN_MS: '300', UPSTREAM_BREAKER_FAILURE_PERCENT: '0' });
+    expect((await call()).code).toBe('UPSTREAM_ERROR');
+    expect(state.attempts).toBe(3);
+    expect((await call()).code).toBe('UPSTREAM_ERROR');
+    expect(state.attempts).toBe(6);
+    for (let i = 0; i < 5; i += 1) expect((await call()).code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(state.attempts).toBe(6);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect((await call()).code).toBe('UPSTREAM_ERROR');
+    expect(state.attempts).toBe(7);
+    expect((await call()).code).toBe('UPSTREAM_UNAVAILABLE');
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    state.down = false;
+    for (let i = 0; i < 4; i += 1) expect((await call()).code).toBe('ok');
+  });
+
+  it('UPSTREAM_BREAKER_FAILURES=0 turns it off: every call is tried with its retries', async () => {
+    const { state, call } = steps({ UPSTREAM_BREAKER_FAILURES: '0' });
+    for (let i = 0; i < 8; i += 1) expect((await call()).code).toBe('UPSTREAM_ERROR');
+    expect(state.attempts).toBe(24);
+  });
+});
+
+describe('circuit breaker settings', () => {
+  it('reads UPSTREAM_BREAKER_* (unset: the breaker applies its defaults) and refuses bad values naming the variable', () => {
+    expect(readSettings({})).toMatchObject({ upstreamBreakerFailures: undefined, upstreamBreakerCooldownMs: undefined });
+    expect(
+      readSettings({ UPSTREAM_BREAKER_FAILURES: '0', UPSTREAM_BREAKER_COOLDOWN_MS: '2500', UPSTREAM_BREAKER_FAILURE_PERCENT: '75', UPSTREAM_BREAKER_WINDOW_MS: '30000' }),
+    ).toMatchObject({ upstreamBreakerFailures: 0, upstreamBreakerCooldownMs: 2500, upstreamBreakerFailurePercent: 75, upstreamBreakerWindowMs: 30_000 });
+    expect(() => readSettings({ UPSTREAM_BREAKER_FAILURES: '-1' })).toThrow(/^UPSTREAM_BREAKER_FAILURES: /);
+    expect(() => readSettings({ UPSTREAM_BREAKER_COOLDOWN_MS: '0' })).toThrow(/^UPSTREAM_BREAKER_COOLDOWN_MS: /);
+    expect(() => readSettings({ UPSTREAM_BREAKER_FAILURE_PERCENT: '101' })).toThrow(/^UPSTREAM_BREAKER_FAILURE_PERCENT: /);
+    expect(() => readSettings({ UPSTREAM_BREAKER_WINDOW_MS: 'soon' })).toThrow(/^UPSTREAM_BREAKER_WINDOW_MS: /);
+  });
+});
