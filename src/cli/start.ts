@@ -12,6 +12,7 @@ import { SettingsError, readSettings, settingsVariables, unknownVariableLine, un
 import { createEntryLog } from './entry-log.ts';
 import { listen, type CutOffRequest, type RunningServer } from '../shared/listen.ts';
 import { RELEASE_AFTER_MS, releaseStartUpMemory } from './release-start-up-memory.ts';
+import { seconds, startUpLine } from './start-up-line.ts';
 import type { StandIn } from '../upstreams/stand-ins.ts';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -111,13 +112,21 @@ async function main(settings: GatewaySettings): Promise<void> {
   // container inits and deploy scripts that exit after starting it all leave it reparented, and it
   // must keep serving. (`npm start` execs node, so npm's own signals reach this process directly.)
 
-  // Loaded only once the settings are known to be usable, so a refusal is immediate.
-  const [{ createGateway }, { writeRequestLogLine }, { REQUEST_ID_HEADER, requestIdFrom }, { startProblemsStandIn, startTranslationStandIn }] = await Promise.all([
+  // Loaded only once the settings are known to be usable, so a refusal is immediate. The stand-ins
+  // start while the gateway's code loads (loading waits on files as much as on the CPU), and their
+  // code is not loaded at all when no upstream needs one (production).
+  const loadingCode = Promise.all([
     import('../gateway/create-gateway.ts'),
     import('../gateway/observability/request-log.ts'),
     import('../gateway/observability/observed-request.ts'),
-    import('../upstreams/stand-ins.ts'),
+    import('./warm-up.ts'),
   ]);
+  const startingStandIns = startStandIns(settings, allowStandIns, standIns);
+  // Either may fail first; the other's failure is then of no interest.
+  loadingCode.catch(() => undefined);
+  startingStandIns.catch(() => undefined);
+  const [[{ createGateway }, { writeRequestLogLine }, { REQUEST_ID_HEADER, requestIdFrom }, { warmUp }], started] = await Promise.all([loadingCode, startingStandIns]);
+  const loadedAt = performance.now();
   if (stopping) return;
 
   const upstreams: Partial<GatewaySettings> = {};
@@ -127,12 +136,8 @@ async function main(settings: GatewaySettings): Promise<void> {
       step(`${name}: ${withoutCredentials(url)} (from ${urlVariable})`);
       continue;
     }
-    if (!allowStandIns) continue;
-    const standIn = await (name === 'problems'
-      ? startProblemsStandIn({ apiKey: settings.problemsApiKey })
-      : startTranslationStandIn({ apiKey: settings.translationApiKey }));
-    standIns.push(standIn);
-    if (stopping) return;
+    const standIn = started[name];
+    if (!standIn) continue;
     step(`${name}: local stand-in with fake data at ${standIn.url} (set ${urlVariable} to use a real service)`);
     // The stand-in's URL and key replace the unset ones; everything else is as read.
     if (name === 'problems') Object.assign(upstreams, { problemsUrl: standIn.url, problemsApiKey: standIn.apiKey });
@@ -144,7 +149,7 @@ async function main(settings: GatewaySettings): Promise<void> {
     step('GATEWAY_API_KEYS is not set, so any client may call the gateway (fine for development only)', 'warn');
   }
   step('building the schema from .meshrc.yaml…');
-  const building = Date.now();
+  const building = performance.now();
   gateway = await createGateway({
     // Tells the gateway (and so /readiness) whether stand-ins serve it, not whether they were allowed.
     settings: { ...settings, ...upstreams, standIns: standIns.length > 0 },
@@ -156,7 +161,8 @@ async function main(settings: GatewaySettings): Promise<void> {
   if (stopping) return;
   const types = Object.keys(gateway.schema.getTypeMap()).filter((name) => !name.startsWith('__')).length;
   const links = gateway.linksLeftOut.length === 0 ? 'all links in place' : `${gateway.linksLeftOut.length} link(s) left out`;
-  step(`schema ready in ${((Date.now() - building) / 1000).toFixed(1)} s: ${types} types, ${links}`);
+  const builtAt = performance.now();
+  step(`schema ready in ${seconds(builtAt - building)}: ${types} types, ${links}`);
   const { listener } = gateway;
   server = await listen(
     (request, response) => {
@@ -176,7 +182,32 @@ async function main(settings: GatewaySettings): Promise<void> {
   // GraphiQL is advertised only when served (GATEWAY_GRAPHIQL; off in production unless enabled).
   const serves = settings.graphiql ? 'GraphiQL in a browser, GraphQL over HTTP for clients' : 'GraphQL over HTTP; GraphiQL off';
   step(`listening: http://localhost:${server.port}/graphql (${serves}${over})`);
+  step(startUpLine({ loadedAt, builtAt, listeningAt: performance.now(), standIns: standIns.length > 0 }));
+  // Only once it answers: what the first requests would otherwise load on their way (the statements'
+  // thread, GraphiQL's files) loads now, in the background, while the gateway waits for them.
+  warmUp({ translationLink: !gateway.linksLeftOut.some(({ name }) => name === 'Problem.translation'), graphiql: settings.graphiql });
   setTimeout(releaseStartUpMemory, RELEASE_AFTER_MS).unref();
+}
+
+/**
+ * Starts the stand-ins for the upstreams that have no URL (when allowed), both at once, and adds
+ * each to `standIns` as soon as it listens, so a stop during start-up closes it.
+ */
+async function startStandIns(settings: GatewaySettings, allowed: boolean, standIns: StandIn[]): Promise<Partial<Record<(typeof UPSTREAMS)[number]['name'], StandIn>>> {
+  const needed = UPSTREAMS.filter(({ urlSetting }) => !settings[urlSetting]);
+  if (!allowed || needed.length === 0) return {};
+  const { startProblemsStandIn, startTranslationStandIn } = await import('../upstreams/stand-ins.ts');
+  const starting = needed.map(async ({ name }) => {
+    const standIn = await (name === 'problems'
+      ? startProblemsStandIn({ apiKey: settings.problemsApiKey })
+      : startTranslationStandIn({ apiKey: settings.translationApiKey }));
+    standIns.push(standIn);
+    return [name, standIn] as const;
+  });
+  const outcomes = await Promise.allSettled(starting);
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return Object.fromEntries(outcomes.map((outcome) => (outcome as PromiseFulfilledResult<readonly [string, StandIn]>).value));
 }
 
 // Before the settings are read, NODE_ENV alone says whether lines must be JSON.

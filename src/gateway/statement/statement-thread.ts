@@ -27,6 +27,8 @@ const cannotStart: StatementOutcome = { failure: { message: 'The gateway could n
 
 // Loading the thread (remark, and under tsx its compilation) is not the statement's time.
 const START_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_HEAP_MB = 256;
+const DEFAULT_IDLE_MS = 5 * 60 * 1000;
 
 /**
  * Parsing Markdown is synchronous and superlinear in its worst cases (seconds for a 64 KB statement
@@ -35,7 +37,7 @@ const START_TIMEOUT_MS = 60_000;
  * in one worker thread, a task at a time, each with a time limit: a statement that takes too long
  * stops the thread (a new one takes the next task) instead of the gateway.
  */
-export function createStatementThread({ limits, timeoutMs = 10_000, maxHeapMb = 256, idleMs = 5 * 60 * 1000 }: StatementThreadOptions): StatementRunner {
+export function createStatementThread({ limits, timeoutMs = 10_000, maxHeapMb = DEFAULT_MAX_HEAP_MB, idleMs = DEFAULT_IDLE_MS }: StatementThreadOptions): StatementRunner {
   const queue: Queued[] = [];
   let thread: { worker: Worker; ready: boolean } | undefined;
   let current: Queued | undefined;
@@ -57,8 +59,8 @@ export function createStatementThread({ limits, timeoutMs = 10_000, maxHeapMb = 
   const fail = (message: string) => finish({ failure: { message } });
 
   const start = () => {
-    const worker = spawnStatementWorker(limits, maxHeapMb);
-    const started = { worker, ready: false };
+    const { worker, ready } = takeSpare(limits, maxHeapMb) ?? { worker: spawnStatementWorker(limits, maxHeapMb), ready: false };
+    const started = { worker, ready };
     const mine = () => thread === started;
     worker.on('message', (message: StatementOutcome | 'ready') => {
       if (!mine()) return;
@@ -78,6 +80,8 @@ export function createStatementThread({ limits, timeoutMs = 10_000, maxHeapMb = 
     };
     worker.on('error', (error) => lost((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out of memory' : 'worker error'));
     worker.on('exit', () => lost('worker stopped'));
+    // A spare that is already loaded takes the task in this same turn (next() goes on at once).
+    if (ready) return started;
     timer = setTimeout(() => {
       if (!mine()) return;
       void stop();
@@ -119,6 +123,89 @@ export function createStatementThread({ limits, timeoutMs = 10_000, maxHeapMb = 
       for (const queued of waiting) queued.settle({ failure: { message: 'The gateway is shutting down.', transient: true } });
     },
   };
+}
+
+interface Spare {
+  /** The limits and heap it was started with: only a thread asking for the same takes it. */
+  key: string;
+  worker: Worker;
+  ready: boolean;
+  /** Detaches the spare's own listeners and timer, once taken or lost. */
+  release(): void;
+}
+
+/** At most one thread started ahead of the first statement, for the first thread that needs it. */
+let spare: Spare | undefined;
+
+const spareKey = (limits: StatementLimits, maxHeapMb: number) => JSON.stringify([limits, maxHeapMb]);
+
+function takeSpare(limits: StatementLimits, maxHeapMb: number): { worker: Worker; ready: boolean } | undefined {
+  if (!spare || spare.key !== spareKey(limits, maxHeapMb)) return undefined;
+  const taken = spare;
+  spare = undefined;
+  taken.release();
+  // Kept alive while it loads or works, as a thread started for a task is; idle, the taker unrefs it.
+  taken.worker.ref();
+  return { worker: taken.worker, ready: taken.ready };
+}
+
+export interface SpareThreadOptions {
+  limits: StatementLimits;
+  /** As createStatementThread's: a thread with other limits or heap starts its own. @default 256 MiB */
+  maxHeapMb?: number;
+  /** A spare nobody took ends after this long, as an idle thread does. @default 5 minutes */
+  idleMs?: number;
+}
+
+/**
+ * Starts the statements' worker thread before any statement needs it, for the first
+ * createStatementThread (with the same limits) in this process to take. Loading the thread (remark
+ * and its dependencies, compiled under tsx) is what makes the first translated statement slow; an
+ * entry that has just started listening calls this so that this loading happens while it is idle.
+ * Resolves once the thread is loaded (or lost; a thread that cannot start fails its first task as
+ * before). The spare keeps no process alive and ends after `idleMs` if nobody takes it.
+ */
+export function startSpareStatementThread({ limits, maxHeapMb = DEFAULT_MAX_HEAP_MB, idleMs = DEFAULT_IDLE_MS }: SpareThreadOptions): Promise<void> {
+  if (spare) return Promise.resolve();
+  return new Promise((loaded) => {
+    const worker = spawnStatementWorker(limits, maxHeapMb);
+    worker.unref();
+    let timer = setTimeout(() => end(), START_TIMEOUT_MS).unref();
+    const current: Spare = {
+      key: spareKey(limits, maxHeapMb),
+      worker,
+      ready: false,
+      release: () => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', end);
+        worker.off('exit', end);
+        loaded();
+      },
+    };
+    const end = () => {
+      if (spare !== current) return;
+      spare = undefined;
+      current.release();
+      void worker.terminate();
+    };
+    const onMessage = (message: unknown) => {
+      if (message !== 'ready') return;
+      current.ready = true;
+      clearTimeout(timer);
+      timer = setTimeout(end, idleMs).unref();
+      loaded();
+    };
+    worker.on('message', onMessage);
+    worker.on('error', end);
+    worker.on('exit', end);
+    spare = current;
+  });
+}
+
+/** Whether a spare thread is waiting to be taken (tests). */
+export function hasSpareStatementThread(): boolean {
+  return spare !== undefined;
 }
 
 /**
