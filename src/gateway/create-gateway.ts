@@ -131,7 +131,7 @@ export async function createGateway({
 
   // What every upstream HTTP call goes through (upstream/upstream-calls.ts lists the steps), whether
   // Mesh makes it or the gateway forwards an operation itself, and what crosses the two sources.
-  const upstreamSteps = createUpstreamSteps({ settings, observers: observability.observers, problemsStore: shared?.keyValueStore('problems') });
+  const upstreamSteps = createUpstreamSteps({ settings, observers: observability.observers, problemsStore: shared?.keyValueStore('problems'), log });
   const upstreamFetch = createUpstreamFetch();
   const translationRuntime = translationRuntimeFor(settings, { cache: translationCache ?? shared?.translationCache, onServed: observability.onTranslationServed });
   const release = async () => {
