@@ -7,6 +7,7 @@
  * SHUTDOWN_TIMEOUT_MS), then the gateway and the stand-ins close and the process exits: 0 when every
  * request was answered, 1 when some had to be cut off.
  */
+import nodeModule from 'node:module';
 import type { Gateway } from '../gateway/create-gateway.ts';
 import { SettingsError, readSettings, settingsVariables, unknownVariableLine, unknownVariables, type GatewaySettings } from '../gateway/settings.ts';
 import { createEntryLog } from './entry-log.ts';
@@ -14,6 +15,12 @@ import { listen, type CutOffRequest, type RunningServer } from '../shared/listen
 import { RELEASE_AFTER_MS, releaseStartUpMemory } from './release-start-up-memory.ts';
 import { seconds, startUpLine } from './start-up-line.ts';
 import type { StandIn } from '../upstreams/stand-ins.ts';
+
+// Node 22.1 and later keep the code compiled for each module on disk (in the system's temporary
+// folder, checked against each file's contents), so the next start compiles only what changed; the
+// gateway's own code and Mesh load after this line. Node 20 has no such cache: then nothing happens.
+// The entry's to decide, not the library's: an app that embeds the gateway owns its process.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 /** Past the drain, closing the gateway and the stand-ins gets this long before the process exits anyway. */
@@ -185,7 +192,8 @@ async function main(settings: GatewaySettings): Promise<void> {
   step(startUpLine({ loadedAt, builtAt, listeningAt: performance.now(), standIns: standIns.length > 0 }));
   // Only once it answers: what the first requests would otherwise load on their way (the statements'
   // thread, GraphiQL's files) loads now, in the background, while the gateway waits for them.
-  warmUp({ translationLink: !gateway.linksLeftOut.some(({ name }) => name === 'Problem.translation'), graphiql: settings.graphiql });
+  const running = server;
+  warmUp({ translationLink: !gateway.linksLeftOut.some(({ name }) => name === 'Problem.translation'), graphiql: settings.graphiql, idle: () => running.inFlight() === 0 });
   setTimeout(releaseStartUpMemory, RELEASE_AFTER_MS).unref();
 }
 
