@@ -1,5 +1,5 @@
 import type { RequestListener } from 'node:http';
-import type { GraphQLSchema } from 'graphql';
+import { printSchema, type GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga, useSchema, type Plugin, type YogaServerInstance } from 'graphql-yoga';
@@ -9,7 +9,7 @@ import { useResponseCache } from './execution/cache/use-response-cache.ts';
 import { identifyCallerGuard, requireKeyGuard } from './guards/client-key.ts';
 import { useContentTypeCase } from './guards/content-type-case.ts';
 import { csrfGuard } from './guards/csrf.ts';
-import { executionLimitsGuard, useDocumentLimits, variablesDepthGuard } from './guards/operation-limits.ts';
+import { conditionsGuard, executionLimitsGuard, useDocumentLimits, variablesDepthGuard } from './guards/operation-limits.ts';
 import { createMemoryRateLimitStore, type RateLimitStore } from './guards/rate-limit-store.ts';
 import { rateLimitGuards } from './guards/rate-limits.ts';
 import { declaredLengthGuard, useRequestBody } from './guards/request-body.ts';
@@ -35,6 +35,7 @@ import type { GuardList } from './pipeline/guard-list.ts';
 import { createNodeAdapter, type NodeAdapterOptions } from './pipeline/node-adapter.ts';
 import { useGatewayPipeline } from './pipeline/yoga-adapter.ts';
 import { toPublicSchema } from './public-schema.ts';
+import { sha256Of } from '../shared/hash.ts';
 import { createSharedStores } from './redis/index.ts';
 import { useSelectionOrder } from './execution/shape/use-selection-order.ts';
 import { settingsFromOptions } from './settings-from-options.ts';
@@ -168,10 +169,12 @@ export async function createGateway({
     maxBatchOperations: settings.maxBatchOperations,
     onRejected: observability.onRateLimited,
   });
+  const trustedDocuments = settings.trustedDocuments ? loadTrustedDocuments(settings.trustedDocuments) : undefined;
   const responseCache = createResponseCache({
     sharedStore: shared?.keyValueStore('responses'),
     ttlMs: settings.responseCacheTtlSeconds * 1000,
     translationOnlyTtlMs: settings.translationCacheTtlSeconds * 1000,
+    policy: admissionPolicyOf(schema, settings, trustedDocuments),
   });
   const maskErrors = errorMasking({ production: settings.production });
   // One set of CORS options for yoga and for the node:http adapter in front of it: the same headers either way.
@@ -202,7 +205,7 @@ export async function createGateway({
     // On the validated operation with its variables, just before it runs: translation arguments
     // before the general limits (a text over both is refused by the lower, translation's, limit);
     // the budget spent last, by operations nothing else refused.
-    operation: [translationArgumentsGuard(settings.translationMaxTextLength), executionLimitsGuard(settings), ...(appGuards.operation ?? []), rateLimits.translation],
+    operation: [conditionsGuard, translationArgumentsGuard(settings.translationMaxTextLength), executionLimitsGuard(settings), ...(appGuards.operation ?? []), rateLimits.translation],
   };
 
   // yoga's plugins by name, in the order their hooks run.
@@ -228,7 +231,7 @@ export async function createGateway({
       ['persisted documents', usePersistedQueries({
         store: shared?.keyValueStore('persisted-queries'),
         ttlMs: settings.persistedQueriesTtlSeconds * 1000,
-        trustedDocuments: settings.trustedDocuments ? loadTrustedDocuments(settings.trustedDocuments) : undefined,
+        trustedDocuments,
       })],
       // The document: introspection switch, then the size and shape limits while parsing and
       // validating (after Mesh's plugins: their parser wraps whichever parser Mesh sets).
@@ -310,4 +313,17 @@ export async function createGateway({
 
 function names(guards: { name: string }[]): string[] {
   return guards.map(({ name }) => name);
+}
+
+/**
+ * Everything that decides whether a request may run at all, as one digest: the public schema, the
+ * operation limits, introspection and trusted documents. Cached answers are kept under it, so a
+ * replica never serves an answer it would have refused to compute (another replica's settings, or
+ * this one's before a rolling change).
+ */
+function admissionPolicyOf(schema: GraphQLSchema, settings: GatewaySettings, trustedDocuments: Record<string, string> | undefined): string {
+  const { introspection, maxDepth, maxAliases, maxTokens, maxDirectives, maxRootFields, maxCost, maxArgumentLength, maxBatchOperations, translationMaxTextLength } = settings;
+  const limits = { introspection, maxDepth, maxAliases, maxTokens, maxDirectives, maxRootFields, maxCost, maxArgumentLength, maxBatchOperations, translationMaxTextLength };
+  const trusted = trustedDocuments ? Object.keys(trustedDocuments).sort() : null;
+  return sha256Of(printSchema(schema), JSON.stringify(limits), JSON.stringify(trusted));
 }

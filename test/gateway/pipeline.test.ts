@@ -76,7 +76,7 @@ describe('one request pipeline', () => {
       head: ['route', 'observe arrival', 'identify caller', 'requests budget', 'require key', 'csrf', 'declared length', 'teapot'],
       params: ['variables depth', 'no variables named secret'],
       batch: ['requests budget of a batch'],
-      operation: ['translation arguments', 'execution limits', 'problem p1003 is closed', 'translation budget'],
+      operation: ['conditions', 'translation arguments', 'execution limits', 'problem p1003 is closed', 'translation budget'],
     });
     expect(added.gateway.pipeline.plugins).toEqual([
       'mesh',

@@ -48,12 +48,15 @@ export async function startStack(gatewayOptions: GatewayOptions = {}): Promise<S
   const addGateway = async (options: GatewayOptions = {}) => {
     // Every test request comes from 127.0.0.1: lift the per-client limits unless a test sets them. The
     // response cache would answer a repeated query without any upstream call: on only where a test
-    // asks for it, so the others see every query reach the upstreams.
+    // asks for it, so the others see every query reach the upstreams. So with the circuit breaker:
+    // a file that makes an upstream fail on purpose, case after case, would open it and see its
+    // refusals instead of the failures it asserts; it is on where a test asks for it.
     const settings = {
       ...upstreamSettings,
       rateLimitRequests: 1_000_000,
       translationRateLimitRequests: 1_000_000,
       responseCacheTtlSeconds: 0,
+      upstreamBreakerFailures: 0,
       ...options.settings,
     };
     // Request log lines stay out of test output unless a test asks for them (options.requestLog).

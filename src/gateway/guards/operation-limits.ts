@@ -85,6 +85,17 @@ export function executionLimitError(estimate: OperationEstimate, { maxRootFields
 /** Variables nested deeper than MAX_VARIABLES_DEPTH are refused before anything reads them. */
 export const variablesDepthGuard: ParamsGuard = { name: 'variables depth', check: (_, params) => variablesTooDeep(params.variables) };
 
+/**
+ * `@skip(if:)` and `@include(if:)` take true or false: a variable that gives them null is the
+ * client's input error, refused before execution on every way of answering (graphql-js would fail
+ * the request while collecting fields, and a forwarded one at the source).
+ */
+export const conditionsGuard: OperationGuard = {
+  name: 'conditions',
+  check: (_, { nullConditions: [name] }) =>
+    name === undefined ? undefined : createArgumentError(`Variable "$${name}" is null, but @skip(if:) and @include(if:) take true or false.`, 'if'),
+};
+
 /** The limits that depend on variable values (executionLimitError), checked before execution. */
 export function executionLimitsGuard(limits: ExecutionLimits): OperationGuard {
   return { name: 'execution limits', check: (_, estimate) => executionLimitError(estimate, limits) };

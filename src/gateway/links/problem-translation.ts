@@ -20,18 +20,22 @@ interface ProblemsContext {
  * except when the link sits in a deferred fragment (`... @defer`): Mesh then delegates the fragment
  * without them, and they are fetched here by the problem's id.
  */
-async function textsOf(problem: ProblemTexts, context: ProblemsContext): Promise<{ title: string; statement: string }> {
+export async function textsOf(problem: ProblemTexts, context: ProblemsContext): Promise<{ title: string; statement: string }> {
   if (typeof problem.title === 'string' && typeof problem.statement === 'string') return { title: problem.title, statement: problem.statement };
+  // Fetched with the problem, but not texts (null, say): the service's answer, not the request, is at fault.
+  if (problem.title !== undefined || problem.statement !== undefined) throw noTexts();
   const fetchProblem = context.Problems?.Query?.problem;
   if (typeof problem.id !== 'string' || !fetchProblem) {
     throw createGraphQLErrorWithCode('The problem\'s title and statement could not be fetched for its translation; select the problem\'s `id` outside a deferred fragment.', ErrorCode.BadUserInput);
   }
   const fetched = (await fetchProblem({ root: {}, args: { id: problem.id }, context, selectionSet: '{ title statement }' })) as ProblemTexts | Error | null;
   if (fetched instanceof Error) throw fetched;
-  if (typeof fetched?.title !== 'string' || typeof fetched.statement !== 'string') {
-    throw createGraphQLErrorWithCode('The problems service returned no title or statement for this problem.', ErrorCode.UpstreamError, { service: 'problems' });
-  }
+  if (typeof fetched?.title !== 'string' || typeof fetched.statement !== 'string') throw noTexts();
   return { title: fetched.title, statement: fetched.statement };
+}
+
+function noTexts() {
+  return createGraphQLErrorWithCode('The problems service returned no title or statement for this problem.', ErrorCode.UpstreamError, { service: 'problems' });
 }
 
 interface ProblemTranslation {

@@ -18,6 +18,13 @@ export interface ResponseCacheOptions {
   translationOnlyTtlMs: number;
   /** How long the shared store may take before the request goes on without it. @default 100 */
   storeTimeoutMs?: number;
+  /**
+   * What decides whether a request may run at all (the schema, the operation limits, introspection,
+   * trusted documents), as one string: part of every key, so an answer is served only where the
+   * request would have been allowed to execute (replicas sharing a store during a rolling change,
+   * a development and a production replica). @default ''
+   */
+  policy?: string;
 }
 
 /** What a request asks for, as the cache tells requests apart. */
@@ -68,7 +75,7 @@ const TRANSLATION_ROOTS = new Set(['translation', '__typename']);
  * Redis). Wherever a hit comes from, it is an answer within its TTL: one held here may be one another
  * replica has since replaced in the shared store, as any two answers within their TTL may differ.
  */
-export function createResponseCache({ sharedStore, maxLocalBytes = 32 * 1024 * 1024, ttlMs, translationOnlyTtlMs, storeTimeoutMs = 100 }: ResponseCacheOptions): ResponseCache {
+export function createResponseCache({ sharedStore, maxLocalBytes = 32 * 1024 * 1024, ttlMs, translationOnlyTtlMs, storeTimeoutMs = 100, policy = '' }: ResponseCacheOptions): ResponseCache {
   const local = new LRUCache<string, CachedAnswer>({
     maxSize: maxLocalBytes,
     sizeCalculation: (answer, key) => 2 * (key.length + answer.body.length + answer.etag.length + (answer.operationName?.length ?? 0)) + 128,
@@ -81,8 +88,9 @@ export function createResponseCache({ sharedStore, maxLocalBytes = 32 * 1024 * 1
   const live = (answer: CachedAnswer | undefined): answer is CachedAnswer => answer !== undefined && answer.expiresAt > Date.now();
   return {
     enabled: ttlMs > 0,
+    // No operation name (absent or null) is not the name "": yoga finds no operation called "".
     keyOf: (authorization, { query, variables, operationName }) =>
-      sha256Of('response', authorization ?? '', query, JSON.stringify(variables ?? null), operationName ?? ''),
+      sha256Of('response', policy, authorization ?? '', query, JSON.stringify(variables ?? null), JSON.stringify(operationName ?? null)),
     read(key) {
       const held = local.get(key);
       if (live(held)) return Promise.resolve(held);

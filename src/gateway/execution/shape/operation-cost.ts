@@ -15,6 +15,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { conditionVariablesOf } from './selection-plan.ts';
 
 /**
  * Extra cost of fields that reach the translation service, the costly upstream: by `Type.field`,
@@ -46,6 +47,11 @@ export interface OperationEstimate {
   fieldArguments: { coordinate: string; args: Record<string, unknown> }[];
   /** The variables as the executor will coerce them; undefined when they do not coerce. */
   coercedVariables?: Record<string, unknown>;
+  /**
+   * Variables read by `@skip(if:)` or `@include(if:)` that coerce to null (a nullable variable with a
+   * default, sent as null): the executor would fail on them, since `if` takes only true or false.
+   */
+  nullConditions: string[];
 }
 
 /** Where an operation's estimate is kept on its execution context (each operation of a batch has its own). */
@@ -177,7 +183,9 @@ export function estimateOperation(
 
   const cost = unitCostOf(operation.selectionSet, rootType);
   const rootFields = countRootFields(operation.selectionSet);
-  return { cost, rootFields, usesTranslation, longestArgument, fieldArguments, coercedVariables: coercion.errors ? undefined : coercion.coerced };
+  const coercedVariables = coercion.errors ? undefined : coercion.coerced;
+  const nullConditions = coercedVariables ? conditionVariablesOf(document).filter((name) => Object.hasOwn(coercedVariables, name) && coercedVariables[name] === null) : [];
+  return { cost, rootFields, usesTranslation, longestArgument, fieldArguments, coercedVariables, nullConditions };
 }
 
 const CONNECTION_LISTS = new Set(['nodes', 'edges']);

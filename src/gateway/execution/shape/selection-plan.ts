@@ -1,5 +1,4 @@
 import {
-  BREAK,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
   Kind,
@@ -177,22 +176,32 @@ export function isLeftOut(node: SelectionNode, variables: Record<string, unknown
   }
 }
 
-/** Documents with `@skip` or `@include` somewhere, worked out once per parsed document. */
-const conditional = new WeakMap<DocumentNode, boolean>();
+/** The `@skip`/`@include` of each parsed document, worked out once per document. */
+const conditions = new WeakMap<DocumentNode, { any: boolean; variables: string[] }>();
+
+function conditionsOf(document: DocumentNode): { any: boolean; variables: string[] } {
+  let known = conditions.get(document);
+  if (!known) {
+    const variables = new Set<string>();
+    let any = false;
+    visit(document, {
+      Directive(node) {
+        if (node.name.value !== 'skip' && node.name.value !== 'include') return;
+        any = true;
+        for (const argument of node.arguments ?? []) if (argument.value.kind === Kind.VARIABLE) variables.add(argument.value.name.value);
+      },
+    });
+    conditions.set(document, (known = { any, variables: [...variables] }));
+  }
+  return known;
+}
 
 /** Whether any selection of the document carries `@skip` or `@include` (its order, its selections then depend on the variables). */
 export function hasConditions(document: DocumentNode): boolean {
-  let known = conditional.get(document);
-  if (known === undefined) {
-    known = false;
-    visit(document, {
-      Directive(node) {
-        if (node.name.value !== 'skip' && node.name.value !== 'include') return undefined;
-        known = true;
-        return BREAK;
-      },
-    });
-    conditional.set(document, known);
-  }
-  return known;
+  return conditionsOf(document).any;
+}
+
+/** The variables the document's `@skip(if:)` and `@include(if:)` read. */
+export function conditionVariablesOf(document: DocumentNode): readonly string[] {
+  return conditionsOf(document).variables;
 }
