@@ -12,6 +12,7 @@ import {
   visit,
   type DirectiveNode,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLNamedType,
   type GraphQLSchema,
@@ -50,11 +51,6 @@ export interface ForwardableOperation {
    * everything at once) and the gateway delivers the deferred parts itself, in increments.
    */
   deferred: boolean;
-  /**
-   * Whether an interface or union is selected: the query sent asks for no `__typename` the
-   * gateway could resolve it by, so its answer is not completed against the schema.
-   */
-  abstract: boolean;
 }
 
 /**
@@ -134,6 +130,8 @@ function decide(
   let deferred = false;
   /** Whether an interface or union is selected: completing a linked answer would need its `__typename`. */
   let abstract = false;
+  /** Whether `__typename` was added under an interface or union, for the gateway to complete the answer by. */
+  let typenameAdded = false;
 
   /**
    * The selection set as sent to the source (the same node when nothing in it is a link), or
@@ -191,8 +189,14 @@ function decide(
           sent.push(selection);
           continue;
         }
-        const sub = forwardable(selection.selectionSet, type);
+        let sub = forwardable(selection.selectionSet, type);
         if (!sub) return undefined;
+        // The gateway completes the answer against the public schema, where an interface or union
+        // value is resolved to its type by its `__typename`: asked for whether the client did or not.
+        if ((isInterfaceType(type) || isUnionType(type)) && !sub.selections.some(isPlainTypename)) {
+          sub = { ...sub, selections: [...sub.selections, TYPENAME] };
+          typenameAdded = true;
+        }
         if (sub !== selection.selectionSet) changed = true;
         sent.push(sub === selection.selectionSet ? selection : { ...selection, selectionSet: sub });
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
@@ -228,7 +232,7 @@ function decide(
     definition.kind === Kind.FRAGMENT_DEFINITION && used.has(definition.name.value) ? [sentFragments.get(definition.name.value)!] : [],
   );
   let sentOperation = operation;
-  if (linked || deferred) {
+  if (linked || deferred || typenameAdded) {
     // Variables only the links' arguments, `@defer(if:)` or the @skip/@include of either used are
     // not sent: the source would refuse a variable its operation never uses.
     const usedVariables = new Set<string>();
@@ -246,8 +250,14 @@ function decide(
     callsWhateverTheVariables: rootFields === 'always',
     linked,
     deferred,
-    abstract,
   };
+}
+
+const TYPENAME: FieldNode = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } };
+
+/** A `__typename` with no alias and no directive: the one a value's type is read from. */
+function isPlainTypename(selection: SelectionNode): boolean {
+  return selection.kind === Kind.FIELD && selection.name.value === '__typename' && !selection.alias && !selection.directives?.length;
 }
 
 /** A link's selection: plain fields of its type and `__typename`, no fragments, no directive but @skip/@include. */

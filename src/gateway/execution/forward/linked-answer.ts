@@ -2,6 +2,8 @@ import { normalizedExecutor } from '@graphql-tools/executor';
 import {
   buildASTSchema,
   getNullableType,
+  GraphQLError,
+  isNonNullType,
   isLeafType,
   isListType,
   Kind,
@@ -89,7 +91,16 @@ export function linkCompletion({ links, resultFields }: LinkCompletionOptions): 
     }
     if ('own' in reading) return reading.own(source, args, context, info);
     if (reading.byName) return source[info.fieldName];
-    return externalValue(source[info.path.key], info.returnType);
+    const value = externalValue(source[info.path.key], info.returnType);
+    // Raised here, in graphql-js's own words, rather than by the executor: an error of the source's
+    // data, written for clients (the executor's own would read as a failure of the gateway's code).
+    if (value == null && isNonNullType(info.returnType)) {
+      throw new GraphQLError(`Cannot return null for non-nullable field ${info.parentType.name}.${info.fieldName}.`);
+    }
+    if (value != null && isListType(getNullableType(info.returnType)) && !Array.isArray(value)) {
+      throw new GraphQLError(`Expected Iterable, but did not find one for field "${info.parentType.name}.${info.fieldName}".`);
+    }
+    return value;
   };
   return async ({ schema, document, operationName, variableValues, contextValue, data }) => {
     let shape = shapes.get(schema);

@@ -154,8 +154,6 @@ export function createSingleSourceFastPath({
       if ((forwarded.linked || forwarded.deferred) && delegate) return delegate() as Promise<ExecutionResult>;
       return answerAsDelegated(request, answer);
     }
-    // An interface or union cannot be completed without the `__typename` the query sent does not ask for.
-    if (forwarded.abstract && !forwarded.deferred) return answerAsDelegated(request, answer);
     const { schema, document, operationName } = args;
     const completed = await complete({ schema, document, operationName, variableValues: clientVariables, contextValue: context, data: data as Record<string, unknown> });
     if (forwarded.linked || forwarded.deferred || Symbol.asyncIterator in completed || !completed.errors) return completed;
