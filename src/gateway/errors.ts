@@ -79,6 +79,8 @@ export interface UpstreamErrorDetails {
   limit?: number;
   /** The client argument the failure is about (`to`, `from`). */
   argument?: string;
+  /** The service answered 200 with nothing usable (no texts, empty ones): a failed call, counted, never cached. Not public. */
+  unusableAnswer?: boolean;
 }
 
 /**

@@ -33,6 +33,8 @@ describe('unusable translations', () => {
     ['empty strings', { status: 200, body: '{"translatedText":["",""]}' }, 'Read the graph.', 'Print the count.'],
     ['blank strings', { status: 200, body: '{"translatedText":["  ","\\n"]}' }, 'Count the edges.', 'Add the numbers.'],
     ['one empty string', { status: 200, body: '{"translatedText":["","x"]}' }, 'Join the sets.', 'Split the string.'],
+    ['numbers where texts belong', { status: 200, body: '{"translatedText":[1,2]}' }, 'Sort the list.', 'Find the path.'],
+    ['an object where a text belongs', { status: 200, body: '{"translatedText":{"a":1}}' }, 'Walk the tree.', 'Mark the node.'],
   ] as const)('treats %s for non-empty texts as a failed call: not served, not cached, not shared', async (_kind, faults, first, second) => {
     const query = twoTexts(first, second);
     const before = await unusable();

@@ -75,18 +75,17 @@ function wrongShape(what: string, cause?: unknown): UpstreamError {
   return new UpstreamError(`The translation service returned ${what}.`, { code: ErrorCode.UpstreamError, service: 'translation' }, cause);
 }
 
-/** Answers that came back 200 but are no translation, told apart so they are counted (metrics). */
-const unusableAnswers = new WeakSet<UpstreamError>();
-
+/** An answer that came back 200 but is no translation, marked so it is counted (metrics). */
 function unusableAnswer(what: string): UpstreamError {
-  const error = wrongShape(what);
-  unusableAnswers.add(error);
-  return error;
+  return new UpstreamError(`The translation service returned ${what}.`, { code: ErrorCode.UpstreamError, service: 'translation', unusableAnswer: true });
 }
 
-/** Whether `error` is a call that answered 200 with no usable translation (empty, or not a list of texts). */
+/**
+ * Whether `error` is a call that answered 200 with no usable translation (empty, or not a list of
+ * texts), marked here or, for what only the raw answer shows, by the upstream error step.
+ */
 export function isUnusableAnswer(error: unknown): boolean {
-  return error instanceof UpstreamError && unusableAnswers.has(error);
+  return upstreamErrorIn(error)?.extensions.unusableAnswer === true;
 }
 
 function toDetection(value: unknown): Detection | null {

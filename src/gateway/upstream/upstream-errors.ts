@@ -47,6 +47,12 @@ export const shapeUpstreamErrors: UpstreamStep = async (call, next) => {
       status: response.status,
     });
   }
+  if (service === 'translation') {
+    const what = translationAnswerProblem(call.url, body);
+    // Seen on the raw answer: past this step, Mesh reads it by the contract's types (a number as its text).
+    if (what) throw new UpstreamError(`The translation service returned ${what}.`, { code: ErrorCode.UpstreamError, service, status: response.status, unusableAnswer: true });
+    return response;
+  }
   if (service !== 'problems') return response;
   const disowned = disownErrors(service, body, text);
   if (disowned === undefined) throw unusable();
@@ -202,4 +208,18 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/**
+ * What is wrong with a translation service's answer to `POST /translate` that only its raw JSON
+ * shows: `translatedText` that is neither a text nor a list of texts (`[1, 2]` would otherwise
+ * become the texts "1" and "2"). Undefined for any other route, and for answers without it (an
+ * error body is judged by its status).
+ */
+function translationAnswerProblem(url: string, body: unknown): string | undefined {
+  if (!/\/translate\/?(?:\?|$)/.test(url) || !body || typeof body !== 'object') return undefined;
+  const { translatedText } = body as { translatedText?: unknown };
+  if (translatedText === undefined || typeof translatedText === 'string') return undefined;
+  if (Array.isArray(translatedText) && translatedText.every((item) => typeof item === 'string')) return undefined;
+  return 'a translation that is not a list of texts';
 }
