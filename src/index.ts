@@ -3,7 +3,11 @@
  * (node:http, Express) or `gateway.fetch` (fetch-style servers), or call it from server code through
  * the typed SDK. README "Embedding" shows each.
  */
-export { createGateway, type Gateway, type GatewayOptions } from './gateway/create-gateway.ts';
+export { createGateway, type Gateway, type GatewayOptions, type GatewayYoga } from './gateway/create-gateway.ts';
+export type { GatewayLog, LogLevel } from './gateway/observability/gateway-log.ts';
+export type { RequestLog, RequestLogEntry } from './gateway/observability/request-log.ts';
+export type { GuardList, HeadGuard, ParamsGuard, BatchGuard, OperationGuard, EarlyAnswer } from './gateway/pipeline/guard-list.ts';
+export type { GatewayRequest } from './gateway/pipeline/gateway-request.ts';
 export { readSettings, SettingsError, type GatewaySettings } from './gateway/settings.ts';
 export { settingsFromOptions } from './gateway/settings-from-options.ts';
 export { ErrorCode, type ServiceName } from './gateway/errors.ts';

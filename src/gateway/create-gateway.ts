@@ -22,12 +22,13 @@ import { fragmentTypenameTransform } from './execution/delegate/fragment-typenam
 import { deferredFieldsTransform } from './execution/delegate/deferred-fields-transform.ts';
 import { createForwarding } from './execution/forward/forwarding.ts';
 import { useExecution } from './execution/use-execution.ts';
-import type { GatewayLog } from './observability/mesh-logger.ts';
+import type { GatewayLog } from './observability/gateway-log.ts';
 import type { TranslationCache } from './translation/translation-cache.ts';
 import { translationRuntimeFor, useTranslationRuntime } from './translation/translation-runtime.ts';
 import { composeSteps } from './upstream/upstream-call.ts';
 import { createUpstreamFetch } from './upstream/upstream-fetch.ts';
-import { createObservability, startTracing, type RequestLog } from './observability/index.ts';
+import { createObservability, startTracing } from './observability/index.ts';
+import type { RequestLog } from './observability/request-log.ts';
 import { logErrorCauses } from './observability/mesh-logger.ts';
 import { observeArrivalGuard } from './observability/use-request-observation.ts';
 import { errorMasking, useErrorMasking } from './pipeline/error-masking.ts';
@@ -78,9 +79,18 @@ export interface GatewayOptions {
   guards?: Partial<GuardList>;
 }
 
+/**
+ * The graphql-yoga server underneath, as an app reaches it: its fetch handler, with a server context
+ * of the caller's. (Typed narrowly so that the package's declarations never reach yoga's own typings,
+ * which do not check without `skipLibCheck`.)
+ */
+export interface GatewayYoga {
+  fetch(request: Request, ...serverContext: object[]): Promise<Response> | Response;
+}
+
 export interface Gateway {
-  /** The yoga server underneath (also a Node request listener and a fetch handler). */
-  yoga: YogaServerInstance<object, object>;
+  /** The yoga server underneath, behind the head guards of the node:http adapter; `fetch` runs them itself. */
+  yoga: GatewayYoga;
   /** Fetch-style handler: `(request: Request) => Promise<Response>` (Deno, Bun, workers, tests). */
   fetch: (request: Request) => Promise<Response>;
   /** Node request listener: `http.createServer(gateway.listener)`, or Express/Connect `app.use('/any/path', gateway.listener)`. */

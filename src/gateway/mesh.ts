@@ -7,7 +7,8 @@ import type { MeshFetch, MeshPlugin, MeshTransform, YamlConfig } from '@graphql-
 import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
 import { buildSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LINKS, missingForLink } from './links/index.ts';
-import { createMeshLogger, type GatewayLog } from './observability/mesh-logger.ts';
+import type { GatewayLog } from './observability/gateway-log.ts';
+import { createMeshLogger } from './observability/mesh-logger.ts';
 import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
 import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
 import type { GatewaySettings } from './settings.ts';

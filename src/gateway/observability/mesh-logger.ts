@@ -2,10 +2,8 @@ import type { Logger } from '@graphql-mesh/types';
 import { GraphQLError } from 'graphql';
 import { inspect } from 'node:util';
 
-export type LogLevel = 'info' | 'warn' | 'error';
+import type { GatewayLog } from './gateway-log.ts';
 
-/** Where the gateway's own lines go: start-up notes, and what Mesh has to warn about. */
-export type GatewayLog = (line: string, level?: LogLevel) => void;
 
 /** Mesh prints ANSI colours around its messages; a log line carries none. */
 const ANSI = /\u001b\[[0-9;]*m/g;

@@ -1,6 +1,6 @@
 import type { KeyValueStore } from '../cache/key-value-store.ts';
 import type { RateLimitStore } from '../guards/rate-limit-store.ts';
-import type { GatewayLog } from '../observability/mesh-logger.ts';
+import type { GatewayLog } from '../observability/gateway-log.ts';
 import type { GatewaySettings } from '../settings.ts';
 import type { TranslationCache } from '../translation/translation-cache.ts';
 import { connectRedis } from './redis-connection.ts';

@@ -1,5 +1,5 @@
 import { ErrorCode, UpstreamError, upstreamErrorIn, type ServiceName } from '../errors.ts';
-import type { GatewayLog } from '../observability/mesh-logger.ts';
+import type { GatewayLog } from '../observability/gateway-log.ts';
 import type { UpstreamStep } from './upstream-call.ts';
 
 /** `closed`: calls go out; `open`: calls fail at once; `half-open`: a few probe calls decide. */

@@ -3,7 +3,7 @@ import type { MeshPlugin } from '@graphql-mesh/types';
 import type { GraphQLSchema } from 'graphql';
 import type { KeyValueStore } from '../cache/key-value-store.ts';
 import type { ServiceName } from '../errors.ts';
-import type { GatewayLog } from '../observability/mesh-logger.ts';
+import type { GatewayLog } from '../observability/gateway-log.ts';
 import type { RequestObserver } from '../observability/observed-request.ts';
 import type { GatewaySettings } from '../settings.ts';
 import { limitAnswerSize } from './answer-size-limit.ts';
