@@ -260,7 +260,7 @@ export async function createGateway({
       // How what reaches execution runs: forwarded whole to the problems service, or delegated by Mesh.
       ['execution', useExecution({ forwarding })],
       // The one masking step: the last word on every error a client receives.
-      ['error masking', useErrorMasking({ production: settings.production })],
+      ['error masking', useErrorMasking(maskErrors)],
   ];
   const yoga = createYoga({
     plugins: stages.flatMap(([, plugins]) => plugins) as Plugin[],

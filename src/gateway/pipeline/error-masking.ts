@@ -43,8 +43,7 @@ const SUGGESTION = /\s*Did you mean [^?]*\?/g;
  * the gateway's own, whatever code it claimed: it is UPSTREAM_ERROR, and in production its message
  * is the gateway's.
  */
-export function useErrorMasking(options: ErrorMaskingOptions): Plugin {
-  const mask = errorMasking(options);
+export function useErrorMasking(mask: (result: ExecutionResult) => ExecutionResult): Plugin {
   // An increment of a deferred or streamed answer carries errors of its own too.
   const maskIncrement = (payload: unknown): unknown => {
     const masked = mask(payload as ExecutionResult) as ExecutionResult & { incremental?: ExecutionResult[] };

@@ -20,3 +20,6 @@ export function responseOf({ status, headers, body }: EarlyAnswer): Response {
 
 /** The answer to a request the gateway failed on its own (a guard that threw): a 500 that says nothing of the cause. */
 export const UNEXPECTED_ERROR: EarlyAnswer = Object.freeze(gatewayError(500, 'Unexpected error.', ErrorCode.InternalServerError));
+
+/** UNEXPECTED_ERROR's body as a result, for the request log and metrics. */
+export const UNEXPECTED_RESULT: unknown = Object.freeze(JSON.parse(UNEXPECTED_ERROR.body!) as object);

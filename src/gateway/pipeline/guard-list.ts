@@ -60,10 +60,10 @@ export interface GuardList {
  * Runs the head guards in order; the first answer ends the request. Synchronous guards are not
  * awaited (most are), so a request no guard stops costs no promise per guard.
  */
-export function runHeadGuards(guards: HeadGuard[], request: GatewayRequest): MaybePromise<EarlyAnswer | undefined> {
-  for (let index = 0; index < guards.length; index += 1) {
+export function runHeadGuards(guards: HeadGuard[], request: GatewayRequest, from = 0): MaybePromise<EarlyAnswer | undefined> {
+  for (let index = from; index < guards.length; index += 1) {
     const outcome = guards[index].check(request);
-    if (outcome instanceof Promise) return outcome.then((answer) => answer ?? runHeadGuards(guards.slice(index + 1), request));
+    if (outcome instanceof Promise) return outcome.then((answer) => answer ?? runHeadGuards(guards, request, index + 1));
     if (outcome) return outcome;
   }
   request.headChecked = true;
@@ -89,10 +89,10 @@ export async function runBatchGuards(guards: BatchGuard[], request: GatewayReque
 }
 
 /** The first refusal of the operation guards, in order (the costly ones, such as spending a budget, last). */
-export function runOperationGuards(guards: OperationGuard[], request: GatewayRequest, estimate: OperationEstimate): MaybePromise<GraphQLError | undefined> {
-  for (let index = 0; index < guards.length; index += 1) {
+export function runOperationGuards(guards: OperationGuard[], request: GatewayRequest, estimate: OperationEstimate, from = 0): MaybePromise<GraphQLError | undefined> {
+  for (let index = from; index < guards.length; index += 1) {
     const outcome = guards[index].check(request, estimate);
-    if (outcome instanceof Promise) return outcome.then((refusal) => refusal ?? runOperationGuards(guards.slice(index + 1), request, estimate));
+    if (outcome instanceof Promise) return outcome.then((refusal) => refusal ?? runOperationGuards(guards, request, estimate, index + 1));
     if (outcome) return outcome;
   }
   return undefined;

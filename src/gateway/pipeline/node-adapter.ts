@@ -10,7 +10,7 @@ import { readStream } from '../../shared/read-stream.ts';
 import { estimateOperation, type OperationEstimate } from '../execution/shape/operation-cost.ts';
 import { normalizedContentType } from '../guards/content-type-case.ts';
 import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type CacheableParams, type ResponseCache } from '../execution/cache/response-cache.ts';
-import { UNEXPECTED_ERROR } from './gateway-error.ts';
+import { UNEXPECTED_ERROR, UNEXPECTED_RESULT } from './gateway-error.ts';
 import { createGatewayRequest, type GatewayRequest } from './gateway-request.ts';
 import { runHeadGuards, runOperationGuards, runParamsGuards, type EarlyAnswer, type GuardList } from './guard-list.ts';
 
@@ -190,7 +190,7 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       response.destroy();
       return;
     }
-    gateway.observed.result = JSON.parse(UNEXPECTED_ERROR.body!) as unknown;
+    gateway.observed.result = UNEXPECTED_RESULT;
     writeEarly(response, gateway, UNEXPECTED_ERROR);
   }
 

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { estimateExecution } from '../execution/shape/operation-cost.ts';
 import { createGatewayRequest, gatewayRequestOf, type GatewayRequest } from './gateway-request.ts';
-import { responseOf, UNEXPECTED_ERROR } from './gateway-error.ts';
+import { responseOf, UNEXPECTED_ERROR, UNEXPECTED_RESULT } from './gateway-error.ts';
 import { runBatchGuards, runHeadGuards, runOperationGuards, runParamsGuards, type EarlyAnswer, type GuardList } from './guard-list.ts';
 
 /** yoga's server context as the gateway fills it: the request object, and node:http's request when there is one. */
@@ -39,7 +39,7 @@ export function useGatewayPipeline(guards: GuardList): Plugin {
       };
       // A guard that throws (an app's own, say) gets a 500 that says nothing of the cause.
       const failed = () => {
-        gateway.observed.result = JSON.parse(UNEXPECTED_ERROR.body!) as unknown;
+        gateway.observed.result = UNEXPECTED_RESULT;
         end(UNEXPECTED_ERROR);
       };
       try {
