@@ -21,6 +21,8 @@ export interface RequestCalls {
 
 export interface CallGate {
   of(context: object): RequestCalls;
+  /** Calls admitted and not settled yet, all requests together (running, or waiting for a turn): read by background work that yields to readers. */
+  readonly inFlight: number;
 }
 
 /**
@@ -35,7 +37,17 @@ export function requestKeyOf(context: object): object {
 export function createCallGate({ concurrency, maxCallsPerRequest = Infinity, gatewayConcurrency = Infinity }: CallGateOptions): CallGate {
   const perRequest = new WeakMap<object, RequestCalls>();
   const gateway: LimitFunction | undefined = Number.isFinite(gatewayConcurrency) ? pLimit(gatewayConcurrency) : undefined;
+  let inFlight = 0;
+  const counted = <T>(call: () => Promise<T>): Promise<T> => {
+    inFlight += 1;
+    return call().finally(() => {
+      inFlight -= 1;
+    });
+  };
   return {
+    get inFlight() {
+      return inFlight;
+    },
     of(context) {
       const key = requestKeyOf(context);
       let calls = perRequest.get(key);
@@ -46,7 +58,7 @@ export function createCallGate({ concurrency, maxCallsPerRequest = Infinity, gat
           run(call) {
             if (made >= maxCallsPerRequest) return Promise.reject(budgetSpent(maxCallsPerRequest));
             made += 1;
-            return limit(() => (gateway ? gateway(call) : call()));
+            return counted(() => limit(() => (gateway ? gateway(call) : call())));
           },
           get made() {
             return made;
