@@ -80,16 +80,16 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       socketAddress: request.socket.remoteAddress,
     });
     const afterHead = (answer: EarlyAnswer | undefined) => {
-      if (answer) writeEarly(response, gateway, answer);
+      if (answer) writeEarly(request, response, gateway, answer);
       else serve(request, response, gateway, target);
     };
     try {
       const answered = runHeadGuards(guards.head, gateway);
-      if (answered instanceof Promise) answered.then(afterHead).catch(() => failed(response, gateway));
+      if (answered instanceof Promise) answered.then(afterHead).catch(() => failed(response, gateway, request));
       else afterHead(answered);
     } catch {
       // A guard (an app's own, say) that throws is the gateway's fault, never the end of the process.
-      failed(response, gateway);
+      failed(response, gateway, request);
     }
   };
 
@@ -107,7 +107,7 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
         (done) => {
           if (!done) handOn(body);
         },
-        () => failed(response, gateway),
+        () => failed(response, gateway, request),
       );
     };
     if (request.method === 'GET') {
@@ -185,18 +185,24 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
   }
 
   /** A failure of this adapter's own or of a guard that threw (never expected): yoga's 500 for an unexpected error, if nothing was sent yet. */
-  function failed(response: ServerResponse, gateway: GatewayRequest): void {
+  function failed(response: ServerResponse, gateway: GatewayRequest, request: IncomingMessage): void {
     if (response.headersSent) {
       response.destroy();
       return;
     }
     gateway.observed.result = UNEXPECTED_RESULT;
-    writeEarly(response, gateway, UNEXPECTED_ERROR);
+    writeEarly(request, response, gateway, UNEXPECTED_ERROR);
   }
 
-  /** An answer of the head guards (a refusal, or /healthcheck). */
-  function writeEarly(response: ServerResponse, gateway: GatewayRequest, { status, headers, body }: EarlyAnswer): void {
-    writeAnswer(response, gateway, status, headers, body);
+  /**
+   * An answer of the head guards (a refusal, or /healthcheck). A body still on its way is not read
+   * (what reading refused uploads costs, in reading and in garbage, is what a flood of them is made
+   * of): the answer says `Connection: close` and the connection is closed after it (closeUnread).
+   */
+  function writeEarly(request: IncomingMessage, response: ServerResponse, gateway: GatewayRequest, { status, headers, body }: EarlyAnswer): void {
+    const unread = bodyUnread(request);
+    if (unread) closeUnread(request, response);
+    writeAnswer(response, gateway, status, unread ? { ...headers, connection: 'close' } : headers, body);
   }
 
   /** The answer's head and body, told to the observers first; a 304 when `If-None-Match` names a cached answer. */
@@ -302,6 +308,40 @@ const isJsonType = memoized((contentType) => {
   const [mediaType, ...parameters] = normalizedContentType(contentType).split(';');
   return mediaType === 'application/json' && parameters.every((parameter) => !parameter.startsWith('charset=') || parameter.toLowerCase() === 'charset=utf-8');
 });
+
+/**
+ * How long a connection whose body was left unread stays open, unread, once its answer and a FIN
+ * are out. Closing a socket with unread bytes resets the connection, and a reset that reaches the
+ * client before it has read the answer makes it lose the answer (it sees EPIPE or ECONNRESET
+ * instead of the 401 or 429): the pause gives it time to read first, as Go's net/http and nginx's
+ * lingering close do. A paused socket costs a timer, no reading.
+ */
+const UNREAD_BODY_LINGER_MS = 500;
+
+/**
+ * Closes the connection of a request answered with its body unread, without reading the body:
+ * node:http reads a body nobody consumed through to its end once the answer is out (to keep the
+ * connection alive), and, told `Connection: close`, closes the socket as soon as the answer is
+ * flushed (the reset above). One `read()` makes the body a stream being consumed, so node:http
+ * leaves it alone; nobody reads further, so the socket stops reading once the stream holds its
+ * high-water mark (a chunk or two). Once node:http has sent the FIN, the socket is destroyed after
+ * the pause instead of at once.
+ */
+function closeUnread(request: IncomingMessage, response: ServerResponse): void {
+  request.read();
+  response.once('finish', () => {
+    const { socket } = request;
+    socket.removeListener('finish', socket.destroy);
+    setTimeout(() => socket.destroy(), UNREAD_BODY_LINGER_MS).unref();
+  });
+}
+
+/** Whether the request has a body node:http has not finished receiving. */
+function bodyUnread(request: IncomingMessage): boolean {
+  if (request.complete) return false;
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
 
 function headerOf(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name.toLowerCase()];
