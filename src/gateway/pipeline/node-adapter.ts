@@ -279,7 +279,9 @@ const urlFacts = memoized((url): { pathname: string; hasQueryParameter: boolean 
  * (`application/json` or `application/graphql-response+json`); undefined when yoga would choose
  * otherwise. yoga goes through the listed types from last to first and keeps the last match, so
  * the client's first acceptable type wins; `*` matches both and yoga's last candidate, JSON, wins;
- * a type with a charset other than UTF-8 is skipped.
+ * a type with a charset other than UTF-8 is skipped. yoga does not export its negotiation, so this
+ * is its own copy: test/gateway/accept-negotiation.test.ts holds the two to the same answers for
+ * the Accept headers clients send (and fails on a yoga upgrade that changes them).
  */
 export function answerMediaType(accept: string | undefined): string | undefined {
   return mediaTypeFor(accept || '*/*');
