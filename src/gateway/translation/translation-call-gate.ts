@@ -23,6 +23,8 @@ export interface CallGate {
   of(context: object): RequestCalls;
   /** Calls admitted and not settled yet, all requests together (running, or waiting for a turn): read by background work that yields to readers. */
   readonly inFlight: number;
+  /** When the last call settled (ms since the epoch; 0 before any): how long the gate has been quiet. */
+  readonly lastSettledAt: number;
 }
 
 /**
@@ -38,15 +40,20 @@ export function createCallGate({ concurrency, maxCallsPerRequest = Infinity, gat
   const perRequest = new WeakMap<object, RequestCalls>();
   const gateway: LimitFunction | undefined = Number.isFinite(gatewayConcurrency) ? pLimit(gatewayConcurrency) : undefined;
   let inFlight = 0;
+  let lastSettledAt = 0;
   const counted = <T>(call: () => Promise<T>): Promise<T> => {
     inFlight += 1;
     return call().finally(() => {
       inFlight -= 1;
+      lastSettledAt = Date.now();
     });
   };
   return {
     get inFlight() {
       return inFlight;
+    },
+    get lastSettledAt() {
+      return lastSettledAt;
     },
     of(context) {
       const key = requestKeyOf(context);

@@ -76,6 +76,11 @@ export interface TranslationRuntime {
    * batch: the first field that needed the failed call carries the error, the others are null quietly.
    */
   settle(context: TranslationContext, outcomes: TranslationOutcome[]): TranslatedText[] | null;
+  /**
+   * Read-only view of the gateway-wide call gate, for background work (prewarming) that runs only in
+   * spare capacity: calls in flight for all requests, and the calls one request (context) has made.
+   */
+  calls: { readonly inFlight: number; readonly lastSettledAt: number; madeFor(context: object): number };
 }
 
 const RUNTIME = Symbol('translationRuntime');
@@ -242,6 +247,15 @@ export function createTranslationRuntime({
       return 'error' in resolved ? reportOnce(context, resolved) : resolved;
     },
     detect,
+    calls: {
+      get inFlight() {
+        return gate.inFlight;
+      },
+      get lastSettledAt() {
+        return gate.lastSettledAt;
+      },
+      madeFor: (context) => gate.of(context).made,
+    },
     translate: (context, texts, options) => batcher.translate(context, texts, options),
     settle(context, outcomes) {
       const failed = outcomes.find((outcome): outcome is { failure: BatchFailure } => 'failure' in outcome);

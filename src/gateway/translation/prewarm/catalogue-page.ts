@@ -113,10 +113,13 @@ export function readCataloguePage(result: { data?: unknown; errors?: readonly Re
     const position = error.path![index] as number;
     if (!failureAt.has(position)) failureAt.set(position, codeOf(error));
   }
+  // A failure shared by a page's problems is reported on the first field that met it, the others
+  // null quietly: they failed for the same reason.
+  const shared = errors.length > 0 ? codeOf(errors[0]) : 'NOT_TRANSLATED';
   const problems = nodes.map((node, position): PagedProblem => {
     const digest = sha256Of(String(node?.id ?? ''), String(node?.title ?? ''), String(node?.statement ?? ''));
     const translated = Boolean(node?.translation);
-    return translated ? { digest, translated } : { digest, translated, failure: failureAt.get(position) ?? 'NOT_TRANSLATED' };
+    return translated ? { digest, translated } : { digest, translated, failure: failureAt.get(position) ?? shared };
   });
   return {
     problems,

@@ -50,6 +50,11 @@ export interface TranslationPrewarmOptions {
   retryMs?: number;
   /** How long readers' calls in flight are looked at again while prewarming waits for them. @default 25 */
   readersPollMs?: number;
+  /**
+   * How long no translation call must have been in flight before a page starts: a reader's next
+   * request usually follows its last within this, so a page never slips in between. @default 200
+   */
+  readersQuietMs?: number;
 }
 
 export interface TranslationPrewarm {
@@ -90,6 +95,7 @@ export function startTranslationPrewarm({
   leaseMs = 2 * 60 * 1000,
   retryMs = 60 * 1000,
   readersPollMs = 25,
+  readersQuietMs = 200,
 }: TranslationPrewarmOptions): TranslationPrewarm {
   const stopping = new AbortController();
   const signal = stopping.signal;
@@ -117,8 +123,12 @@ export function startTranslationPrewarm({
     return planned;
   };
 
+  // Between pages prewarming has no call in flight of its own: any call in flight is a reader's.
+  // (Its own last call counts in the quiet moment too, which only spaces its pages a little more.)
   const readersIdle = async () => {
-    while (!signal.aborted && calls.inFlight > 0) await pause(readersPollMs, signal);
+    while (!signal.aborted && (calls.inFlight > 0 || Date.now() - calls.lastSettledAt < readersQuietMs)) {
+      await pause(calls.inFlight > 0 ? readersPollMs : Math.max(readersPollMs, readersQuietMs - (Date.now() - calls.lastSettledAt)), signal);
+    }
   };
 
   /** One page of one language, executed as a request of its own; undefined when stopped or the schema cannot carry it. */
@@ -186,7 +196,12 @@ export function startTranslationPrewarm({
           await pause(backoff, signal);
           continue;
         }
-        if (signal.aborted) break;
+        // Stopped mid-page: its calls count, its problems are left to the next walk (or replica).
+        if (page.transient) {
+          await progressStore.write(language, progress).catch(() => undefined);
+          break;
+        }
+        // A page that ran to its end is recorded even while stopping: its calls are made.
         attempts = 0;
         const failed = page.problems.filter((problem) => !problem.translated);
         for (const problem of failed) failures.set(problem.failure!, (failures.get(problem.failure!) ?? 0) + 1);
