@@ -25,6 +25,7 @@ import { useExecution } from './execution/use-execution.ts';
 import type { GatewayLog } from './observability/gateway-log.ts';
 import type { TranslationCache } from './translation/translation-cache.ts';
 import { translationRuntimeFor, useTranslationRuntime } from './translation/translation-runtime.ts';
+import { startCuratedTranslations } from './translation/curated/index.ts';
 import { translationPrewarmFor, type PrewarmTarget } from './translation/prewarm/translation-prewarm.ts';
 import { composeSteps } from './upstream/upstream-call.ts';
 import { createUpstreamFetch } from './upstream/upstream-fetch.ts';
@@ -183,9 +184,20 @@ export async function createGateway({
     watchSchemaDrift(() => problemsSchema.driftSeen()),
     ...createUpstreamSteps({ settings, observers: observability.observers, problemsStore: shared?.keyValueStore('problems'), log, schemaHash: () => problemsSchema.status().hash }),
   ];
+  // Readers' languages: operators' curated translations (TRANSLATION_CURATED_DIR, or another
+  // replica's through Redis), served before the service's; a bad directory stops start-up.
+  const curated = await startCuratedTranslations(settings, { log, registry: observability.metrics, sharedStore: shared?.keyValueStore('curated-translations') }).catch(async (error: unknown) => {
+    await shared?.close();
+    throw error;
+  });
   const upstreamFetch = createUpstreamFetch();
-  const translationRuntime = translationRuntimeFor(settings, { cache: translationCache ?? shared?.translationCache, onServed: observability.onTranslationServed });
+  const translationRuntime = translationRuntimeFor(settings, {
+    cache: translationCache ?? shared?.translationCache,
+    onServed: observability.onTranslationServed,
+    curated: curated?.translations,
+  });
   const release = async () => {
+    curated?.close();
     problemsSchema.stop();
     // The statement worker thread, if it started; then the upstream connections and Redis (else
     // its reconnection loop would keep the process alive).
@@ -274,6 +286,8 @@ export async function createGateway({
         ttlMs: settings.responseCacheTtlSeconds * 1000,
         translationOnlyTtlMs: settings.translationCacheTtlSeconds * 1000,
         policy: admissionPolicyOf(schema, settings, trustedDocuments),
+        // Answers that may translate also vary by the default languages and the curated set in force.
+        translationVariant: translationRuntime.variant,
       });
 
       // yoga's plugins by name, in the order their hooks run.

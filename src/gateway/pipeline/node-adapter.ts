@@ -12,6 +12,7 @@ import { normalizedContentType } from '../guards/content-type-case.ts';
 import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type CacheableParams, type ResponseCache } from '../execution/cache/response-cache.ts';
 import { UNEXPECTED_ERROR, UNEXPECTED_RESULT } from './gateway-error.ts';
 import { createGatewayRequest, type GatewayRequest } from './gateway-request.ts';
+import { answerLanguageHeaders, answerLanguageOf } from '../translation/languages-served.ts';
 import { runHeadGuards, runOperationGuards, runParamsGuards, type EarlyAnswer, type GuardList } from './guard-list.ts';
 
 /** What the adapter needs to forward prepared operations itself (the fast path's, in front of yoga). */
@@ -138,7 +139,8 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       await writeResult(response, gateway, { errors: [refused] }, mediaType);
       return true;
     }
-    const key = cache.enabled ? cache.keyOf(head.headers.get('authorization'), params) : undefined;
+    // The reader's languages as read once on arrival (bounded, normalized), never the raw header.
+    const key = cache.enabled ? cache.keyOf(head.headers.get('authorization'), params, gateway.readerLanguages.key) : undefined;
     const cached = key === undefined ? undefined : await cache.read(key);
     const ifNoneMatch = head.headers.get('if-none-match') ?? undefined;
     if (cached) {
@@ -164,7 +166,8 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
     }
     if (!result.errors?.length && result.data != null) {
       observed.result = result;
-      const kept = key === undefined ? undefined : cache.keep(key, operation, result);
+      // Kept with the language its texts were answered in (a linked answer's translations), for a hit's headers.
+      const kept = key === undefined ? undefined : cache.keep(key, operation, result, answerLanguageOf(gateway.languagesServed));
       writeAnswer(response, gateway, 200, { 'content-type': `${mediaType}; charset=utf-8` }, kept?.body ?? JSON.stringify({ data: result.data }), {
         cached: kept,
         ifNoneMatch,
@@ -208,7 +211,7 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
   /** The answer's head and body, told to the observers first; a 304 when `If-None-Match` names a cached answer. */
   function writeAnswer(
     response: ServerResponse,
-    { observed, head }: GatewayRequest,
+    { observed, head, languagesServed }: GatewayRequest,
     status: number,
     headers: Record<string, string | number>,
     body: string | null,
@@ -221,10 +224,10 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
     // plugin sets its own and adds `Authorization` to whatever `Vary` already says.
     const corsHeaders = cors && head.headers.get('origin') !== null ? getCORSHeadersByRequestAndOptions(head as unknown as Request, cors) : null;
     for (const name in corsHeaders) all[name.toLowerCase()] = corsHeaders[name];
-    if (cached) {
-      for (const [name, value] of Object.entries(cachingHeaders(cached.etag, secondsLeft(cached)))) {
-        all[name] = name === 'vary' && all.vary ? `${all.vary}, ${value}` : value;
-      }
+    // With Content-Language and Vary: Accept-Language when the reader's languages chose its texts.
+    const answerHeaders = cached ? cachingHeaders(cached.etag, secondsLeft(cached), cached) : answerLanguageHeaders(answerLanguageOf(languagesServed));
+    for (const [name, value] of Object.entries(answerHeaders)) {
+      all[name] = name === 'vary' && all.vary ? `${all.vary}, ${value}` : value;
     }
     all[REQUEST_ID_HEADER] = observed.id;
     // A 304 keeps the answer's content type and length, as yoga's does (the headers of the 200 it
