@@ -28,6 +28,8 @@ export interface CuratedDirectoryOptions {
   rescanMs: number;
   /** How long changes settle before the directory is read again. @default 200 */
   debounceMs?: number;
+  /** Follow changes with a file watcher too (the rescan alone when false). @default true */
+  watch?: boolean;
   /** Told the whole set, at start and after every change that altered it. */
   onLoaded(set: CuratedSet, counts: { loaded: number; invalid: number }): void;
 }
@@ -51,7 +53,7 @@ interface Known {
  * of it, and left out; the others are served. A missing directory at start stops start-up (a
  * setting to fix); one that goes away later serves nothing until it is back.
  */
-export async function openCuratedDirectory({ dir, log, rescanMs, debounceMs = 200, onLoaded }: CuratedDirectoryOptions): Promise<CuratedDirectory> {
+export async function openCuratedDirectory({ dir, log, rescanMs, debounceMs = 200, watch: watching = true, onLoaded }: CuratedDirectoryOptions): Promise<CuratedDirectory> {
   const info = await stat(dir).catch(() => undefined);
   if (!info?.isDirectory()) throw new SettingsError('TRANSLATION_CURATED_DIR', `"${dir}" is not a directory the gateway can read`);
   const known = new Map<string, Known>();
@@ -134,7 +136,7 @@ export async function openCuratedDirectory({ dir, log, rescanMs, debounceMs = 20
     settle = setTimeout(() => void rescan(), debounceMs);
     settle.unref();
   };
-  const watcher = watchTree(dir, changed);
+  const watcher = watching ? watchTree(dir, changed) : undefined;
   const timer = rescanMs > 0 ? setInterval(() => void rescan(), rescanMs) : undefined;
   timer?.unref();
   return {
