@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway } from '../../src/gateway/create-gateway.ts';
 import { dataset } from '../../src/upstreams/problems/data/index.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 import { mostCallsInAnyWindow, until, watchTranslateCalls } from '../helpers/translate-calls.ts';
@@ -65,19 +66,21 @@ describe('translation prewarming (TRANSLATION_PREWARM), one replica', () => {
 
   it('walks again every TRANSLATION_PREWARM_REFRESH_SECONDS: a changed text is translated again, unchanged ones cost nothing', async () => {
     const own: string[] = [];
-    await stack.addGateway({
-      settings: { translationPrewarm: ['it'], translationPrewarmCallsPerSecond: 50, translationPrewarmRefreshSeconds: 1, problemsCacheTtlSeconds: 0 },
+    const gateway = await createGateway({
+      settings: { ...stack.upstreamSettings, translationPrewarm: ['it'], translationPrewarmCallsPerSecond: 50, translationPrewarmRefreshSeconds: 1, problemsCacheTtlSeconds: 0 },
+      requestLog: false,
       log: (line) => own.push(line),
     });
-    await until(() => completedLines(own, 'it').length >= 1, 'the first it walk');
     const problem = dataset.problems[3] as { statement: string };
     const original = problem.statement;
     try {
+      await until(() => completedLines(own, 'it').length >= 1, 'the first it walk');
       problem.statement = `${original}\n\nThe answer always fits in a signed 64-bit integer.`;
       await until(() => completedLines(own, 'it').length >= 2, 'the walk after the change');
       await until(() => completedLines(own, 'it').length >= 3, 'the walk after that');
     } finally {
       problem.statement = original;
+      await gateway.close();
     }
     const [first, changed, unchanged] = completedLines(own, 'it');
     expect(callsIn(first)).toBeGreaterThan(0);
@@ -125,6 +128,25 @@ describe('translation prewarming (TRANSLATION_PREWARM), one replica', () => {
     expect(text).toContain('gateway_translation_prewarm_problems{language="tlh",state="failed"} 165');
     // The gateway serves on.
     expect((await replica.query('{ problems(first: 1) { nodes { id } } }')).data.problems.nodes).toHaveLength(1);
+  });
+
+  it('stops on close: no page after it, no timer left behind', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const baseline = timers();
+    const calls = watchTranslateCalls(stack.translation);
+    const gateway = await createGateway({
+      settings: { ...stack.upstreamSettings, translationPrewarm: ['pt'], translationPrewarmCallsPerSecond: 1 },
+      requestLog: false,
+      log: () => undefined,
+    });
+    await until(() => calls.of('pt').length >= 1, 'a first page');
+    await gateway.close();
+    const atClose = calls.of('pt').length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    calls.stop();
+    expect(calls.of('pt').length).toBe(atClose);
+    // The stack's own servers keep no timer; the gateway closed left none of prewarming's.
+    expect(timers()).toBeLessThanOrEqual(baseline);
   });
 
   it('backs off when the service asks it to wait (429 with Retry-After), then completes', async () => {
