@@ -6,6 +6,7 @@ import { createGateway } from '../../src/gateway/create-gateway.ts';
 import { openCuratedDirectory } from '../../src/gateway/translation/curated/curated-directory.ts';
 import { statementSha256 } from '../../src/gateway/translation/curated/curated-translations.ts';
 import { dataset } from '../../src/upstreams/problems/data/index.ts';
+import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
 /** A POST to the gateway; the answer's headers too. */
@@ -192,5 +193,36 @@ describe("readers' languages: curated translations", () => {
     await expect(
       createGateway({ log: () => undefined, requestLog: false, settings: { ...stack.upstreamSettings, translationCuratedDir: join(dir, 'missing') } }),
     ).rejects.toThrow(/TRANSLATION_CURATED_DIR: ".*missing" is not a directory/);
+  });
+});
+
+describe("readers' languages: curated translations shared by replicas through Redis", () => {
+  let stack: Stack;
+  let redis: RedisServer;
+  let dir: string;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    dir = await mkdtemp(join(tmpdir(), 'curated-shared-'));
+    await write(dir, 'p1001/pt.md', curatedFile('p1001', { title: 'Título partilhado' }));
+    // The replica that holds the files publishes them.
+    stack = await startStack({ settings: { problemsCacheTtlSeconds: 0, redisUrl: redis.url, translationCuratedDir: dir, translationCuratedRescanSeconds: 1 } });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await redis?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves a replica without the directory what the one with it publishes, and its changes', async () => {
+    const follower = await stack.addGateway({ settings: { problemsCacheTtlSeconds: 0, redisUrl: redis.url, translationCuratedRescanSeconds: 1 } });
+    const query = /* GraphQL */ `{ problem(id: "p1001") { translation { language title provenance { kind } } } }`;
+    const translation = async () => (await ask(follower.gatewayUrl, query, { 'accept-language': 'pt-PT' })).data.problem.translation;
+    await eventually(async () => (await translation()).title === 'Título partilhado', 'the published set served by the follower');
+    stack.translation.resetStats();
+    expect(await translation()).toEqual({ language: 'pt', title: 'Título partilhado', provenance: { kind: 'CURATED' } });
+    expect(stack.translation.stats.requests).toBe(0);
+    await write(dir, 'p1001/pt.md', curatedFile('p1001', { title: 'Título revisto' }));
+    await eventually(async () => (await translation()).title === 'Título revisto', 'the change served by the follower');
   });
 });
