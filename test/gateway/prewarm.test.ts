@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/gateway/create-gateway.ts';
 import { dataset } from '../../src/upstreams/problems/data/index.ts';
+import { ABSTRACT_PROBLEMS_SCHEMA_PATH } from '../helpers/abstract-problems-service.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 import { mostCallsInAnyWindow, until, watchTranslateCalls } from '../helpers/translate-calls.ts';
 
@@ -83,6 +84,7 @@ describe('translation prewarming (TRANSLATION_PREWARM), one replica', () => {
       await gateway.close();
     }
     const [first, changed, unchanged] = completedLines(own, 'it');
+    console.log(`refresh: ${[first, changed, unchanged].join(' | ')}`);
     expect(callsIn(first)).toBeGreaterThan(0);
     expect(changed).toContain('catalogue changed since the last walk');
     expect(callsIn(changed)).toBeGreaterThanOrEqual(1);
@@ -128,6 +130,25 @@ describe('translation prewarming (TRANSLATION_PREWARM), one replica', () => {
     expect(text).toContain('gateway_translation_prewarm_problems{language="tlh",state="failed"} 165');
     // The gateway serves on.
     expect((await replica.query('{ problems(first: 1) { nodes { id } } }')).data.problems.nodes).toHaveLength(1);
+  });
+
+  it('says in one line why it cannot run on a problems schema with no paginated list, and does nothing', async () => {
+    const own: string[] = [];
+    const before = translateCalls();
+    const gateway = await createGateway({
+      settings: { ...stack.upstreamSettings, translationPrewarm: ['es'] },
+      problemsSchemaPath: ABSTRACT_PROBLEMS_SCHEMA_PATH,
+      requestLog: false,
+      log: (line) => own.push(line),
+    });
+    try {
+      await until(() => own.some((line) => line.startsWith('translation prewarm:')), 'its line');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      await gateway.close();
+    }
+    expect(own.filter((line) => line.startsWith('translation prewarm:'))).toEqual(['translation prewarm: not running, Query.problems takes no `first: Int` and `after: String` to walk it page by page']);
+    expect(translateCalls()).toBe(before);
   });
 
   it('stops on close: no page after it, no timer left behind', async () => {
