@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/gateway/create-gateway.ts';
-import { openCuratedDirectory } from '../../src/gateway/translation/curated/curated-directory.ts';
+import { openCuratedDirectory, type CuratedEntry } from '../../src/gateway/translation/curated/curated-directory.ts';
 import { statementSha256 } from '../../src/gateway/translation/curated/curated-translations.ts';
 import { dataset } from '../../src/upstreams/problems/data/index.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
@@ -187,6 +187,22 @@ describe("readers' languages: curated translations", () => {
     } finally {
       directory.close();
     }
+  });
+
+  it('reads the example directory under examples/ whole, made from the stand-in\'s statements as they are', async () => {
+    const skipped: string[] = [];
+    let entries: CuratedEntry[] = [];
+    const example = await openCuratedDirectory({
+      dir: join(import.meta.dirname, '../../examples/curated-translations'),
+      log: (line, level) => void (level === 'warn' && skipped.push(line)),
+      rescanMs: 0,
+      watch: false,
+      onLoaded: (set) => (entries = [...set.values()].flatMap((languages) => [...languages.values()])),
+    });
+    example.close();
+    expect(skipped).toEqual([]);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const entry of entries) expect(entry.sourceSha256).toBe(statementSha256(problem(entry.problemId).statement));
   });
 
   it('stops start-up when TRANSLATION_CURATED_DIR is no directory, naming the variable', async () => {
