@@ -8,7 +8,7 @@ import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { until, watchTranslateCalls } from '../helpers/translate-calls.ts';
 
 const completed = (lines: string[], language: string) => lines.filter((line) => line.startsWith(`translation prewarm: ${language} complete`));
-const callsIn = (line: string) => Number(/, (\d+) translation calls/.exec(line)?.[1]);
+const callsIn = (line: string) => Number(/, (\d+) translation calls?\b/.exec(line)?.[1]);
 
 /**
  * Replicas sharing one Redis for prewarming's progress and leases. Each keeps its translations in a

@@ -12,7 +12,7 @@ const PAGE = /* GraphQL */ `
 `;
 
 const completedLines = (lines: string[], language: string) => lines.filter((line) => line.startsWith(`translation prewarm: ${language} complete`));
-const callsIn = (line: string) => Number(/, (\d+) translation calls/.exec(line)?.[1]);
+const callsIn = (line: string) => Number(/, (\d+) translation calls?\b/.exec(line)?.[1]);
 
 describe('translation prewarming (TRANSLATION_PREWARM), one replica', () => {
   let stack: Stack;

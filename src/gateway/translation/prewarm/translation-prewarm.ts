@@ -58,8 +58,6 @@ export interface TranslationPrewarmOptions {
 }
 
 export interface TranslationPrewarm {
-  /** Each listed language's walk as this replica last saw it. */
-  progress(): Record<string, PrewarmProgress | undefined>;
   /** Stops at once between pages, or when the page under way ends; resolves when nothing is left running. */
   stop(): Promise<void>;
 }
@@ -99,11 +97,10 @@ export function startTranslationPrewarm({
 }: TranslationPrewarmOptions): TranslationPrewarm {
   const stopping = new AbortController();
   const signal = stopping.signal;
-  const seen: Record<string, PrewarmProgress | undefined> = Object.fromEntries(languages.map((language) => [language, undefined]));
-  if (languages.length === 0) return { progress: () => seen, stop: async () => undefined };
+  if (languages.length === 0) return { stop: async () => undefined };
   if (cacheTtlMs <= 0) {
     log('translation prewarm: off, the translation cache is off (TRANSLATION_CACHE_TTL_SECONDS=0 or TRANSLATION_CACHE_MAX_BYTES=0): nothing prewarmed would be kept', 'warn');
-    return { progress: () => seen, stop: async () => undefined };
+    return { stop: async () => undefined };
   }
   const metrics: PrewarmMetrics | undefined = registry && createPrewarmMetrics(registry, languages);
   // Kept well past a walk, so a replica restarting mid-walk or within a refresh finds it.
@@ -161,7 +158,6 @@ export function startTranslationPrewarm({
     if (!held) return Date.now() + Math.min(retryMs, leaseMs);
     try {
       const stored = await progressStore.read(language).catch(() => undefined);
-      if (stored) seen[language] = stored;
       if (stored?.completedAt !== undefined && Date.now() - stored.completedAt < refreshMs) {
         metrics?.progress(language, stored);
         return stored.completedAt + refreshMs;
@@ -216,7 +212,6 @@ export function startTranslationPrewarm({
         };
         const finished = !page.hasNextPage || page.endCursor === null;
         if (finished) progress = { ...progress, completedAt: Date.now() };
-        seen[language] = progress;
         metrics?.progress(language, progress);
         await progressStore.write(language, progress).catch(() => undefined);
         if (finished) {
@@ -255,7 +250,6 @@ export function startTranslationPrewarm({
 
   const running = loop().catch((error: unknown) => log(`translation prewarm: stopped by an unexpected error (${(error as Error)?.message ?? error})`, 'error'));
   return {
-    progress: () => ({ ...seen }),
     async stop() {
       stopping.abort();
       await running;
@@ -268,7 +262,7 @@ function completionLine(language: string, { done, failed, calls, startedAt, comp
   const seconds = ((completedAt! - startedAt) / 1000).toFixed(1);
   const changed = catalogue === undefined ? '' : catalogue === chain ? '; catalogue unchanged since the last walk' : '; catalogue changed since the last walk';
   const failures = failed > 0 ? `, ${failed} failed (${failure})` : ', 0 failed';
-  return `translation prewarm: ${language} complete: ${done} problems translated or cached${failures}, ${calls} translation calls, ${seconds} s${changed}`;
+  return `translation prewarm: ${language} complete: ${done} problems translated or cached${failures}, ${calls} translation call${calls === 1 ? '' : 's'}, ${seconds} s${changed}`;
 }
 
 /** The settings prewarming reads (settings.ts documents each). */
