@@ -1,17 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dataset } from '../../src/upstreams/problems/data/index.ts';
+import { askWithHeaders } from '../helpers/ask-with-headers.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
-/** A POST to the gateway with the reader's headers; the answer's headers too. */
-async function ask(url: string, query: string, headers: Record<string, string> = {}) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
-    body: JSON.stringify({ query }),
-  });
-  const body = await response.json();
-  return { status: response.status, headers: response.headers, data: body.data, errors: body.errors };
-}
+const ask = askWithHeaders;
 
 const PAGE = /* GraphQL */ `{
   problems(first: 20) {
