@@ -75,6 +75,19 @@ describe("readers' languages: the request's Accept-Language when `to:` is omitte
     expect(page.data.problem.translation).toEqual({ language: 'und', provenance: { kind: 'ORIGINAL' } });
   });
 
+  it('says Vary: Accept-Language on an answer the header chose even when the service fails its field (which costs that field only)', async () => {
+    stack.translation.setFaults({ status: 500, routes: ['POST /translate'] });
+    try {
+      const answer = await ask(stack.gatewayUrl, /* GraphQL */ `{ problem(id: "p1099") { title translation { title } } }`, { 'accept-language': 'it' });
+      expect(answer.status).toBe(200);
+      expect(answer.data.problem).toEqual({ title: ORIGINALS.get('p1099')!.title, translation: null });
+      expect(answer.errors).toEqual([expect.objectContaining({ path: ['problem', 'translation'] })]);
+      expect(answer.headers.get('vary')).toMatch(/Accept-Language/);
+    } finally {
+      stack.translation.clearFaults();
+    }
+  });
+
   it('lets an explicit `to:` win over the header, and says nothing of the header then', async () => {
     const answer = await ask(stack.gatewayUrl, /* GraphQL */ `{ problem(id: "p1001") { translation(to: "fr") { language provenance { kind } } } }`, { 'accept-language': 'pt' });
     expect(answer.errors).toBeUndefined();
