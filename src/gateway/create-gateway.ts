@@ -174,7 +174,7 @@ export async function createGateway({
     readinessDependencies: shared ? { redis: () => shared.check() } : undefined,
     problemsSchema: problemsSchema.status,
   });
-  const schemaMetrics = createSchemaMetrics(observability.metrics, problemsSchema.status);
+  const schemaMetrics = createSchemaMetrics(observability.metrics, problemsSchema.status, () => engines?.alive() ?? 0);
 
   // What every upstream HTTP call goes through (upstream/upstream-calls.ts lists the steps), whether
   // Mesh makes it or the gateway forwards an operation itself, and what crosses the two sources.

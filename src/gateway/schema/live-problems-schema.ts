@@ -144,6 +144,7 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
         served = await introspect(introspection);
         checkedAt = new Date().toISOString();
         lastCheck = 'ok';
+        log(`problems schema: introspected from the service, ${short(served.hash)}; ${pollMs > 0 ? `checked again every ${pollMs / 1000} s` : 'PROBLEMS_SCHEMA_POLL_SECONDS=0: checked again only when a request is refused'}`);
       } catch (error) {
         return this.fallBack(`it could not be introspected: ${(error as Error).message}`);
       }
@@ -161,7 +162,7 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
       lastCheck = reason;
       onFailure?.('introspection');
       lastFailure = reason;
-      const following = pollMs > 0 ? `checking again every ${pollMs / 1000} s` : 'PROBLEMS_SCHEMA_POLL_SECONDS=0: not checked again unless a request is refused';
+      const following = pollMs > 0 ? `checking again every ${pollMs / 1000} s` : 'PROBLEMS_SCHEMA_POLL_SECONDS=0: checked again only when a request is refused';
       log(`problems schema: serving the committed snapshot ${short(served.hash)}, since ${reason}; ${following}`, 'warn');
       return served;
     },
