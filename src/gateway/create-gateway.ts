@@ -76,6 +76,12 @@ export interface GatewayOptions {
   /** Where start-up notes and Mesh's warnings and errors go (one line each, with a level). @default console.warn */
   log?: GatewayLog;
   /**
+   * Called when an engine built from a replaced problems schema (its mesh, yoga and caches) has been
+   * released, its last request ended: its memory is garbage from then on. `npm start` runs a full
+   * garbage collection then, so the process gives it back; an app owns its heap and decides. @default none
+   */
+  onEngineReleased?: () => void;
+  /**
    * Path of the GraphQL endpoint on a server of its own. Mounted by an app (Express or Connect
    * `app.use(path, gateway.listener)`), the gateway serves GraphQL at the mount path instead.
    * @default '/graphql'
@@ -138,6 +144,7 @@ export async function createGateway({
   baseDir,
   problemsSchemaPath,
   log = console.warn,
+  onEngineReleased,
 }: GatewayOptions = {}): Promise<Gateway> {
   const settings = settingsFromOptions(givenSettings);
   for (const [setting, variable] of [['problemsUrl', 'PROBLEMS_URL'], ['translationUrl', 'TRANSLATION_URL']] as const) {
@@ -400,7 +407,10 @@ export async function createGateway({
       if (problemsSchema.status().source !== 'live') throw error;
       return buildEngine(await problemsSchema.fallBack(`the service's schema could not be built: ${(error as Error).message}`));
     });
-    engines = createEngineSlot(first, (error) => log(`problems schema: an engine failed to close: ${(error as Error).message}`, 'warn'));
+    engines = createEngineSlot(first, {
+      onDisposeError: (error) => log(`problems schema: an engine failed to close: ${(error as Error).message}`, 'warn'),
+      onReleased: onEngineReleased,
+    });
   } catch (error) {
     await release();
     throw error;

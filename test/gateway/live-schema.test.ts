@@ -1,5 +1,4 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import { withHash } from '../../src/gateway/schema/introspection.ts';
 import { readSnapshot } from '../../src/gateway/schema/problems-snapshot.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { createTranslationService } from '../../src/upstreams/translation/service.ts';
-import { createChangingProblemsService, SCHEMAS, type ChangingProblemsService } from '../helpers/changing-problems-service.ts';
+import { createChangingProblemsService, freePort, SCHEMAS, type ChangingProblemsService } from '../helpers/changing-problems-service.ts';
 import { postGraphQL, PROBLEMS_KEY, TRANSLATION_KEY, type GraphQLResponse } from '../helpers/start-stack.ts';
 import { PROJECT_ROOT } from '../helpers/run-command.ts';
 
@@ -290,12 +289,3 @@ describe('the problems schema, live', () => {
     await expect.poll(() => running.metric('gateway_problems_schema_engines'), { timeout: 10_000 }).toMatch(/ 1$/);
   });
 });
-
-/** A port nothing listens on (yet). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

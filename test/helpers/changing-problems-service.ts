@@ -1,4 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { createServer } from 'node:net';
 import { filterSchema, MapperKind, mapSchema, pruneSchema } from '@graphql-tools/utils';
 import { GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
@@ -101,4 +102,13 @@ export function createChangingProblemsService({ apiKey, slowMs = 5000 }: { apiKe
     introspections: () => introspections,
     operations: () => operations,
   };
+}
+
+/** A port nothing listens on yet: where a service "down at start" comes up later. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
