@@ -68,9 +68,9 @@ export interface GatewayOptions {
   /**
    * SDL file to build the problems source from, pinned: the service is not introspected, at start or
    * later, and the schema never changes while the gateway runs. Lets tests (and users trying a new
-   * upstream) start the gateway against a schema of their choice. @default the service's own schema,
-   * introspected at start and every PROBLEMS_SCHEMA_POLL_SECONDS (the snapshot `.meshrc.yaml` names
-   * when it cannot be introspected at start)
+   * upstream) start the gateway against a schema of their choice. Unset, the service's own schema is
+   * introspected at start and every PROBLEMS_SCHEMA_POLL_SECONDS, with the snapshot `.meshrc.yaml`
+   * names as the fallback at start. @default none: the service's schema, live
    */
   problemsSchemaPath?: string;
   /** Where start-up notes and Mesh's warnings and errors go (one line each, with a level). @default console.warn */
