@@ -154,6 +154,7 @@ export async function createGateway({
   const snapshotPath = problemsSchemaPath ?? (await problemsSnapshotPath(baseDir, log));
   // With REDIS_URL, replicas share caches and rate limits; resolves (saying so) even if Redis is down.
   const shared = await createSharedStores(settings, log);
+  const upstreamFetch = createUpstreamFetch();
 
   // The problems schema, as the service says it is now (schema/live-problems-schema.ts): introspected
   // at start with the committed snapshot as the fallback, then followed while running. A schema
@@ -164,6 +165,8 @@ export async function createGateway({
       apiKey: settings.problemsApiKey,
       timeoutMs: settings.problemsTimeoutMs,
       maxBytes: settings.problemsMaxResponseBytes ?? DEFAULT_MAX_ANSWER_BYTES.problems,
+      // The upstream calls' own pools, which take a URL as the mesh's calls do.
+      fetch: upstreamFetch.fetch as unknown as typeof fetch,
     },
     snapshotPath,
     givenPath: problemsSchemaPath,
@@ -197,7 +200,6 @@ export async function createGateway({
     await shared?.close();
     throw error;
   });
-  const upstreamFetch = createUpstreamFetch();
   const translationRuntime = translationRuntimeFor(settings, {
     cache: translationCache ?? shared?.translationCache,
     onServed: observability.onTranslationServed,
