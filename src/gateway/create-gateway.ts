@@ -407,7 +407,7 @@ export async function createGateway({
     const initial = await problemsSchema.start();
     const first = await buildEngine(initial).catch(async (error: unknown) => {
       if (problemsSchema.status().source !== 'live') throw error;
-      return buildEngine(await problemsSchema.fallBack(`the service's schema could not be built: ${(error as Error).message}`));
+      return buildEngine(await problemsSchema.fallBack(`the service's schema could not be built: ${(error as Error).message}`, 'schema could not be built'));
     });
     engines = createEngineSlot(first, {
       onDisposeError: (error) => log(`problems schema: an engine failed to close: ${(error as Error).message}`, 'warn'),

@@ -59,7 +59,7 @@ describe('readiness and health', () => {
       status: 'degraded',
       services: { problems: 'unreachable', translation: 'ok' },
       standIns: false,
-      schema: expect.objectContaining({ source: 'snapshot', lastCheck: 'it could not be introspected: could not reach http://127.0.0.1:9/graphql: ECONNREFUSED' }),
+      schema: expect.objectContaining({ source: 'snapshot', lastCheck: 'unreachable' }),
     });
     expectNoSecrets(text);
     const served = await other.query(/* GraphQL */ `{ translation { translate(text: "Print the answer.", to: "es") { text } } }`);
