@@ -259,8 +259,10 @@ export async function createGateway({
   // A link left out stays left out schema after schema: said once, not at every swap.
   const said = new Set<string>();
   const logOnce: GatewayLog = (line, level) => {
-    if (line.startsWith('link ') && said.has(line)) return;
-    said.add(line);
+    if (line.startsWith('link ')) {
+      if (said.has(line)) return;
+      said.add(line);
+    }
     log(line, level);
   };
 
