@@ -421,8 +421,12 @@ export async function createGateway({
   }
   // Built beside the current engine, then swapped in whole; a schema that fails to build leaves the
   // current one serving (live-problems-schema.ts says so once and counts it).
+  let closing = false;
   const swapTo = async (next: IntrospectedSchema) => {
-    engines.swap(await buildEngine(next));
+    const engine = await buildEngine(next);
+    // Built while the gateway was closing: nothing will serve it.
+    if (closing) return engine.dispose();
+    engines.swap(engine);
     schemaMetrics.reloaded();
   };
   problemsSchema.follow();
@@ -477,6 +481,7 @@ export async function createGateway({
     close: async () => {
       // Prewarming first: no page starts once the gateway is closing.
       await prewarm.stop();
+      closing = true;
       problemsSchema.stop();
       await engines.close();
       await release();
