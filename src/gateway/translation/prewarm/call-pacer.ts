@@ -40,6 +40,25 @@ export function createCallPacer(callsPerSecond: number, now: () => number = Date
 }
 
 /**
+ * One pace for the replicas sharing a store (Redis): a page reserves the calls it is expected to make
+ * before it starts, against the calls every replica's pages reserved or made in the last second, and
+ * when it ends its reservation is replaced by the calls it made, counted for a second from then. A
+ * page in flight thus counts for every replica until it ends, and its calls for a second after: no
+ * second at the service holds more than the rate from all replicas together, as long as each page
+ * makes no more calls than it reserved (an overdraft is charged when the page ends, and waited out).
+ */
+export interface SharedPace {
+  /**
+   * Reserves `expected` calls for `page`, to be made within `callsPerSecond` all replicas together,
+   * held at most `holdMs` (a replica gone mid-page frees its reservation then): resolves 0 when
+   * granted, else how long to wait before asking again. Rejects when the store cannot answer.
+   */
+  reserve(page: string, expected: number, callsPerSecond: number, holdMs: number): Promise<number>;
+  /** `page`, which reserved `expected`, ended having made `made` calls: they count for a second from now instead. */
+  settle(page: string, expected: number, made: number): Promise<void>;
+}
+
+/**
  * Problems per page so that a page is expected to make at most `callsPerSecond` calls, given the
  * calls per problem seen so far (1 until a page made calls: a problem's texts rarely need more).
  */
