@@ -3,7 +3,10 @@
  * recorded when the page that made them has finished (never earlier than they happened), so a page
  * may start only when the window behind it, with the calls the page is expected to make, fits: no
  * second then holds more than the rate as long as a page makes no more calls than expected, and
- * pages are sized so that they are expected to make at most the rate (pageSizeFor).
+ * pages are sized so that they are expected to make at most the rate (pageSizeFor). A page that
+ * makes more is charged all it made as it ends, so the pages after it wait the overdraft out: only
+ * the seconds that page's own calls fall in can go over, by its overdraft (bounding each call, not
+ * each page, would take the call gate's word before every call).
  */
 export interface CallPacer {
   /** How long to wait before a page expected to make `expected` calls may start. */
