@@ -41,12 +41,18 @@ export function createCallGate({ concurrency, maxCallsPerRequest = Infinity, gat
   const gateway: LimitFunction | undefined = Number.isFinite(gatewayConcurrency) ? pLimit(gatewayConcurrency) : undefined;
   let inFlight = 0;
   let lastSettledAt = 0;
+  const settled = () => {
+    inFlight -= 1;
+    lastSettledAt = Date.now();
+  };
+  // Counted beside the call, not chained after it: the caller must see the call settle at the same
+  // turn as without the count, or a queued call of the same request would start before the caller
+  // has recorded a failure that makes it pointless (translation-batcher.ts).
   const counted = <T>(call: () => Promise<T>): Promise<T> => {
     inFlight += 1;
-    return call().finally(() => {
-      inFlight -= 1;
-      lastSettledAt = Date.now();
-    });
+    const running = call();
+    running.then(settled, settled);
+    return running;
   };
   return {
     get inFlight() {
