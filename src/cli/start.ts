@@ -119,20 +119,21 @@ async function main(settings: GatewaySettings): Promise<void> {
   // container inits and deploy scripts that exit after starting it all leave it reparented, and it
   // must keep serving. (`npm start` execs node, so npm's own signals reach this process directly.)
 
-  // Loaded only once the settings are known to be usable, so a refusal is immediate. The stand-ins
-  // start while the gateway's code loads (loading waits on files as much as on the CPU), and their
-  // code is not loaded at all when no upstream needs one (production).
+  // Loaded only once the settings are known to be usable, so a refusal is immediate. The statements'
+  // thread and the stand-ins start while the gateway's code loads (loading waits on files as much as
+  // on the CPU), and the stand-ins' code is not loaded at all when no upstream needs one (production).
+  const { warmStatementThread, warmUp } = await import('./warm-up.ts');
+  warmStatementThread();
   const loadingCode = Promise.all([
     import('../gateway/create-gateway.ts'),
     import('../gateway/observability/request-log.ts'),
     import('../gateway/observability/observed-request.ts'),
-    import('./warm-up.ts'),
   ]);
   const startingStandIns = startStandIns(settings, allowStandIns, standIns);
   // Either may fail first; the other's failure is then of no interest.
   loadingCode.catch(() => undefined);
   startingStandIns.catch(() => undefined);
-  const [[{ createGateway }, { writeRequestLogLine }, { REQUEST_ID_HEADER, requestIdFrom }, { warmUp }], started] = await Promise.all([loadingCode, startingStandIns]);
+  const [[{ createGateway }, { writeRequestLogLine }, { REQUEST_ID_HEADER, requestIdFrom }], started] = await Promise.all([loadingCode, startingStandIns]);
   const loadedAt = performance.now();
   if (stopping) return;
 
@@ -190,10 +191,9 @@ async function main(settings: GatewaySettings): Promise<void> {
   const serves = settings.graphiql ? 'GraphiQL in a browser, GraphQL over HTTP for clients' : 'GraphQL over HTTP; GraphiQL off';
   step(`listening: http://localhost:${server.port}/graphql (${serves}${over})`);
   step(startUpLine({ loadedAt, builtAt, listeningAt: performance.now(), standIns: standIns.length > 0 }));
-  // Only once it answers: what the first requests would otherwise load on their way (the statements'
-  // thread, GraphiQL's files) loads now, in the background, while the gateway waits for them.
+  // Only once it answers, and once it is idle: GraphiQL's files.
   const running = server;
-  warmUp({ translationLink: !gateway.linksLeftOut.some(({ name }) => name === 'Problem.translation'), graphiql: settings.graphiql, idle: () => running.inFlight() === 0 });
+  warmUp({ graphiql: settings.graphiql, idle: () => running.inFlight() === 0 });
   setTimeout(releaseStartUpMemory, RELEASE_AFTER_MS).unref();
 }
 
