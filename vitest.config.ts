@@ -9,6 +9,7 @@ const TIMING_SENSITIVE = [
   'test/gateway/statement-reassembly.test.ts',
   'test/security/hardening-answer-size.test.ts',
   'test/redis/faults.test.ts',
+  'test/gateway/prewarm-readers-first.test.ts',
 ];
 
 export default defineConfig({

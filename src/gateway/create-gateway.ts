@@ -17,7 +17,7 @@ import { createRouteTable, routeGuard } from './guards/route.ts';
 import { translationArgumentsGuard } from './guards/translation-arguments.ts';
 import { loadTrustedDocuments, usePersistedQueries } from './guards/persisted-documents.ts';
 import { graphiqlYogaOptions, useGraphiQLAssets } from './graphiql.ts';
-import { buildMesh } from './mesh.ts';
+import { buildMesh, problemsSnapshotPath } from './mesh.ts';
 import { fragmentTypenameTransform } from './execution/delegate/fragment-typename-transform.ts';
 import { deferredFieldsTransform } from './execution/delegate/deferred-fields-transform.ts';
 import { createForwarding } from './execution/forward/forwarding.ts';
@@ -25,6 +25,8 @@ import { useExecution } from './execution/use-execution.ts';
 import type { GatewayLog } from './observability/gateway-log.ts';
 import type { TranslationCache } from './translation/translation-cache.ts';
 import { translationRuntimeFor, useTranslationRuntime } from './translation/translation-runtime.ts';
+import { startCuratedTranslations } from './translation/curated/index.ts';
+import { translationPrewarmFor, type PrewarmTarget } from './translation/prewarm/translation-prewarm.ts';
 import { composeSteps } from './upstream/upstream-call.ts';
 import { createUpstreamFetch } from './upstream/upstream-fetch.ts';
 import { createObservability, startTracing } from './observability/index.ts';
@@ -42,6 +44,13 @@ import { useSelectionOrder } from './execution/shape/use-selection-order.ts';
 import { settingsFromOptions } from './settings-from-options.ts';
 import { SettingsError, type GatewaySettings } from './settings.ts';
 import { createUpstreamSteps, useUpstreamCalls } from './upstream/upstream-calls.ts';
+import { DEFAULT_MAX_ANSWER_BYTES } from './upstream/answer-size-limit.ts';
+import { createEngineSlot, releasedWhenSent, type Disposable, type EngineSlot } from './schema/engine-slot.ts';
+import type { IntrospectedSchema } from './schema/introspection.ts';
+import { createLiveProblemsSchema } from './schema/live-problems-schema.ts';
+import { watchSchemaDrift } from './schema/schema-drift.ts';
+import { createSchemaMetrics } from './schema/schema-metrics.ts';
+import { invalidTrustedDocuments } from './schema/stale-trusted-documents.ts';
 
 export interface GatewayOptions {
   /**
@@ -57,8 +66,11 @@ export interface GatewayOptions {
   /** Directory holding `.meshrc.yaml`. @default the project root */
   baseDir?: string;
   /**
-   * SDL file to build the problems source from instead of the one `.meshrc.yaml` names; lets tests
-   * (and users trying a new upstream) start the gateway against another schema.
+   * SDL file to build the problems source from, pinned: the service is not introspected, at start or
+   * later, and the schema never changes while the gateway runs. Lets tests (and users trying a new
+   * upstream) start the gateway against a schema of their choice. @default the service's own schema,
+   * introspected at start and every PROBLEMS_SCHEMA_POLL_SECONDS (the snapshot `.meshrc.yaml` names
+   * when it cannot be introspected at start)
    */
   problemsSchemaPath?: string;
   /** Where start-up notes and Mesh's warnings and errors go (one line each, with a level). @default console.warn */
@@ -99,20 +111,22 @@ export interface Gateway {
   graphqlEndpoint: string;
   /** The names of the guards by phase and of yoga's plugins, in the order they apply. */
   pipeline: { guards: Record<keyof GuardList, string[]>; plugins: string[] };
-  /** The unified schema clients see. */
-  schema: GraphQLSchema;
-  linksLeftOut: { name: string; reason: string }[];
+  /** The unified schema clients see, as the problems schema now served makes it. */
+  readonly schema: GraphQLSchema;
+  /** Links the problems schema now served cannot carry, with the reason. */
+  readonly linksLeftOut: { name: string; reason: string }[];
   /** This gateway's Prometheus registry (served on /metrics unless METRICS_ENABLED=false). */
   metrics: Registry;
   /** Exports the finished trace spans now (tracing is on when OTEL_EXPORTER_OTLP_ENDPOINT is set). */
   flushTraces(): Promise<void>;
-  /** Stops the mesh, closes upstream connections and exports the last trace spans. */
+  /** Stops following the problems schema and the mesh, closes upstream connections and exports the last trace spans. */
   close(): Promise<void>;
 }
 
 /**
- * Builds the gateway: the mesh from .meshrc.yaml, served by graphql-yoga. Nothing listens yet, and
- * the process environment is neither read nor written: the settings given are all it uses.
+ * Builds the gateway: the mesh from .meshrc.yaml over the problems service's schema as it is now,
+ * served by graphql-yoga, and follows that schema while it runs. Nothing listens yet, and the
+ * process environment is neither read nor written: the settings given are all it uses.
  */
 export async function createGateway({
   graphqlEndpoint = '/graphql',
@@ -129,8 +143,28 @@ export async function createGateway({
   for (const [setting, variable] of [['problemsUrl', 'PROBLEMS_URL'], ['translationUrl', 'TRANSLATION_URL']] as const) {
     if (!settings[setting]) throw new SettingsError(setting, `the gateway needs the service's base URL (option ${setting}, variable ${variable})`);
   }
+  // The snapshot .meshrc.yaml names, read before anything is started that would need closing.
+  const snapshotPath = problemsSchemaPath ?? (await problemsSnapshotPath(baseDir, log));
   // With REDIS_URL, replicas share caches and rate limits; resolves (saying so) even if Redis is down.
   const shared = await createSharedStores(settings, log);
+
+  // The problems schema, as the service says it is now (schema/live-problems-schema.ts): introspected
+  // at start with the committed snapshot as the fallback, then followed while running. A schema
+  // given as problemsSchemaPath is pinned: nothing is introspected.
+  const problemsSchema = createLiveProblemsSchema({
+    introspection: {
+      endpoint: `${settings.problemsUrl}/graphql`,
+      apiKey: settings.problemsApiKey,
+      timeoutMs: settings.problemsTimeoutMs,
+      maxBytes: settings.problemsMaxResponseBytes ?? DEFAULT_MAX_ANSWER_BYTES.problems,
+    },
+    snapshotPath,
+    givenPath: problemsSchemaPath,
+    pollMs: settings.problemsSchemaPollSeconds * 1000,
+    onChange: (next) => swapTo(next),
+    onFailure: (reason) => schemaMetrics.failed(reason),
+    log,
+  });
   const observability = createObservability({
     settings: settings,
     graphqlEndpoint,
@@ -138,38 +172,39 @@ export async function createGateway({
     tracing: await startTracing(settings),
     // Reported beside the upstreams, as degraded when away, never as not ready.
     readinessDependencies: shared ? { redis: () => shared.check() } : undefined,
+    problemsSchema: problemsSchema.status,
   });
+  const schemaMetrics = createSchemaMetrics(observability.metrics, problemsSchema.status);
 
   // What every upstream HTTP call goes through (upstream/upstream-calls.ts lists the steps), whether
   // Mesh makes it or the gateway forwards an operation itself, and what crosses the two sources.
-  const upstreamSteps = createUpstreamSteps({ settings, observers: observability.observers, problemsStore: shared?.keyValueStore('problems'), log });
+  // Outermost, the drift watch: the problems service refusing what the gateway validated is the sign
+  // its schema changed, and triggers a check.
+  const upstreamSteps = [
+    watchSchemaDrift(() => problemsSchema.driftSeen()),
+    ...createUpstreamSteps({ settings, observers: observability.observers, problemsStore: shared?.keyValueStore('problems'), log, schemaHash: () => problemsSchema.status().hash }),
+  ];
+  // Readers' languages: operators' curated translations (TRANSLATION_CURATED_DIR, or another
+  // replica's through Redis), served before the service's; a bad directory stops start-up.
+  const curated = await startCuratedTranslations(settings, { log, registry: observability.metrics, sharedStore: shared?.keyValueStore('curated-translations') }).catch(async (error: unknown) => {
+    await shared?.close();
+    throw error;
+  });
   const upstreamFetch = createUpstreamFetch();
-  const translationRuntime = translationRuntimeFor(settings, { cache: translationCache ?? shared?.translationCache, onServed: observability.onTranslationServed });
+  const translationRuntime = translationRuntimeFor(settings, {
+    cache: translationCache ?? shared?.translationCache,
+    onServed: observability.onTranslationServed,
+    curated: curated?.translations,
+  });
   const release = async () => {
+    curated?.close();
+    problemsSchema.stop();
     // The statement worker thread, if it started; then the upstream connections and Redis (else
     // its reconnection loop would keep the process alive).
     await translationRuntime.statements.close();
     await upstreamFetch.close();
     await shared?.close();
   };
-  const built = await buildMesh({
-    settings,
-    baseDir,
-    problemsSchemaPath,
-    log,
-    fetch: upstreamFetch.fetch,
-    plugins: (sources) => [useUpstreamCalls(sources, upstreamSteps), useTranslationRuntime(translationRuntime)],
-    sourceTransforms: () => [fragmentTypenameTransform(), deferredFieldsTransform()],
-  }).catch(async (error: unknown) => {
-    await release();
-    throw error;
-  });
-  const { mesh, linksLeftOut } = built;
-  // Aborts the calls forwarded operations have in flight when the gateway closes, as Mesh's own executor does.
-  const disposal = new AbortController();
-  const forwarding = await createForwarding({ settings, built, baseDir, send: composeSteps(upstreamSteps), network: upstreamFetch.fetch, signal: disposal.signal, log });
-  const preparedOperations = forwarding?.prepared;
-  const schema = toPublicSchema(mesh.schema);
   const routes = createRouteTable({ graphqlEndpoint, graphiql: settings.graphiql, metrics: settings.metricsEnabled });
   const rateLimits = rateLimitGuards({
     store: rateLimitStore ?? shared?.rateLimitStore ?? createMemoryRateLimitStore(),
@@ -180,12 +215,6 @@ export async function createGateway({
     onRejected: observability.onRateLimited,
   });
   const trustedDocuments = settings.trustedDocuments ? loadTrustedDocuments(settings.trustedDocuments) : undefined;
-  const responseCache = createResponseCache({
-    sharedStore: shared?.keyValueStore('responses'),
-    ttlMs: settings.responseCacheTtlSeconds * 1000,
-    translationOnlyTtlMs: settings.translationCacheTtlSeconds * 1000,
-    policy: admissionPolicyOf(schema, settings, trustedDocuments),
-  });
   const maskErrors = errorMasking({ production: settings.production });
   // One set of CORS options for yoga and for the node:http adapter in front of it: the same headers either way.
   const cors = { origin: settings.corsOrigins === '*' ? '*' : settings.corsOrigins };
@@ -218,86 +247,202 @@ export async function createGateway({
     operation: [conditionsGuard, translationArgumentsGuard(settings.translationMaxTextLength), executionLimitsGuard(settings), ...(appGuards.operation ?? []), rateLimits.translation],
   };
 
-  // yoga's plugins by name, in the order their hooks run.
-  const stages: [string, object | object[]][] = [
-      // Execution: Mesh's engine and per-request in-context SDK, over the public schema, with @defer
-      // and @stream (Mesh executes with graphql-tools' executor, which delivers increments).
-      ['mesh', mesh.plugins],
-      ['public schema', useSchema(schema)],
-      ['defer and stream', useDeferStream()],
-      // The guard list, as yoga's hooks: head guards for requests that did not come through the
-      // node:http adapter, then params, batch and operation guards where yoga reaches them.
-      ['guards', useGatewayPipeline(guards)],
-      // The routes' own answers: GraphiQL's files (the page needs nothing from outside), /readiness,
-      // /metrics; and the request log, metrics and traces of what yoga answers.
-      ['graphiql files', settings.graphiql ? [useGraphiQLAssets()] : []],
-      ['observation, readiness, metrics', observability.yogaPlugins],
-      // The body: its media type in any spelling (`Application/JSON` is JSON) before yoga picks a
-      // parser, then read once, bounded and checked as UTF-8.
-      ['content type', useContentTypeCase()],
-      ['request body', useRequestBody({ maxBytes: settings.maxBodyBytes })],
-      // The parameters: persisted-query hashes and trusted documents turned into their documents
-      // before anything below (the response cache keys on the document) reads them.
-      ['persisted documents', usePersistedQueries({
-        store: shared?.keyValueStore('persisted-queries'),
-        ttlMs: settings.persistedQueriesTtlSeconds * 1000,
-        trustedDocuments,
-      })],
-      // The document: introspection switch, then the size and shape limits while parsing and
-      // validating (after Mesh's plugins: their parser wraps whichever parser Mesh sets).
-      ['introspection switch', useDisableIntrospection({ isDisabled: () => !settings.introspection })],
-      ['document limits', useDocumentLimits({
-        maxDepth: settings.maxDepth,
-        maxAliases: settings.maxAliases,
-        maxTokens: settings.maxTokens,
-        maxDirectives: settings.maxDirectives,
-        blockFieldSuggestions: settings.production,
-      })],
-      // The answer: in selection order before the response cache keeps it; a query answered before
-      // is answered again without executing.
-      ['selection order', useSelectionOrder()],
-      ['response cache', useResponseCache(responseCache)],
-      // How what reaches execution runs: forwarded whole to the problems service, or delegated by Mesh.
-      ['execution', useExecution({ forwarding })],
-      // The one masking step: the last word on every error a client receives.
-      ['error masking', useErrorMasking(maskErrors)],
-  ];
-  const yoga = createYoga({
-    plugins: stages.flatMap(([, plugins]) => plugins) as Plugin[],
-    // Every path: the route guard alone decides which paths serve what (exactly, and below the mount
-    // when an app mounted the gateway); yoga's own match would refuse a mount path not ending in it.
-    graphqlEndpoint: '*',
-    // /healthcheck is answered by the route guard: yoga's own check answers any URL that merely ends
-    // in its path, and no serialized URL ends in a space.
-    healthCheckEndpoint: ' ',
-    landingPage: false,
-    logging: false,
-    // The error masking stage is the one masking step, for yoga's answers as for the node:http
-    // adapter's (pipeline/error-masking.ts).
-    maskedErrors: false,
-    cors,
-    batching: { limit: settings.maxBatchOperations },
-    // MAX_BODY_BYTES is enforced by the declared-length guard and useRequestBody, which reads each body once.
-    maxRequestBodySize: false,
-    ...(settings.graphiql
-      ? graphiqlYogaOptions({ keysRequired: settings.gatewayApiKeys.length > 0, onPath: (request) => routes.routeFor(new URL(request.url).pathname) === 'graphql' })
-      : { graphiql: false }),
-  }) as unknown as YogaServerInstance<object, object>;
-  // Every request enters here: head guards before any body is read; repeated queries, and queries
-  // the fast path has forwarded before, answered on node:http; the rest is yoga's.
-  const listener = createNodeAdapter({
-    guards,
-    cache: responseCache,
-    maskErrors,
-    observers: observability.observers,
-    cors,
-    direct: preparedOperations && {
-      operations: preparedOperations,
-      // Mesh logs the causes of errors only under NODE_ENV=production, which the production setting follows.
-      onErrors: settings.production ? (errors) => logErrorCauses(mesh.logger, errors) : undefined,
+  // A link left out stays left out schema after schema: said once, not at every swap.
+  const said = new Set<string>();
+  const logOnce: GatewayLog = (line, level) => {
+    if (line.startsWith('link ') && said.has(line)) return;
+    said.add(line);
+    log(line, level);
+  };
+
+  // Everything derived from one problems schema: the mesh, the forwarded operations, the public
+  // schema, the response cache's admission policy, yoga and its stages, the node:http adapter. A
+  // request runs on the engine current when it arrives; a new schema gets a new engine, built beside
+  // the old one (schema/engine-slot.ts).
+  const buildEngine = async (problems: IntrospectedSchema): Promise<Engine> => {
+    const built = await buildMesh({
+      settings,
+      baseDir,
+      problemsSchema: problems.sdl,
+      log: logOnce,
+      fetch: upstreamFetch.fetch,
+      plugins: (sources) => [useUpstreamCalls(sources, upstreamSteps), useTranslationRuntime(translationRuntime)],
+      sourceTransforms: () => [fragmentTypenameTransform(), deferredFieldsTransform()],
+    });
+    const { mesh, linksLeftOut } = built;
+    // Aborts the calls forwarded operations have in flight when the engine is disposed (once its
+    // requests have ended) or the gateway closes, as Mesh's own executor does.
+    const disposal = new AbortController();
+    try {
+      const forwarding = await createForwarding({ settings, built, baseDir, send: composeSteps(upstreamSteps), network: upstreamFetch.fetch, signal: disposal.signal, log: logOnce });
+      const preparedOperations = forwarding?.prepared;
+      const schema = toPublicSchema(mesh.schema);
+      const stale = trustedDocuments ? invalidTrustedDocuments(schema, trustedDocuments) : [];
+      if (stale.length > 0) {
+        log(`trusted documents that no longer validate against problems schema ${problems.hash.slice(0, 12)} (they answer GRAPHQL_VALIDATION_FAILED): ${stale.join(', ')}`, 'warn');
+      }
+      const responseCache = createResponseCache({
+        sharedStore: shared?.keyValueStore('responses'),
+        ttlMs: settings.responseCacheTtlSeconds * 1000,
+        translationOnlyTtlMs: settings.translationCacheTtlSeconds * 1000,
+        policy: admissionPolicyOf(schema, settings, trustedDocuments),
+        // Answers that may translate also vary by the default languages and the curated set in force.
+        translationVariant: translationRuntime.variant,
+      });
+
+      // yoga's plugins by name, in the order their hooks run.
+      const stages: [string, object | object[]][] = [
+          // Execution: Mesh's engine and per-request in-context SDK, over the public schema, with @defer
+          // and @stream (Mesh executes with graphql-tools' executor, which delivers increments).
+          ['mesh', mesh.plugins],
+          ['public schema', useSchema(schema)],
+          ['defer and stream', useDeferStream()],
+          // The guard list, as yoga's hooks: head guards for requests that did not come through the
+          // node:http adapter, then params, batch and operation guards where yoga reaches them.
+          ['guards', useGatewayPipeline(guards)],
+          // The routes' own answers: GraphiQL's files (the page needs nothing from outside), /readiness,
+          // /metrics; and the request log, metrics and traces of what yoga answers.
+          ['graphiql files', settings.graphiql ? [useGraphiQLAssets()] : []],
+          ['observation, readiness, metrics', observability.yogaPlugins],
+          // The body: its media type in any spelling (`Application/JSON` is JSON) before yoga picks a
+          // parser, then read once, bounded and checked as UTF-8.
+          ['content type', useContentTypeCase()],
+          ['request body', useRequestBody({ maxBytes: settings.maxBodyBytes })],
+          // The parameters: persisted-query hashes and trusted documents turned into their documents
+          // before anything below (the response cache keys on the document) reads them.
+          ['persisted documents', usePersistedQueries({
+            store: shared?.keyValueStore('persisted-queries'),
+            ttlMs: settings.persistedQueriesTtlSeconds * 1000,
+            trustedDocuments,
+          })],
+          // The document: introspection switch, then the size and shape limits while parsing and
+          // validating (after Mesh's plugins: their parser wraps whichever parser Mesh sets).
+          ['introspection switch', useDisableIntrospection({ isDisabled: () => !settings.introspection })],
+          ['document limits', useDocumentLimits({
+            maxDepth: settings.maxDepth,
+            maxAliases: settings.maxAliases,
+            maxTokens: settings.maxTokens,
+            maxDirectives: settings.maxDirectives,
+            blockFieldSuggestions: settings.production,
+          })],
+          // The answer: in selection order before the response cache keeps it; a query answered before
+          // is answered again without executing.
+          ['selection order', useSelectionOrder()],
+          ['response cache', useResponseCache(responseCache)],
+          // How what reaches execution runs: forwarded whole to the problems service, or delegated by Mesh.
+          ['execution', useExecution({ forwarding })],
+          // The one masking step: the last word on every error a client receives.
+          ['error masking', useErrorMasking(maskErrors)],
+      ];
+      const yoga = createYoga({
+        plugins: stages.flatMap(([, plugins]) => plugins) as Plugin[],
+        // Every path: the route guard alone decides which paths serve what (exactly, and below the mount
+        // when an app mounted the gateway); yoga's own match would refuse a mount path not ending in it.
+        graphqlEndpoint: '*',
+        // /healthcheck is answered by the route guard: yoga's own check answers any URL that merely ends
+        // in its path, and no serialized URL ends in a space.
+        healthCheckEndpoint: ' ',
+        landingPage: false,
+        logging: false,
+        // The error masking stage is the one masking step, for yoga's answers as for the node:http
+        // adapter's (pipeline/error-masking.ts).
+        maskedErrors: false,
+        cors,
+        batching: { limit: settings.maxBatchOperations },
+        // MAX_BODY_BYTES is enforced by the declared-length guard and useRequestBody, which reads each body once.
+        maxRequestBodySize: false,
+        ...(settings.graphiql
+          ? graphiqlYogaOptions({ keysRequired: settings.gatewayApiKeys.length > 0, onPath: (request) => routes.routeFor(new URL(request.url).pathname) === 'graphql' })
+          : { graphiql: false }),
+      }) as unknown as YogaServerInstance<object, object>;
+      // Every request enters here: head guards before any body is read; repeated queries, and queries
+      // the fast path has forwarded before, answered on node:http; the rest is yoga's.
+      const listener = createNodeAdapter({
+        guards,
+        cache: responseCache,
+        maskErrors,
+        observers: observability.observers,
+        cors,
+        direct: preparedOperations && {
+          operations: preparedOperations,
+          // Mesh logs the causes of errors only under NODE_ENV=production, which the production setting follows.
+          onErrors: settings.production ? (errors) => logErrorCauses(mesh.logger, errors) : undefined,
+        },
+        next: yoga as unknown as NodeAdapterOptions['next'],
+      });
+      return {
+        hash: problems.hash,
+        schema,
+        linksLeftOut,
+        execute: mesh.execute,
+        yoga,
+        listener,
+        plugins: stages.map(([name]) => name),
+        dispose: async () => {
+          await yoga.dispose();
+          disposal.abort();
+          mesh.destroy();
+        },
+      };
+    } catch (error) {
+      disposal.abort();
+      mesh.destroy();
+      throw error;
+    }
+  };
+
+  // The first engine: on the live schema, or on the snapshot when the service cannot be introspected
+  // or its schema cannot be built (said in one line, and in /readiness).
+  let engines: EngineSlot<Engine>;
+  try {
+    const initial = await problemsSchema.start();
+    const first = await buildEngine(initial).catch(async (error: unknown) => {
+      if (problemsSchema.status().source !== 'live') throw error;
+      return buildEngine(await problemsSchema.fallBack(`the service's schema could not be built: ${(error as Error).message}`));
+    });
+    engines = createEngineSlot(first, (error) => log(`problems schema: an engine failed to close: ${(error as Error).message}`, 'warn'));
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  // Built beside the current engine, then swapped in whole; a schema that fails to build leaves the
+  // current one serving (live-problems-schema.ts says so once and counts it).
+  const swapTo = async (next: IntrospectedSchema) => {
+    engines.swap(await buildEngine(next));
+    schemaMetrics.reloaded();
+  };
+  problemsSchema.follow();
+  // TRANSLATION_PREWARM: the catalogue translated in the background, in spare capacity, through the
+  // current engine's own execution of the link, held for one page at a time like a request.
+  const prewarm = translationPrewarmFor(settings, {
+    target: () => {
+      const lease = engines.lease();
+      return { execute: lease.engine.execute, schema: lease.engine.schema, release: lease.release };
     },
-    next: yoga as unknown as NodeAdapterOptions['next'],
+    runtime: translationRuntime,
+    shared,
+    metrics: observability.metrics,
+    log,
   });
+
+  // A request runs on the engine current when it arrives, and holds it until its response is sent.
+  const listener: RequestListener = (request, response) => {
+    const lease = engines.lease();
+    response.once('close', lease.release);
+    lease.engine.listener(request, response);
+  };
+  const yoga: GatewayYoga = {
+    fetch: async (request, ...serverContext) => {
+      const lease = engines.lease();
+      try {
+        return releasedWhenSent(await lease.engine.yoga.fetch(request, ...serverContext), lease.release);
+      } catch (error) {
+        lease.release();
+        throw error;
+      }
+    },
+  };
+  const first = engines.current();
   return {
     yoga,
     fetch: (request) => Promise.resolve(yoga.fetch(request)),
@@ -305,20 +450,40 @@ export async function createGateway({
     graphqlEndpoint,
     pipeline: {
       guards: { head: names(guards.head), params: names(guards.params), batch: names(guards.batch), operation: names(guards.operation) },
-      plugins: stages.map(([name]) => name),
+      plugins: first.plugins,
     },
-    schema,
-    linksLeftOut,
+    get schema() {
+      return engines.current().schema;
+    },
+    get linksLeftOut() {
+      return engines.current().linksLeftOut;
+    },
     metrics: observability.metrics,
     flushTraces: observability.flushTraces,
     close: async () => {
-      await yoga.dispose();
-      disposal.abort();
-      mesh.destroy();
+      // Prewarming first: no page starts once the gateway is closing.
+      await prewarm.stop();
+      problemsSchema.stop();
+      await engines.close();
       await release();
       await observability.close();
     },
   };
+}
+
+/** What one problems schema makes of the gateway (see buildEngine). */
+interface Engine extends Disposable {
+  /** The problems schema's hash. */
+  hash: string;
+  /** The unified schema clients see. */
+  schema: GraphQLSchema;
+  linksLeftOut: { name: string; reason: string }[];
+  /** Mesh's own execution over this schema, for the gateway's background work (translation prewarming). */
+  execute: PrewarmTarget['execute'];
+  yoga: YogaServerInstance<object, object>;
+  listener: RequestListener;
+  /** yoga's stages by name, in order. */
+  plugins: string[];
 }
 
 function names(guards: { name: string }[]): string[] {

@@ -5,12 +5,13 @@ import { loadYaml } from '@graphql-mesh/utils';
 import { getMesh, type MeshInstance, type MeshResolvedSource } from '@graphql-mesh/runtime';
 import type { MeshFetch, MeshPlugin, MeshTransform, YamlConfig } from '@graphql-mesh/types';
 import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
-import { buildSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { LINKS, missingForLink } from './links/index.ts';
+import { buildSchema, printSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { LINKS } from './links/index.ts';
 import type { GatewayLog } from './observability/gateway-log.ts';
 import { createMeshLogger } from './observability/mesh-logger.ts';
 import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
 import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
+import { linksLeftOutOf } from './schema/problems-snapshot.ts';
 import type { GatewaySettings } from './settings.ts';
 
 export { PROJECT_ROOT } from './project-root.ts';
@@ -20,8 +21,12 @@ export interface BuildMeshOptions {
   settings: Pick<GatewaySettings, 'problemsUrl' | 'problemsApiKey' | 'translationUrl' | 'translationApiKey'>;
   /** Directory holding `.meshrc.yaml`. @default the project root */
   baseDir?: string;
-  /** SDL file to build the problems source from instead of the one `.meshrc.yaml` names. */
-  problemsSchemaPath?: string;
+  /**
+   * The problems service's schema to build the Problems source from (as introspected, or the
+   * snapshot's): SDL text or a schema. The file `.meshrc.yaml` names is not read here: it is the
+   * fallback the composition root reads when the service cannot be introspected.
+   */
+  problemsSchema: string | GraphQLSchema;
   /** Where start-up notes and Mesh's warnings and errors go (one line each, with a level). @default console.warn */
   log?: GatewayLog;
   /** Mesh plugins of the gateway's own (upstream calls, the translation runtime), given the sources Mesh resolved. */
@@ -54,7 +59,7 @@ export interface BuiltMesh {
 export async function buildMesh({
   settings,
   baseDir = PROJECT_ROOT,
-  problemsSchemaPath,
+  problemsSchema,
   log = console.warn,
   plugins,
   sourceTransforms,
@@ -67,7 +72,9 @@ export async function buildMesh({
   const translationHandler = config.sources.find((source) => source.name === 'Translation')?.handler.openapi;
   if (!problemsHandler?.source) throw new Error('.meshrc.yaml must declare the Problems source with a schema snapshot (`source:`)');
   if (!translationHandler) throw new Error('.meshrc.yaml must declare the Translation source (openapi)');
-  if (problemsSchemaPath) problemsHandler.source = problemsSchemaPath;
+  // Mesh's handler reads `source:` through importFn when it names a module: this name is one only
+  // the importFn below knows, and it hands over the schema given, so nothing is read from disk.
+  problemsHandler.source = PROBLEMS_SCHEMA_MODULE;
   // The guard that stops the Mesh CLI on this config is for the CLI only.
   config.plugins = config.plugins?.filter((plugin) => !(MESH_CLI_GUARD in plugin));
   // The upstreams are known now, and the mesh is built at every start: they go into the config itself
@@ -77,15 +84,13 @@ export async function buildMesh({
   translationHandler.endpoint = settings.translationUrl;
   translationHandler.operationHeaders = bearer(settings.translationApiKey);
 
-  const problemsSchema = buildSchema(await readFile(resolve(baseDir, problemsHandler.source), 'utf8'));
-  const linksLeftOut: BuiltMesh['linksLeftOut'] = [];
-  for (const link of LINKS) {
-    const reason = missingForLink(problemsSchema, link);
-    if (!reason) continue;
-    linksLeftOut.push({ name: link.name, reason });
+  const [schema, sdl] = typeof problemsSchema === 'string' ? [buildSchema(problemsSchema), problemsSchema] : [problemsSchema, printSchema(problemsSchema)];
+  const linksLeftOut = linksLeftOutOf(schema);
+  for (const { name, reason } of linksLeftOut) {
+    const link = LINKS.find((each) => each.name === name)!;
     config.additionalTypeDefs = toList(config.additionalTypeDefs).filter((entry) => entry !== link.typeDefs);
     config.additionalResolvers = toList(config.additionalResolvers).filter((entry) => entry !== link.resolvers);
-    log(`link ${link.name} left out: ${reason}`, 'warn');
+    log(`link ${name} left out: ${reason}`, 'warn');
   }
 
   // Every Mesh logger descends from this one; left to itself, Mesh would print coloured lines of its
@@ -105,7 +110,9 @@ export async function buildMesh({
       importFn: (id: string) =>
         id === `@graphql-mesh/${MESH_LOGGER_MODULE}`
           ? Promise.resolve({ default: logger })
-          : import(id.startsWith('.') || isAbsolute(id) ? projectModuleUrl(id, baseDir) : id),
+          : id === PROBLEMS_SCHEMA_MODULE
+            ? Promise.resolve({ default: sdl })
+            : import(id.startsWith('.') || isAbsolute(id) ? projectModuleUrl(id, baseDir) : id),
     },
   );
   // Applied where Mesh delegates to each source (in code, not in .meshrc.yaml: the fast path reads
@@ -139,6 +146,16 @@ export function bearer(key: string | undefined): Record<string, string> {
 
 /** The module name under which buildMesh hands Mesh the gateway's logger. */
 const MESH_LOGGER_MODULE = 'gateway-log';
+/** The module name under which it hands the Problems handler its schema (a name ending in `ts`, which the handler imports). */
+const PROBLEMS_SCHEMA_MODULE = 'gateway:problems-schema.ts';
+
+/** The snapshot `.meshrc.yaml` names for the Problems source (`source:`), as an absolute path. */
+export async function problemsSnapshotPath(baseDir: string = PROJECT_ROOT, log: GatewayLog = console.warn): Promise<string> {
+  const config = await readMeshConfig(baseDir, log);
+  const handler = config.sources.find((source) => source.name === 'Problems')?.handler.graphql as { source?: string } | undefined;
+  if (!handler?.source) throw new Error('.meshrc.yaml must declare the Problems source with a schema snapshot (`source:`)');
+  return resolve(baseDir, handler.source);
+}
 
 function toList<T>(value: T | T[] | undefined): T[] {
   if (value === undefined) return [];

@@ -1,3 +1,5 @@
+import { parseLanguageTag } from './translation/language-tags.ts';
+
 /**
  * The gateway's settings, read from the environment (see the table in README.md).
  * Every variable is optional: without the upstream URLs, `npm start` runs the local stand-ins.
@@ -80,10 +82,58 @@ export interface GatewaySettings {
   translationMaxTextLength: number;
   /** `TRANSLATION_CACHE_TTL_SECONDS`: how long a translation is reused; 0 turns the cache off. @default 21600 (6 h) */
   translationCacheTtlSeconds: number;
+  /**
+   * `TRANSLATION_DEFAULT_LANGUAGES`: comma-separated language tags (`es-419,es,en`) tried, in order,
+   * for translation fields without `to:` after the reader's own `Accept-Language`; when none of them
+   * is offered either, the original is served. @default none
+   */
+  translationDefaultLanguages: string[];
+  /**
+   * `TRANSLATION_CURATED_DIR`: directory of curated translations, `<dir>/<problem id>/<language>.md`
+   * (format in README "Readers' languages"), served before any machine translation and followed
+   * while running. Unset: none (with REDIS_URL, those another replica shares are served).
+   */
+  translationCuratedDir?: string;
+  /**
+   * `TRANSLATION_CURATED_STALE`: what to serve when a curated translation was made from another
+   * statement than the problem's current one: `machine`, a fresh machine translation in its place;
+   * `serve`, the curated one all the same, marked stale. @default machine
+   */
+  translationCuratedStale: 'machine' | 'serve';
+  /**
+   * `TRANSLATION_CURATED_RESCAN_SECONDS`: how often the curated directory (and, with REDIS_URL, the
+   * set replicas share) is read again for changes a file watcher misses; 0: the watcher only. @default 30
+   */
+  translationCuratedRescanSeconds: number;
   /** `TRANSLATION_CACHE_MAX_BYTES`: memory bound of the translation cache, in process (LRU) and in Redis (all replicas together); 0 turns it off. @default 67108864 (64 MiB) */
   translationCacheMaxBytes: number;
+  /**
+   * `TRANSLATION_PREWARM`: comma-separated languages (`es,fr,de`) into which the gateway translates
+   * every problem's title and statement in the background, paced and in spare capacity only, so that
+   * readers of those languages find them cached. Unset: off.
+   */
+  translationPrewarm?: string[];
+  /**
+   * `TRANSLATION_PREWARM_CALLS_PER_SECOND`: most translation calls prewarming makes in any one
+   * second, per replica (readers' own calls are not counted, and always go first). @default 2,
+   * applied by the prewarming (translation/prewarm/), like the one below
+   */
+  translationPrewarmCallsPerSecond?: number;
+  /**
+   * `TRANSLATION_PREWARM_REFRESH_SECONDS`: how long after a language's last walk over the catalogue
+   * the next begins: unchanged texts are cache hits, changed ones are translated again. Keep it under
+   * TRANSLATION_CACHE_TTL_SECONDS so prewarmed translations never expire. @default 3600
+   */
+  translationPrewarmRefreshSeconds?: number;
   /** `PROBLEMS_CACHE_TTL_SECONDS`: how long a problems answer is reused, per client credential; 0 = off. @default 10 */
   problemsCacheTtlSeconds: number;
+  /**
+   * `PROBLEMS_SCHEMA_POLL_SECONDS`: how often the problems service's schema is introspected again
+   * while the gateway runs (decimals allowed, e.g. `0.5`); a changed schema is swapped in without a
+   * restart and without dropping a request. 0 turns polling off (a refused operation still triggers a
+   * check). @default 60
+   */
+  problemsSchemaPollSeconds: number;
   /**
    * `RESPONSE_CACHE_TTL_SECONDS`: how long a whole answer to a query is reused for the same document,
    * variables and credential, without executing it again; 0 turns the response cache off. Answers
@@ -223,7 +273,15 @@ export function readSettings(env: Env): GatewaySettings {
     translationMaxTextLength: readInteger(env, 'TRANSLATION_MAX_TEXT_LENGTH', 5000, 1),
     translationCacheTtlSeconds: readInteger(env, 'TRANSLATION_CACHE_TTL_SECONDS', 21_600, 0),
     translationCacheMaxBytes: readInteger(env, 'TRANSLATION_CACHE_MAX_BYTES', 64 * 1024 * 1024, 0),
+    translationDefaultLanguages: readLanguageList(env, 'TRANSLATION_DEFAULT_LANGUAGES') ?? [],
+    translationCuratedDir: present(env, 'TRANSLATION_CURATED_DIR'),
+    translationCuratedStale: readChoice(env, 'TRANSLATION_CURATED_STALE', ['machine', 'serve'], 'machine'),
+    translationCuratedRescanSeconds: readInteger(env, 'TRANSLATION_CURATED_RESCAN_SECONDS', 30, 0, MAX_TIMER_MS / 1000),
+    translationPrewarm: readLanguageList(env, 'TRANSLATION_PREWARM'),
+    translationPrewarmCallsPerSecond: readOptionalInteger(env, 'TRANSLATION_PREWARM_CALLS_PER_SECOND', 1, 1000),
+    translationPrewarmRefreshSeconds: readOptionalInteger(env, 'TRANSLATION_PREWARM_REFRESH_SECONDS', 1, MAX_TIMER_MS / 1000),
     problemsCacheTtlSeconds: readInteger(env, 'PROBLEMS_CACHE_TTL_SECONDS', 10, 0),
+    problemsSchemaPollSeconds: readDecimal(env, 'PROBLEMS_SCHEMA_POLL_SECONDS', 60, 0, MAX_TIMER_MS / 1000),
     responseCacheTtlSeconds: readInteger(env, 'RESPONSE_CACHE_TTL_SECONDS', 60, 0),
     persistedQueriesTtlSeconds: readInteger(env, 'PERSISTED_QUERIES_TTL_SECONDS', 86_400, 0),
     trustedDocuments: present(env, 'TRUSTED_DOCUMENTS'),
@@ -274,6 +332,16 @@ function readInteger(env: Env, name: string, fallback: number, min: number, max 
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
     throw new SettingsError(name, `expected a whole number ${range}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+/** A number of at most three decimals (milliseconds, when it counts seconds), from `min` to `max`. */
+function readDecimal(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+(\.\d{1,3})?$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new SettingsError(name, `expected a number from ${min} to ${max} (at most three decimals), got "${raw}"`);
   }
   return Number(raw);
 }
@@ -341,6 +409,22 @@ function readList(env: Env, name: string): string[] {
   return items;
 }
 
+/** Most languages one list may name: each is a walk over the whole catalogue. */
+const MAX_LISTED_LANGUAGES = 50;
+
+/** Comma-separated language tags (BCP 47, any case), each once; undefined when unset or empty. */
+function readLanguageList(env: Env, name: string): string[] | undefined {
+  const raw = present(env, name);
+  if (raw === undefined) return undefined;
+  const tags = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  for (const tag of tags) {
+    if (!parseLanguageTag(tag)) throw new SettingsError(name, `expected comma-separated language tags such as es,fr,pt-BR, got "${tag.slice(0, 40)}"`);
+  }
+  const distinct = [...new Set(tags.map((tag) => parseLanguageTag(tag)!.canonical))];
+  if (distinct.length > MAX_LISTED_LANGUAGES) throw new SettingsError(name, `at most ${MAX_LISTED_LANGUAGES} languages, got ${distinct.length}`);
+  return distinct.length > 0 ? distinct : undefined;
+}
+
 function readOrigins(env: Env, name: string): string[] | '*' {
   const raw = present(env, name);
   if (raw === undefined || raw === '*') return '*';
@@ -357,6 +441,13 @@ function readOrigins(env: Env, name: string): string[] | '*' {
     }
     return url.origin;
   });
+}
+
+function readChoice<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
+  const raw = present(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (!(choices as readonly string[]).includes(raw)) throw new SettingsError(name, `expected ${choices.join(' or ')}, got "${raw.slice(0, 40)}"`);
+  return raw as T;
 }
 
 function readBoolean(env: Env, name: string, fallback: boolean): boolean {

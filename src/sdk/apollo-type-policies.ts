@@ -6,7 +6,9 @@ import type { TypePolicies } from '@apollo/client';
  * `Problem.translation(to:)` one `ProblemTranslation`. Apollo replaces an object without an id
  * whole when another query selects other fields of it, so `languages` then `translate` would evict
  * each other (a refetch each time, and "Cache data may be lost" in development). Both are singletons
- * where they sit, so merging their fields is always right.
+ * where they sit, so merging their fields is always right; so is each translation's `provenance`.
+ * A `translation` without `to:` is in the language the request's Accept-Language chose: an app that
+ * lets its reader switch languages resets its cache (or passes `to:`) when they do.
  *
  *   new InMemoryCache({ typePolicies: { ...apolloTypePolicies, ...yourOwn } })
  *
@@ -15,4 +17,6 @@ import type { TypePolicies } from '@apollo/client';
 export const apolloTypePolicies = {
   TranslationQuery: { merge: true },
   ProblemTranslation: { merge: true },
+  // One per translation, where it sits: two queries asking different fields of it must not evict each other.
+  TranslationProvenance: { merge: true },
 } as const satisfies TypePolicies;

@@ -6,11 +6,15 @@ import * as Operations from './gql/graphql.js';
 
 
 
+
 export type Requester<C = {}> = <R, V>(doc: DocumentNode, vars?: V, options?: C) => Promise<R> | AsyncIterable<R>
 export function getSdk<C>(requester: Requester<C>) {
   return {
     ProblemsInLanguage(variables: Operations.ProblemsInLanguageQueryVariables, options?: C): Promise<Operations.ProblemsInLanguageQuery> {
       return requester<Operations.ProblemsInLanguageQuery, Operations.ProblemsInLanguageQueryVariables>(Operations.ProblemsInLanguageDocument, variables, options) as Promise<Operations.ProblemsInLanguageQuery>;
+    },
+    ProblemsInReadersLanguage(variables?: Operations.ProblemsInReadersLanguageQueryVariables, options?: C): Promise<Operations.ProblemsInReadersLanguageQuery> {
+      return requester<Operations.ProblemsInReadersLanguageQuery, Operations.ProblemsInReadersLanguageQueryVariables>(Operations.ProblemsInReadersLanguageDocument, variables, options) as Promise<Operations.ProblemsInReadersLanguageQuery>;
     },
     ProblemsPage(variables?: Operations.ProblemsPageQueryVariables, options?: C): Promise<Operations.ProblemsPageQuery> {
       return requester<Operations.ProblemsPageQuery, Operations.ProblemsPageQueryVariables>(Operations.ProblemsPageDocument, variables, options) as Promise<Operations.ProblemsPageQuery>;

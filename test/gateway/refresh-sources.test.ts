@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refreshProblemsSnapshot } from '../../src/gateway/problems-snapshot.ts';
+import { refreshProblemsSnapshot } from '../../src/gateway/schema/problems-snapshot.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { createProblemsService } from '../../src/upstreams/problems/service.ts';
 import { PROJECT_ROOT, runEntry } from '../helpers/run-command.ts';
@@ -66,7 +66,7 @@ describe('npm run sources:refresh', () => {
     const output = command.output();
     expect(output).toContain(`Introspecting PROBLEMS_URL (${standIn.url}/graphql)`);
     expect(output).toContain('Changes since the previous snapshot:\nno changes');
-    expect(output).toContain('The next `npm start` serves this schema.');
+    expect(output).toContain('Wrote ' + join(PROJECT_ROOT, 'schema.graphql'));
     expect(output).not.toContain('refresh-key');
   });
 });

@@ -1,6 +1,6 @@
 import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { diffSchemas, formatSchemaDiff } from '../../src/gateway/schema-diff.ts';
+import { diffSchemas, formatSchemaDiff } from '../../src/gateway/schema/schema-diff.ts';
 import { parseRetryAfter } from '../../src/gateway/upstream/upstream-errors.ts';
 
 describe('diffSchemas', () => {

@@ -20,6 +20,10 @@ describe('readSettings', () => {
       translationMaxTextLength: 5000,
       translationCacheTtlSeconds: 21_600,
       translationCacheMaxBytes: 64 * 1024 * 1024,
+      translationDefaultLanguages: [],
+      translationCuratedDir: undefined,
+      translationCuratedStale: 'machine',
+      translationCuratedRescanSeconds: 30,
       problemsCacheTtlSeconds: 10,
       responseCacheTtlSeconds: 60,
       persistedQueriesTtlSeconds: 86_400,
@@ -80,8 +84,16 @@ describe('readSettings', () => {
       REDIS_URL: 'redis://localhost:6379',
       METRICS_ENABLED: 'false',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/',
+      TRANSLATION_DEFAULT_LANGUAGES: 'es-419, ES ,en',
+      TRANSLATION_CURATED_DIR: '/srv/curated',
+      TRANSLATION_CURATED_STALE: 'Serve',
+      TRANSLATION_CURATED_RESCAN_SECONDS: '0',
     });
     expect(settings).toMatchObject({
+      translationDefaultLanguages: ['es-419', 'es', 'en'],
+      translationCuratedDir: '/srv/curated',
+      translationCuratedStale: 'serve',
+      translationCuratedRescanSeconds: 0,
       port: 8080,
       problemsUrl: 'https://problems.example.com',
       translationUrl: 'http://mt.internal:5000',
@@ -98,6 +110,8 @@ describe('readSettings', () => {
 
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
+    [{ TRANSLATION_DEFAULT_LANGUAGES: 'es,x klingon' }, 'TRANSLATION_DEFAULT_LANGUAGES'],
+    [{ TRANSLATION_CURATED_STALE: 'sometimes' }, 'TRANSLATION_CURATED_STALE'],
     [{ PORT: '70000' }, 'PORT'],
     [{ PROBLEMS_URL: 'not a url' }, 'PROBLEMS_URL'],
     [{ PROBLEMS_URL: 'ftp://host' }, 'PROBLEMS_URL'],

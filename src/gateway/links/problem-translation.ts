@@ -1,6 +1,7 @@
 import { ErrorCode, createGraphQLErrorWithCode } from '../errors.ts';
 import { decodeHtmlText, escapeHtmlText } from '../statement/html-placeholders.ts';
-import { checkProblemTextLength, resolveLanguageArguments } from '../translation/resolvers.ts';
+import { curatedProvenance, machineProvenance, originalProvenance, type Provenance } from '../translation/provenance.ts';
+import { checkProblemTextLength, decideLanguage, noteDecision } from '../translation/resolvers.ts';
 import type { TranslationContext } from '../translation/translation-client.ts';
 import { translationRuntimeOf } from '../translation/translation-runtime.ts';
 
@@ -42,11 +43,14 @@ interface ProblemTranslation {
   language: string;
   title: string;
   statement: string;
+  provenance: Provenance;
 }
 
 /**
- * `Problem.translation(to, from)`: the problem's title and statement in another language.
- * `selectionSet` makes the gateway fetch `title` and `statement` from the problems service even when
+ * `Problem.translation(to, from)`: the problem's title and statement in the reader's language (`to`,
+ * else negotiated from the request's Accept-Language: TranslationRuntime.decide). An operator's
+ * curated translation comes first and costs no call; the original is served, marked so, when no
+ * language the reader wants can be. `selectionSet` makes the gateway fetch `title` and `statement` from the problems service even when
  * the client did not ask for them. Only the statement's prose is translated: it goes as HTML segments
  * with math, code and URLs held in placeholders (src/gateway/statement/), and the title goes as HTML
  * too, so that every text of the link is in one batch group. Every problem of a page queues its texts
@@ -58,17 +62,36 @@ export const resolvers = {
       selectionSet: /* GraphQL */ `{ id title statement }`,
       resolve: async (
         parent: ProblemTexts,
-        args: { to: string; from?: string | null },
+        args: { to?: string | null; from?: string | null },
         context: TranslationContext & ProblemsContext,
       ): Promise<ProblemTranslation | null> => {
-        const languages = await resolveLanguageArguments(context, args);
-        if (!languages) return null;
         const runtime = translationRuntimeOf(context);
         const problem = await textsOf(parent, context);
+        const curated = runtime.curated?.servable(parent.id, problem.statement) ?? [];
+        const decision = await decideLanguage(
+          context,
+          args,
+          curated.map(({ entry }) => entry.language),
+        );
+        if (!decision) return null;
+        if (decision.serve === 'curated') {
+          const chosen = curated.find(({ entry }) => entry.language === decision.language)!;
+          runtime.curated?.served(chosen);
+          noteDecision(context, decision);
+          return { language: decision.language, title: chosen.entry.title, statement: chosen.entry.statement, provenance: curatedProvenance(chosen.entry, chosen.stale) };
+        }
+        if (decision.serve === 'original') {
+          noteDecision(context, decision);
+          return { language: decision.language ?? 'und', ...problem, provenance: originalProvenance(decision.language) };
+        }
+        const languages = { to: decision.to, from: decision.from };
         // What a whole translation is reused by: the problem, the languages as resolved, the texts as they are now.
         const source = { id: parent.id, ...languages, ...problem };
         const reused = runtime.assembled.find(source);
-        if (reused) return { language: languages.to, ...reused };
+        if (reused) {
+          noteDecision(context, decision);
+          return { language: languages.to, ...reused };
+        }
         // Off the event loop; a statement over the limits fails the field here, before any call.
         const segments = await runtime.statements.segment(problem.statement);
         // The service refuses an empty text; an empty title has nothing to translate anyway.
@@ -80,8 +103,13 @@ export const resolvers = {
         if (!results) return null;
         const title = titles.length > 0 ? decodeHtmlText(results[0].text) : problem.title;
         const translated = results.slice(titles.length).map((result) => result.text);
-        const assembled = { title, statement: await runtime.statements.reassemble(problem.statement, translated) };
+        const assembled = {
+          title,
+          statement: await runtime.statements.reassemble(problem.statement, translated),
+          provenance: machineProvenance(languages.from, results),
+        };
         runtime.assembled.keep(source, assembled);
+        noteDecision(context, decision);
         return { language: languages.to, ...assembled };
       },
     },

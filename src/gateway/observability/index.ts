@@ -7,7 +7,7 @@ import type { RequestObserver } from './observed-request.ts';
 import { requestLogObserver, writeRequestLogLine, type RequestLog } from './request-log.ts';
 import type { GatewayTracing } from './tracing.ts';
 import { useMetricsEndpoint } from './use-metrics-endpoint.ts';
-import { useReadiness, watchBreakers, watchKeyRefusals } from './use-readiness.ts';
+import { useReadiness, watchBreakers, watchKeyRefusals, type ReadinessOptions } from './use-readiness.ts';
 import type { BreakerObserver } from '../upstream/circuit-breaker.ts';
 import { useRequestObservation } from './use-request-observation.ts';
 
@@ -33,6 +33,8 @@ export interface ObservabilityOptions {
   readinessDependencies?: Record<string, () => Promise<string>>;
   /** The tracer, when tracing is on (made by startTracing, which loads the OpenTelemetry SDK only then). */
   tracing?: GatewayTracing;
+  /** The problems schema served, for /readiness (see `useReadiness`). */
+  problemsSchema?: ReadinessOptions['problemsSchema'];
 }
 
 /**
@@ -66,7 +68,7 @@ export interface Observability {
 }
 
 /** Request log, metrics, tracing and readiness of one gateway, wired to the same per-request record. */
-export function createObservability({ settings, graphqlEndpoint = '/graphql', requestLog = writeRequestLogLine, readinessDependencies, tracing }: ObservabilityOptions): Observability {
+export function createObservability({ settings, graphqlEndpoint = '/graphql', requestLog = writeRequestLogLine, readinessDependencies, tracing, problemsSchema }: ObservabilityOptions): Observability {
   const metrics = createGatewayMetrics({ translationBatchSize: settings.translationBatchSize });
   const observers: (RequestObserver & BreakerObserver)[] = [metrics.observer, createHttpMetrics(metrics.registry, graphqlEndpoint)];
   if (tracing) observers.push(tracing.observer);
@@ -96,6 +98,7 @@ export function createObservability({ settings, graphqlEndpoint = '/graphql', re
         dependencies: readinessDependencies,
         keyRefusals,
         breakers,
+        problemsSchema,
         onChecked: (services) => {
           for (const [service, state] of Object.entries(services)) upstreamUp.set({ service }, state === 'ok' ? 1 : 0);
         },

@@ -2,6 +2,7 @@ import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { ServiceName } from '../errors.ts';
+import type { ProblemsSchemaStatus } from '../schema/live-problems-schema.ts';
 import type { BreakerObserver } from '../upstream/circuit-breaker.ts';
 import type { RequestObserver, UpstreamCallEnd } from './observed-request.ts';
 import { refuseUnlessRead } from './read-only-endpoint.ts';
@@ -31,6 +32,11 @@ export interface ReadinessOptions {
    * fields get now.
    */
   breakers?: BreakerStates;
+  /**
+   * The problems schema served (its source, hash and last check), reported as `schema` in every
+   * answer. It never changes the status: a failed check leaves the last good schema serving.
+   */
+  problemsSchema?: () => ProblemsSchemaStatus;
   /** Told each upstream's (and dependency's) state after every check (for a metric). */
   onChecked?: (services: Record<string, string>) => void;
   /** @default '/readiness' */
@@ -51,7 +57,7 @@ export interface UpstreamReport {
 }
 
 export type ReadinessReport =
-  | (UpstreamReport & { standIns: boolean })
+  | (UpstreamReport & { standIns: boolean; schema?: ProblemsSchemaStatus })
   /** The server has stopped accepting connections and is finishing the requests in flight. */
   | { status: 'shutting down'; standIns: boolean };
 
@@ -107,6 +113,7 @@ export function useReadiness({
   dependencies = {},
   keyRefusals,
   breakers,
+  problemsSchema,
   onChecked,
   endpoint = '/readiness',
   timeoutMs = 2000,
@@ -134,7 +141,7 @@ export function useReadiness({
       // Refusals are applied to each answer, not kept with the check: one clears with the call that succeeds.
       const report: ReadinessReport = stoppedAccepting(serverContext)
         ? { status: 'shutting down', standIns }
-        : { ...withCallStates(await check(), keyRefusals, breakers), standIns };
+        : { ...withCallStates(await check(), keyRefusals, breakers), standIns, ...(problemsSchema ? { schema: problemsSchema() } : {}) };
       endResponse(
         new Response(request.method === 'HEAD' ? null : JSON.stringify(report), {
           status: report.status === 'shutting down' ? 503 : 200,

@@ -1,6 +1,8 @@
 import { newObservedRequest, REQUEST_ID_HEADER, type ObservedRequest, type RequestHead } from '../observability/observed-request.ts';
 import type { Route } from '../guards/route.ts';
 import type { CachedAnswer } from '../execution/cache/response-cache.ts';
+import { readAcceptLanguage, type ReaderLanguages } from '../translation/accept-language.ts';
+import type { LanguagesServed } from '../translation/languages-served.ts';
 
 /**
  * One client request as the gateway's pipeline sees it, created once when the request arrives (by the
@@ -40,6 +42,14 @@ export interface GatewayRequest {
   headChecked: boolean;
   /** The response cache's answers for this request's operations, when yoga served it (use-response-cache.ts). */
   responseCache?: { operations: number; answers: CachedAnswer[] };
+  /**
+   * The reader's languages, from `Accept-Language`, read once when the request arrives (bounded:
+   * translation/accept-language.ts): what translation fields without `to:` negotiate with, and what
+   * cached answers vary by.
+   */
+  readonly readerLanguages: ReaderLanguages;
+  /** What the translation fields answered in, noted as they answer: `Content-Language` and `Vary` (languages-served.ts). */
+  languagesServed?: LanguagesServed;
 }
 
 /** What a request is created from: the parts of the head every adapter can read. */
@@ -63,6 +73,7 @@ export function createGatewayRequest({ head, pathname, mountPath, hasQueryParame
     keyAccepted: false,
     observed: newObservedRequest(head.headers.get(REQUEST_ID_HEADER), false, performance.now()),
     headChecked: false,
+    readerLanguages: readAcceptLanguage(head.headers.get('accept-language')),
   };
 }
 

@@ -12,6 +12,7 @@ import { normalizedContentType } from '../guards/content-type-case.ts';
 import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type CacheableParams, type ResponseCache } from '../execution/cache/response-cache.ts';
 import { UNEXPECTED_ERROR, UNEXPECTED_RESULT } from './gateway-error.ts';
 import { createGatewayRequest, type GatewayRequest } from './gateway-request.ts';
+import { answerLanguageHeaders, answerLanguageOf } from '../translation/languages-served.ts';
 import { runHeadGuards, runOperationGuards, runParamsGuards, type EarlyAnswer, type GuardList } from './guard-list.ts';
 
 /** What the adapter needs to forward prepared operations itself (the fast path's, in front of yoga). */
@@ -80,16 +81,16 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       socketAddress: request.socket.remoteAddress,
     });
     const afterHead = (answer: EarlyAnswer | undefined) => {
-      if (answer) writeEarly(response, gateway, answer);
+      if (answer) writeEarly(request, response, gateway, answer);
       else serve(request, response, gateway, target);
     };
     try {
       const answered = runHeadGuards(guards.head, gateway);
-      if (answered instanceof Promise) answered.then(afterHead).catch(() => failed(response, gateway));
+      if (answered instanceof Promise) answered.then(afterHead).catch(() => failed(response, gateway, request));
       else afterHead(answered);
     } catch {
       // A guard (an app's own, say) that throws is the gateway's fault, never the end of the process.
-      failed(response, gateway);
+      failed(response, gateway, request);
     }
   };
 
@@ -107,7 +108,7 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
         (done) => {
           if (!done) handOn(body);
         },
-        () => failed(response, gateway),
+        () => failed(response, gateway, request),
       );
     };
     if (request.method === 'GET') {
@@ -138,7 +139,8 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       await writeResult(response, gateway, { errors: [refused] }, mediaType);
       return true;
     }
-    const key = cache.enabled ? cache.keyOf(head.headers.get('authorization'), params) : undefined;
+    // The reader's languages as read once on arrival (bounded, normalized), never the raw header.
+    const key = cache.enabled ? cache.keyOf(head.headers.get('authorization'), params, gateway.readerLanguages.key) : undefined;
     const cached = key === undefined ? undefined : await cache.read(key);
     const ifNoneMatch = head.headers.get('if-none-match') ?? undefined;
     if (cached) {
@@ -164,7 +166,8 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
     }
     if (!result.errors?.length && result.data != null) {
       observed.result = result;
-      const kept = key === undefined ? undefined : cache.keep(key, operation, result);
+      // Kept with the language its texts were answered in (a linked answer's translations), for a hit's headers.
+      const kept = key === undefined ? undefined : cache.keep(key, operation, result, answerLanguageOf(gateway.languagesServed));
       writeAnswer(response, gateway, 200, { 'content-type': `${mediaType}; charset=utf-8` }, kept?.body ?? JSON.stringify({ data: result.data }), {
         cached: kept,
         ifNoneMatch,
@@ -185,24 +188,30 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
   }
 
   /** A failure of this adapter's own or of a guard that threw (never expected): yoga's 500 for an unexpected error, if nothing was sent yet. */
-  function failed(response: ServerResponse, gateway: GatewayRequest): void {
+  function failed(response: ServerResponse, gateway: GatewayRequest, request: IncomingMessage): void {
     if (response.headersSent) {
       response.destroy();
       return;
     }
     gateway.observed.result = UNEXPECTED_RESULT;
-    writeEarly(response, gateway, UNEXPECTED_ERROR);
+    writeEarly(request, response, gateway, UNEXPECTED_ERROR);
   }
 
-  /** An answer of the head guards (a refusal, or /healthcheck). */
-  function writeEarly(response: ServerResponse, gateway: GatewayRequest, { status, headers, body }: EarlyAnswer): void {
-    writeAnswer(response, gateway, status, headers, body);
+  /**
+   * An answer of the head guards (a refusal, or /healthcheck). A body still on its way is not read
+   * (what reading refused uploads costs, in reading and in garbage, is what a flood of them is made
+   * of): the answer says `Connection: close` and the connection is closed after it (closeUnread).
+   */
+  function writeEarly(request: IncomingMessage, response: ServerResponse, gateway: GatewayRequest, { status, headers, body }: EarlyAnswer): void {
+    const unread = bodyUnread(request);
+    if (unread) closeUnread(request, response);
+    writeAnswer(response, gateway, status, unread ? { ...headers, connection: 'close' } : headers, body);
   }
 
   /** The answer's head and body, told to the observers first; a 304 when `If-None-Match` names a cached answer. */
   function writeAnswer(
     response: ServerResponse,
-    { observed, head }: GatewayRequest,
+    { observed, head, languagesServed }: GatewayRequest,
     status: number,
     headers: Record<string, string | number>,
     body: string | null,
@@ -215,10 +224,10 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
     // plugin sets its own and adds `Authorization` to whatever `Vary` already says.
     const corsHeaders = cors && head.headers.get('origin') !== null ? getCORSHeadersByRequestAndOptions(head as unknown as Request, cors) : null;
     for (const name in corsHeaders) all[name.toLowerCase()] = corsHeaders[name];
-    if (cached) {
-      for (const [name, value] of Object.entries(cachingHeaders(cached.etag, secondsLeft(cached)))) {
-        all[name] = name === 'vary' && all.vary ? `${all.vary}, ${value}` : value;
-      }
+    // With Content-Language and Vary: Accept-Language when the reader's languages chose its texts.
+    const answerHeaders = cached ? cachingHeaders(cached.etag, secondsLeft(cached), cached) : answerLanguageHeaders(answerLanguageOf(languagesServed));
+    for (const [name, value] of Object.entries(answerHeaders)) {
+      all[name] = name === 'vary' && all.vary ? `${all.vary}, ${value}` : value;
     }
     all[REQUEST_ID_HEADER] = observed.id;
     // A 304 keeps the answer's content type and length, as yoga's does (the headers of the 200 it
@@ -273,7 +282,9 @@ const urlFacts = memoized((url): { pathname: string; hasQueryParameter: boolean 
  * (`application/json` or `application/graphql-response+json`); undefined when yoga would choose
  * otherwise. yoga goes through the listed types from last to first and keeps the last match, so
  * the client's first acceptable type wins; `*` matches both and yoga's last candidate, JSON, wins;
- * a type with a charset other than UTF-8 is skipped.
+ * a type with a charset other than UTF-8 is skipped. yoga does not export its negotiation, so this
+ * is its own copy: test/gateway/accept-negotiation.test.ts holds the two to the same answers for
+ * the Accept headers clients send (and fails on a yoga upgrade that changes them).
  */
 export function answerMediaType(accept: string | undefined): string | undefined {
   return mediaTypeFor(accept || '*/*');
@@ -302,6 +313,40 @@ const isJsonType = memoized((contentType) => {
   const [mediaType, ...parameters] = normalizedContentType(contentType).split(';');
   return mediaType === 'application/json' && parameters.every((parameter) => !parameter.startsWith('charset=') || parameter.toLowerCase() === 'charset=utf-8');
 });
+
+/**
+ * How long a connection whose body was left unread stays open, unread, once its answer and a FIN
+ * are out. Closing a socket with unread bytes resets the connection, and a reset that reaches the
+ * client before it has read the answer makes it lose the answer (it sees EPIPE or ECONNRESET
+ * instead of the 401 or 429): the pause gives it time to read first, as Go's net/http and nginx's
+ * lingering close do. A paused socket costs a timer, no reading.
+ */
+const UNREAD_BODY_LINGER_MS = 500;
+
+/**
+ * Closes the connection of a request answered with its body unread, without reading the body:
+ * node:http reads a body nobody consumed through to its end once the answer is out (to keep the
+ * connection alive), and, told `Connection: close`, closes the socket as soon as the answer is
+ * flushed (the reset above). One `read()` makes the body a stream being consumed, so node:http
+ * leaves it alone; nobody reads further, so the socket stops reading once the stream holds its
+ * high-water mark (a chunk or two). Once node:http has sent the FIN, the socket is destroyed after
+ * the pause instead of at once.
+ */
+function closeUnread(request: IncomingMessage, response: ServerResponse): void {
+  request.read();
+  response.once('finish', () => {
+    const { socket } = request;
+    socket.removeListener('finish', socket.destroy);
+    setTimeout(() => socket.destroy(), UNREAD_BODY_LINGER_MS).unref();
+  });
+}
+
+/** Whether the request has a body node:http has not finished receiving. */
+function bodyUnread(request: IncomingMessage): boolean {
+  if (request.complete) return false;
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
 
 function headerOf(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name.toLowerCase()];

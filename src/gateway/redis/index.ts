@@ -2,9 +2,10 @@ import type { KeyValueStore } from '../cache/key-value-store.ts';
 import type { RateLimitStore } from '../guards/rate-limit-store.ts';
 import type { GatewayLog } from '../observability/gateway-log.ts';
 import type { GatewaySettings } from '../settings.ts';
+import type { Leases } from '../translation/prewarm/leases.ts';
 import type { TranslationCache } from '../translation/translation-cache.ts';
 import { connectRedis } from './redis-connection.ts';
-import { createRedisKeyValueStore } from './redis-key-value-store.ts';
+import { createRedisKeyValueStore, createRedisLeases } from './redis-key-value-store.ts';
 import { createRedisRateLimitStore } from './redis-rate-limit-store.ts';
 import { createRedisTranslationCache } from './redis-translation-cache.ts';
 
@@ -13,6 +14,8 @@ export interface SharedStores {
   rateLimitStore: RateLimitStore;
   /** A shared KeyValueStore for one cache (`problems`, `responses`): its keys never meet another's. */
   keyValueStore(namespace: string): KeyValueStore;
+  /** Leases every replica honours, for background work of one kind (`translation-prewarm`). */
+  leases(namespace: string): Leases;
   /** `ok`, or what is wrong with Redis (for /readiness: a degraded dependency, never "not ready"). */
   check(): Promise<string>;
   close(): Promise<void>;
@@ -36,6 +39,7 @@ export async function createSharedStores(
     translationCache: createRedisTranslationCache(connection, { prefix, ttlMs: settings.translationCacheTtlSeconds * 1000, maxBytes: settings.translationCacheMaxBytes }),
     rateLimitStore: createRedisRateLimitStore(connection, { prefix }),
     keyValueStore: (namespace) => createRedisKeyValueStore(connection, { prefix, namespace }),
+    leases: (namespace) => createRedisLeases(connection, { prefix, namespace }),
     check: () => connection.check(),
     close: () => connection.close(),
   };

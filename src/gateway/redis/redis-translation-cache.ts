@@ -42,11 +42,17 @@ export function createRedisTranslationCache(redis: RedisConnection, { prefix, tt
   };
 }
 
-/** A value another version wrote in another shape is a miss, not a wrong translation. */
+/**
+ * A value another version wrote in another shape is a miss, not a wrong translation. Entries written
+ * before the time a translation was made was kept (no `madeAt`) are still translations: served, with
+ * that time unknown.
+ */
 function parse(value: string): TranslatedText | undefined {
   try {
     const parsed = JSON.parse(value) as TranslatedText;
-    return typeof parsed?.text === 'string' ? { text: parsed.text, detectedLanguage: parsed.detectedLanguage ?? null } : undefined;
+    if (typeof parsed?.text !== 'string') return undefined;
+    const madeAt = typeof parsed.madeAt === 'number' && Number.isFinite(parsed.madeAt) ? { madeAt: parsed.madeAt } : {};
+    return { text: parsed.text, detectedLanguage: parsed.detectedLanguage ?? null, ...madeAt };
   } catch {
     return undefined;
   }

@@ -1,10 +1,13 @@
 import { textDigest } from '../../shared/hash.ts';
 import { createLruCache } from '../cache/lru-cache.ts';
+import type { Provenance } from './provenance.ts';
 
 /** A problem's title and statement in one language, as the Problem.translation link put them together. */
 export interface AssembledTranslation {
   title: string;
   statement: string;
+  /** Machine output, when it was made (its oldest part) and from which language. */
+  provenance: Provenance;
 }
 
 /** The texts a translation was made from, and the languages. */

@@ -1,30 +1,40 @@
 import { ErrorCode, createBadUserInputError, createGraphQLErrorWithCode } from '../errors.ts';
-import { languageTagProblem } from './language-tags.ts';
+import { languageTagProblem, parseLanguageTag } from './language-tags.ts';
+import { noteLanguageServed } from './languages-served.ts';
+import { machineProvenance, originalProvenance, type Provenance } from './provenance.ts';
 import { characters } from './text-parts.ts';
 import type { TextFormat, TranslatedText, TranslationContext } from './translation-client.ts';
-import { translationRuntimeOf } from './translation-runtime.ts';
+import { translationRuntimeOf, type LanguageDecision } from './translation-runtime.ts';
 
 /** Resolvers of the public `translation` namespace (translation/namespace.graphql). */
 
 const FORMATS: Record<string, TextFormat> = { TEXT: 'text', HTML: 'html' };
 
 interface TranslateArgs {
-  to: string;
+  /** Omitted: chosen from the request's Accept-Language (TranslationRuntime.decide). */
+  to?: string | null;
   from?: string | null;
   format?: keyof typeof FORMATS | null;
 }
 
 /**
- * The service's codes for `to` and `from`, or null when the request already carries the refusal.
- * The arguments' shape is checked before execution (guards/translation-arguments.ts); checked again here so
- * that a resolver never sends what that check would refuse, however it is reached.
+ * What a field with these language arguments serves (TranslationRuntime.decide), or null when the
+ * request already carries the refusal. The arguments' shape is checked before execution
+ * (guards/translation-arguments.ts); checked again here so that a resolver never sends what that
+ * check would refuse, however it is reached.
  */
-export async function resolveLanguageArguments(context: TranslationContext, args: { to: string; from?: string | null }) {
+export async function decideLanguage(context: TranslationContext, args: { to?: string | null; from?: string | null }, curated?: readonly string[]): Promise<LanguageDecision | null> {
   const problem = args.to == null ? undefined : languageTagProblem('to', args.to);
   if (problem) throw createBadUserInputError(problem, 'to');
   const fromProblem = args.from == null ? undefined : languageTagProblem('from', args.from);
   if (fromProblem) throw createBadUserInputError(fromProblem, 'from');
-  return translationRuntimeOf(context).resolveLanguages(context, args);
+  return translationRuntimeOf(context).decide(context, args, curated);
+}
+
+/** Notes on the request what the field answered in (Content-Language, Vary: languages-served.ts). */
+export function noteDecision(context: unknown, decision: LanguageDecision): void {
+  const language = decision.serve === 'machine' ? decision.to : decision.serve === 'curated' ? decision.language : decision.fallback ? undefined : (decision.language ?? undefined);
+  noteLanguageServed(context, decision.negotiated, language);
 }
 
 /** A problem's own text longer than the service accepts: a property of the problem, not of the request. */
@@ -45,22 +55,50 @@ export function isBlank(text: string): boolean {
   return text.trim() === '';
 }
 
+/** One `TranslationResult`. */
+interface TranslationAnswer extends TranslatedText {
+  language: string;
+  provenance: Provenance;
+}
+
+/** The language an original is in, as far as the request says: `from` (in BCP 47's case), else undetermined. */
+const UNDETERMINED = 'und';
+
 /**
  * Translates through the request's batch; null (with the batch's error reported once) when it
- * failed. Blank texts come back as they are, and when every text is blank nothing is asked of the
- * service, not even its languages.
+ * failed. Blank texts come back as they are (marked ORIGINAL), and when every text is blank nothing
+ * is asked of the service, not even its languages; so are all texts when no language the reader
+ * wants is offered.
  */
-async function translateBatched(context: TranslationContext, texts: string[], args: TranslateArgs): Promise<TranslatedText[] | null> {
-  const answers: (TranslatedText | undefined)[] = texts.map((text) => (isBlank(text) ? { text, detectedLanguage: null } : undefined));
-  const pending = texts.filter((_, index) => !answers[index]);
-  if (pending.length === 0) return answers as TranslatedText[];
-  const languages = await resolveLanguageArguments(context, args);
-  if (!languages) return null;
+async function translateBatched(context: TranslationContext, texts: string[], args: TranslateArgs): Promise<TranslationAnswer[] | null> {
+  const original = (text: string, language: string | null, source: string | null): TranslationAnswer => ({
+    text,
+    detectedLanguage: null,
+    language: language ?? UNDETERMINED,
+    provenance: originalProvenance(source),
+  });
+  const pending = texts.filter((text) => !isBlank(text));
+  if (pending.length === 0) {
+    const language = args.to == null ? null : (parseLanguageTag(args.to)?.canonical ?? null);
+    return texts.map((text) => original(text, language, null));
+  }
+  const decision = await decideLanguage(context, args);
+  if (!decision) return null;
+  if (decision.serve !== 'machine') {
+    noteDecision(context, decision);
+    const language = decision.serve === 'original' ? decision.language : null;
+    return texts.map((text) => original(text, language, language));
+  }
   const runtime = translationRuntimeOf(context);
-  const results = runtime.settle(context, await runtime.translate(context, pending, { ...languages, format: FORMATS[args.format ?? 'TEXT'] ?? 'text' }));
+  const results = runtime.settle(context, await runtime.translate(context, pending, { to: decision.to, from: decision.from, format: FORMATS[args.format ?? 'TEXT'] ?? 'text' }));
   if (!results) return null;
+  noteDecision(context, decision);
   let next = 0;
-  return answers.map((answer) => answer ?? results[next++]);
+  return texts.map((text) => {
+    if (isBlank(text)) return original(text, decision.to, decision.from);
+    const result = results[next++];
+    return { ...result, language: decision.to, provenance: machineProvenance(decision.from, [result]) };
+  });
 }
 
 export const resolvers = {

@@ -426,10 +426,20 @@ function splitItem(item: Item, maxChars: number, format: TextFormat): Item[] | u
     done: (result: TranslatedText) => {
       results[index] = result;
       left -= 1;
-      if (left === 0) item.done({ text: joinParts(results.map((part) => part.text), cut.separators), detectedLanguage: results[0].detectedLanguage });
+      if (left === 0) item.done({ text: joinParts(results.map((part) => part.text), cut.separators), detectedLanguage: results[0].detectedLanguage, ...oldestMadeAt(results) });
     },
     fail: item.fail,
   }));
+}
+
+/** When the oldest of `parts` was made, when every one says: what a text put together from them was made at. */
+export function oldestMadeAt(parts: readonly Pick<TranslatedText, 'madeAt'>[]): { madeAt?: number } {
+  let oldest = Infinity;
+  for (const { madeAt } of parts) {
+    if (madeAt === undefined) return {};
+    oldest = Math.min(oldest, madeAt);
+  }
+  return Number.isFinite(oldest) ? { madeAt: oldest } : {};
 }
 
 /**

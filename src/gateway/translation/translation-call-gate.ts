@@ -21,6 +21,10 @@ export interface RequestCalls {
 
 export interface CallGate {
   of(context: object): RequestCalls;
+  /** Calls admitted and not settled yet, all requests together (running, or waiting for a turn): read by background work that yields to readers. */
+  readonly inFlight: number;
+  /** When the last call settled (ms since the epoch; 0 before any): how long the gate has been quiet. */
+  readonly lastSettledAt: number;
 }
 
 /**
@@ -35,7 +39,22 @@ export function requestKeyOf(context: object): object {
 export function createCallGate({ concurrency, maxCallsPerRequest = Infinity, gatewayConcurrency = Infinity }: CallGateOptions): CallGate {
   const perRequest = new WeakMap<object, RequestCalls>();
   const gateway: LimitFunction | undefined = Number.isFinite(gatewayConcurrency) ? pLimit(gatewayConcurrency) : undefined;
+  let inFlight = 0;
+  let lastSettledAt = 0;
+  const counted = <T>(call: () => Promise<T>): Promise<T> => {
+    inFlight += 1;
+    return call().finally(() => {
+      inFlight -= 1;
+      lastSettledAt = Date.now();
+    });
+  };
   return {
+    get inFlight() {
+      return inFlight;
+    },
+    get lastSettledAt() {
+      return lastSettledAt;
+    },
     of(context) {
       const key = requestKeyOf(context);
       let calls = perRequest.get(key);
@@ -46,7 +65,7 @@ export function createCallGate({ concurrency, maxCallsPerRequest = Infinity, gat
           run(call) {
             if (made >= maxCallsPerRequest) return Promise.reject(budgetSpent(maxCallsPerRequest));
             made += 1;
-            return limit(() => (gateway ? gateway(call) : call()));
+            return counted(() => limit(() => (gateway ? gateway(call) : call())));
           },
           get made() {
             return made;

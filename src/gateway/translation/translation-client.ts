@@ -26,6 +26,11 @@ export interface Detection {
 export interface TranslatedText {
   text: string;
   detectedLanguage: Detection | null;
+  /**
+   * When the service produced this translation (epoch ms), kept with it in the translation cache;
+   * absent from entries a version that did not keep it wrote (provenance then says "unknown").
+   */
+  madeAt?: number;
 }
 
 export interface Language {
@@ -128,7 +133,8 @@ export async function translateTexts(context: TranslationContext, texts: string[
     throw unusableAnswer('an empty translation of a text that is not empty');
   }
   const detections = Array.isArray(detectedLanguage) ? detectedLanguage : [];
-  return translatedText.map((text: string, index) => ({ text, detectedLanguage: toDetection(detections[index]) }));
+  const madeAt = Date.now();
+  return translatedText.map((text: string, index) => ({ text, detectedLanguage: toDetection(detections[index]), madeAt }));
 }
 
 export async function listLanguages(context: TranslationContext): Promise<Language[]> {

@@ -14,7 +14,11 @@ import {
 } from './translation-batcher.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation-cache.ts';
 import { detectLanguage, listLanguages, readPublishedCharLimit, translateTexts, type Detection, type Language, type TranslatedText, type TranslationContext } from './translation-client.ts';
-import { chooseLanguages, targetsOf, type LanguageChoice } from './language-tags.ts';
+import { chooseLanguages, isAutomatic, matchLanguage, parseLanguageTag, targetsOf, type LanguageChoice } from './language-tags.ts';
+import { NO_PREFERENCE } from './accept-language.ts';
+import { languageChain, negotiateLanguage } from './language-negotiation.ts';
+import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
+import type { CuratedTranslations } from './curated/curated-translations.ts';
 import { createStatementMemo, type StatementMemo } from '../statement/statement-memo.ts';
 import { createAssembledTranslations, type AssembledTranslations } from './assembled-translations.ts';
 import type { GatewaySettings } from '../settings.ts';
@@ -46,7 +50,22 @@ export interface TranslationRuntimeOptions {
   assembledMaxBytes?: number;
   /** Told how each batch's texts were served (cache hits, joined, sent, calls, splits), for metrics. */
   onServed?: TranslationBatcherOptions<TranslationContext>['onServed'];
+  /** TRANSLATION_DEFAULT_LANGUAGES: tried after the reader's own languages, before the original. @default none */
+  defaultLanguages?: readonly string[];
+  /** The operators' translations (TRANSLATION_CURATED_DIR), served before any machine translation. @default none */
+  curated?: CuratedTranslations;
 }
+
+/**
+ * What a translation field serves: the service's translation, an operator's (curated), or the
+ * original (nothing the reader wants is offered, or the original is in a language they want).
+ * `negotiated`: chosen from the reader's languages (no `to:`).
+ */
+export type LanguageDecision =
+  | { serve: 'machine'; to: string; from: string | null; negotiated: boolean }
+  | { serve: 'curated'; language: string; negotiated: boolean }
+  /** `fallback`: nothing the reader wants can be served; else the original is in a language they want (`from`). */
+  | { serve: 'original'; language: string | null; negotiated: boolean; fallback: boolean };
 
 /**
  * Everything the translation resolvers share across requests: the batcher (with its cache and
@@ -59,6 +78,13 @@ export interface TranslationRuntime {
   statements: StatementMemo;
   /** The link's results, reused whole while their translations would be (assembled-translations.ts). */
   assembled: AssembledTranslations;
+  /** The operators' translations, when TRANSLATION_CURATED_DIR (or a replica sharing it through Redis) gives some. */
+  curated?: CuratedTranslations;
+  /**
+   * What translation answers depend on besides the request: the default languages and the curated
+   * set in force. Response cache keys of documents that may translate include it.
+   */
+  variant(): string;
   /** The languages the service offers, fetched once per `languagesTtlMs`. */
   languages(context: TranslationContext): Promise<Language[]>;
   /**
@@ -67,6 +93,13 @@ export interface TranslationRuntime {
    * thrown once per request and arguments, null for the other fields that asked, like `settle`.
    */
   resolveLanguages(context: TranslationContext, args: { to: string; from?: string | null }): Promise<{ to: string; from: string | null } | null>;
+  /**
+   * What a field with these arguments serves. An explicit `to` wins: a curated translation in that
+   * language (`curated` lists the languages one exists in), else the service's (resolveLanguages).
+   * Without `to`, the request's `Accept-Language` and then TRANSLATION_DEFAULT_LANGUAGES are tried in
+   * turn (language-negotiation.ts); when none can be served, the original. Null as resolveLanguages.
+   */
+  decide(context: TranslationContext, args: { to?: string | null; from?: string | null }, curated?: readonly string[]): Promise<LanguageDecision | null>;
   /** The service's guesses at a text's language, best first; equal texts once, cached, within the request's call bound. */
   detect(context: TranslationContext, text: string): Promise<Detection[]>;
   /** Translates texts, batched with the rest of the request; one outcome per text. */
@@ -76,6 +109,11 @@ export interface TranslationRuntime {
    * batch: the first field that needed the failed call carries the error, the others are null quietly.
    */
   settle(context: TranslationContext, outcomes: TranslationOutcome[]): TranslatedText[] | null;
+  /**
+   * Read-only view of the gateway-wide call gate, for background work (prewarming) that runs only in
+   * spare capacity: calls in flight for all requests, and the calls one request (context) has made.
+   */
+  calls: { readonly inFlight: number; readonly lastSettledAt: number; madeFor(context: object): number };
 }
 
 const RUNTIME = Symbol('translationRuntime');
@@ -93,12 +131,13 @@ export type TranslationRuntimeSettings = Pick<
   | 'translationKeyInBody'
   | 'translationUrl'
   | 'translationApiKey'
+  | 'translationDefaultLanguages'
 >;
 
 /** The translation runtime the settings describe; `cache` where translations are kept (a shared store), else in process. */
 export function translationRuntimeFor(
   settings: TranslationRuntimeSettings,
-  { cache, onServed }: Pick<TranslationRuntimeOptions, 'cache' | 'onServed'> = {},
+  { cache, onServed, curated }: Pick<TranslationRuntimeOptions, 'cache' | 'onServed' | 'curated'> = {},
 ): TranslationRuntime {
   return createTranslationRuntime({
     cache: cache ?? createMemoryTranslationCache({ maxBytes: settings.translationCacheMaxBytes, ttlMs: settings.translationCacheTtlSeconds * 1000 }),
@@ -114,6 +153,8 @@ export function translationRuntimeFor(
     // Off with the translation cache (TRANSLATION_CACHE_MAX_BYTES=0), and never larger than it.
     assembledMaxBytes: Math.min(32 * 1024 * 1024, settings.translationCacheMaxBytes),
     onServed,
+    defaultLanguages: settings.translationDefaultLanguages,
+    curated,
   });
 }
 
@@ -132,6 +173,8 @@ export function createTranslationRuntime({
   cacheTtlMs = 6 * 60 * 60 * 1000,
   assembledMaxBytes = 32 * 1024 * 1024,
   onServed,
+  defaultLanguages = [],
+  curated,
 }: TranslationRuntimeOptions): TranslationRuntime {
   let languages: { list: Promise<Language[]>; fetchedAt: number } | undefined;
   let listFailedAt = -Infinity;
@@ -217,8 +260,53 @@ export function createTranslationRuntime({
     throw failure.error;
   };
 
+  const resolveLanguages: TranslationRuntime['resolveLanguages'] = async (context, args) => {
+    let byArgs = resolutions.get(context);
+    if (!byArgs) resolutions.set(context, (byArgs = new Map()));
+    const key = JSON.stringify([args.to, args.from ?? null]);
+    let resolution = byArgs.get(key);
+    if (!resolution) {
+      resolution = chooseFor(context, args).then((choice) =>
+        'refused' in choice ? { error: unsupported(choice.refused.argument, choice.refused.given, choice.refused.offered) } : choice,
+      );
+      byArgs.set(key, resolution);
+    }
+    const resolved = await resolution;
+    return 'error' in resolved ? reportOnce(context, resolved) : resolved;
+  };
+
+  const decide: TranslationRuntime['decide'] = async (context, args, curatedLanguages = []) => {
+    if (args.to != null) {
+      const own = curatedLanguages.length > 0 ? matchLanguage(parseLanguageTag(args.to)!, curatedLanguages) : undefined;
+      if (own) return { serve: 'curated', language: own, negotiated: false };
+      const languages = await resolveLanguages(context, { to: args.to, from: args.from });
+      return languages && { serve: 'machine', ...languages, negotiated: false };
+    }
+    const reader = gatewayRequestOf(context)?.readerLanguages ?? NO_PREFERENCE;
+    const fromTag = args.from == null || isAutomatic(args.from) ? undefined : parseLanguageTag(args.from)!;
+    const negotiated = await negotiateLanguage(languageChain(reader, defaultLanguages), reader.refused, {
+      curated: curatedLanguages,
+      source: fromTag?.canonical,
+      offered: async () => {
+        const list = await listForMatching(context);
+        if (!list) return undefined;
+        const source = fromTag ? list.find((language) => language.code === matchLanguage(fromTag, list.map(({ code }) => code))) : undefined;
+        return targetsOf(list, source);
+      },
+    });
+    if (!negotiated || negotiated.kind === 'original') {
+      return { serve: 'original', language: negotiated?.language ?? fromTag?.canonical ?? null, negotiated: true, fallback: !negotiated };
+    }
+    if (negotiated.kind === 'curated') return { serve: 'curated', language: negotiated.language, negotiated: true };
+    const languages = await resolveLanguages(context, { to: negotiated.language, from: args.from });
+    return languages && { serve: 'machine', ...languages, negotiated: true };
+  };
+
+  const defaultsKey = defaultLanguages.join(',');
   return {
     maxTextLength,
+    curated,
+    variant: () => `${defaultsKey}|${curated?.version ?? ''}`,
     statements: createStatementMemo(),
     // As long as the translations they were made of.
     assembled: createAssembledTranslations({
@@ -227,21 +315,18 @@ export function createTranslationRuntime({
       onReused: onServed && ((reused) => onServed({ cached: 0, joined: 0, sent: 0, calls: 0, reused })),
     }),
     languages: (context) => supportedLanguages(context),
-    async resolveLanguages(context, args) {
-      let byArgs = resolutions.get(context);
-      if (!byArgs) resolutions.set(context, (byArgs = new Map()));
-      const key = JSON.stringify([args.to, args.from ?? null]);
-      let resolution = byArgs.get(key);
-      if (!resolution) {
-        resolution = chooseFor(context, args).then((choice) =>
-          'refused' in choice ? { error: unsupported(choice.refused.argument, choice.refused.given, choice.refused.offered) } : choice,
-        );
-        byArgs.set(key, resolution);
-      }
-      const resolved = await resolution;
-      return 'error' in resolved ? reportOnce(context, resolved) : resolved;
-    },
+    resolveLanguages,
+    decide,
     detect,
+    calls: {
+      get inFlight() {
+        return gate.inFlight;
+      },
+      get lastSettledAt() {
+        return gate.lastSettledAt;
+      },
+      madeFor: (context) => gate.of(context).made,
+    },
     translate: (context, texts, options) => batcher.translate(context, texts, options),
     settle(context, outcomes) {
       const failed = outcomes.find((outcome): outcome is { failure: BatchFailure } => 'failure' in outcome);

@@ -16,6 +16,11 @@ export interface ProblemsCacheOptions {
   maxBytes?: number;
   /** How long the store may take before a read counts as a miss and a write is given up. @default 250 */
   storeTimeoutMs?: number;
+  /**
+   * The hash of the problems schema the gateway serves, part of every stored key: an answer kept
+   * under another schema (before a swap, or by a replica still on it) is never served. @default none
+   */
+  schemaHash?: () => string;
 }
 
 interface StoredAnswer {
@@ -27,11 +32,12 @@ interface StoredAnswer {
 /**
  * Reuses problems answers for a short time, and shares one upstream call between identical requests
  * in flight. The key holds the client's credential (its `Authorization` header, hashed), the upstream
- * URL and the exact request body, so clients with different credentials never see each other's data.
+ * URL, the exact request body and the hash of the problems schema served, so clients with different
+ * credentials never see each other's data, and a schema change leaves what was kept before behind.
  * Only read-only calls are cached, and only answers without errors: a mutation or a failure is never
  * reused. Other services' calls pass through. A store that fails or is slow is a miss, never a failure.
  */
-export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024, storeTimeoutMs = 250 }: ProblemsCacheOptions): UpstreamStep {
+export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024, storeTimeoutMs = 250, schemaHash = () => '' }: ProblemsCacheOptions): UpstreamStep {
   const answers = ttlMs > 0 ? (store ?? createMemoryKeyValueStore({ maxBytes })) : undefined;
   const inFlight = new Map<string, Promise<StoredAnswer>>();
   const read = async (key: string): Promise<StoredAnswer | undefined> => {
@@ -47,7 +53,7 @@ export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024
     const flight = `${authorization}\u0000${call.url}\u0000${call.init.body}`;
     let pending = inFlight.get(flight);
     if (pending) return toResponse(await pending);
-    const key = answers ? sha256Of(authorization, call.url, call.init.body) : '';
+    const key = answers ? sha256Of(schemaHash(), authorization, call.url, call.init.body) : '';
     // The caller that makes the call gets its answer as it came (already read and parsed by the
     // error step); callers sharing it get copies, as do later ones from the store.
     let own: UpstreamAnswer | undefined;

@@ -37,6 +37,8 @@ export interface UpstreamStepsOptions {
   problemsStore?: KeyValueStore;
   /** Where the circuit breaker's line for each change of state goes. @default console.warn */
   log?: GatewayLog;
+  /** The hash of the problems schema served, part of the problems cache's keys. @default none */
+  schemaHash?: () => string;
 }
 
 /** Source names as declared in .meshrc.yaml, and the service names clients see in errors. */
@@ -50,9 +52,9 @@ export const SERVICE_OF_SOURCE: Record<string, ServiceName> = { Problems: 'probl
  * through the size bound (never retried: the same call would get as large an answer); retries give each
  * attempt its share of the budget; observation sees every attempt on the wire.
  */
-export function createUpstreamSteps({ settings, observers, problemsStore, log }: UpstreamStepsOptions): UpstreamStep[] {
+export function createUpstreamSteps({ settings, observers, problemsStore, log, schemaHash }: UpstreamStepsOptions): UpstreamStep[] {
   return [
-    cacheProblemsAnswers({ ttlMs: settings.problemsCacheTtlSeconds * 1000, store: problemsStore }),
+    cacheProblemsAnswers({ ttlMs: settings.problemsCacheTtlSeconds * 1000, store: problemsStore, schemaHash }),
     breakUpstreamCircuits({
       failures: settings.upstreamBreakerFailures,
       cooldownMs: settings.upstreamBreakerCooldownMs,

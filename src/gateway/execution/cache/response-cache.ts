@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { sha256Of } from '../../../shared/hash.ts';
 import { withTimeout } from '../../../shared/with-timeout.ts';
 import type { KeyValueStore } from '../../cache/key-value-store.ts';
+import { answerLanguageHeaders, type AnswerLanguage } from '../../translation/languages-served.ts';
 
 export interface ResponseCacheOptions {
   /**
@@ -25,6 +26,12 @@ export interface ResponseCacheOptions {
    * a development and a production replica). @default ''
    */
   policy?: string;
+  /**
+   * What translated answers depend on besides the request: the gateway's default languages and the
+   * curated translations in force (TranslationRuntime.variant). Part of the key of every document
+   * that may translate, so a curated translation added or changed is served at once. @default none
+   */
+  translationVariant?: () => string;
 }
 
 /** What a request asks for, as the cache tells requests apart. */
@@ -35,7 +42,7 @@ export interface CacheableParams {
 }
 
 /** One answer as kept: its bytes exactly as served, so a hit writes them without serializing again. */
-export interface CachedAnswer {
+export interface CachedAnswer extends AnswerLanguage {
   /** The answer's JSON (`{"data":…}`). */
   body: string;
   /** Strong validator of `body`, quoted as the `ETag` header wants it. */
@@ -49,21 +56,36 @@ export interface CachedAnswer {
 export interface ResponseCache {
   /** False when RESPONSE_CACHE_TTL_SECONDS is 0: nothing is read or kept. */
   enabled: boolean;
-  /** The caller's credential (its `Authorization` header) is part of the key: credentials never share entries. */
-  keyOf(authorization: string | null | undefined, params: CacheableParams): string;
+  /**
+   * The caller's credential (its `Authorization` header) is part of the key: credentials never share
+   * entries. So are the reader's languages (`readerLanguages`, the normalized and bounded key of their
+   * `Accept-Language`: accept-language.ts, never the raw header) for a document that may translate,
+   * since a translation field without `to:` answers in them.
+   */
+  keyOf(authorization: string | null | undefined, params: CacheableParams, readerLanguages?: string): string;
   /** The live answer under `key`; a store that fails or is slow is a miss. */
   read(key: string): Promise<CachedAnswer | undefined>;
   /** How long an answer to `operation` may be reused (0: not at all). */
   ttlFor(operation: OperationDefinitionNode): number;
   /**
    * Keeps the answer to `operation` when it may be reused: a query (ttlFor) answered with data and no
-   * errors. Returns what was kept (for the headers of this response), or undefined.
+   * errors, with the language its texts were answered in (`Content-Language`, `Vary`). Returns what
+   * was kept (for the headers of this response), or undefined.
    */
-  keep(key: string, operation: OperationDefinitionNode, result: ExecutionResult): CachedAnswer | undefined;
+  keep(key: string, operation: OperationDefinitionNode, result: ExecutionResult, language?: AnswerLanguage): CachedAnswer | undefined;
 }
 
 /** Root fields whose answers are translations only; any other root field is problems data. */
 const TRANSLATION_ROOTS = new Set(['translation', '__typename']);
+
+/**
+ * Whether a document may hold a translation field (`Problem.translation`, the `translation`
+ * namespace): a text test, before any parsing, erring on the side of yes (a name or comment that
+ * merely contains the word costs only a finer key).
+ */
+function mayTranslate(query: string): boolean {
+  return query.includes('translation');
+}
 
 /**
  * The response cache's stores and rules, shared by the two places that answer from it: the yoga
@@ -75,7 +97,15 @@ const TRANSLATION_ROOTS = new Set(['translation', '__typename']);
  * Redis). Wherever a hit comes from, it is an answer within its TTL: one held here may be one another
  * replica has since replaced in the shared store, as any two answers within their TTL may differ.
  */
-export function createResponseCache({ sharedStore, maxLocalBytes = 32 * 1024 * 1024, ttlMs, translationOnlyTtlMs, storeTimeoutMs = 100, policy = '' }: ResponseCacheOptions): ResponseCache {
+export function createResponseCache({
+  sharedStore,
+  maxLocalBytes = 32 * 1024 * 1024,
+  ttlMs,
+  translationOnlyTtlMs,
+  storeTimeoutMs = 100,
+  policy = '',
+  translationVariant,
+}: ResponseCacheOptions): ResponseCache {
   const local = new LRUCache<string, CachedAnswer>({
     maxSize: maxLocalBytes,
     sizeCalculation: (answer, key) => 2 * (key.length + answer.body.length + answer.etag.length + (answer.operationName?.length ?? 0)) + 128,
@@ -89,8 +119,16 @@ export function createResponseCache({ sharedStore, maxLocalBytes = 32 * 1024 * 1
   return {
     enabled: ttlMs > 0,
     // No operation name (absent or null) is not the name "": yoga finds no operation called "".
-    keyOf: (authorization, { query, variables, operationName }) =>
-      sha256Of('response', policy, authorization ?? '', query, JSON.stringify(variables ?? null), JSON.stringify(operationName ?? null)),
+    keyOf: (authorization, { query, variables, operationName }, readerLanguages = '') =>
+      sha256Of(
+        'response',
+        policy,
+        authorization ?? '',
+        query,
+        JSON.stringify(variables ?? null),
+        JSON.stringify(operationName ?? null),
+        mayTranslate(query) ? `${readerLanguages}|${translationVariant?.() ?? ''}` : '',
+      ),
     read(key) {
       const held = local.get(key);
       if (live(held)) return Promise.resolve(held);
@@ -107,11 +145,11 @@ export function createResponseCache({ sharedStore, maxLocalBytes = 32 * 1024 * 1
       );
     },
     ttlFor,
-    keep(key, operation, result) {
+    keep(key, operation, result, language = {}) {
       const ttl = ttlFor(operation);
       if (ttl <= 0 || result.errors?.length || result.data == null) return undefined;
       const body = JSON.stringify({ data: result.data });
-      const answer: CachedAnswer = { body, etag: `"${sha256Of(body)}"`, operationName: operation.name?.value, expiresAt: Date.now() + ttl };
+      const answer: CachedAnswer = { body, etag: `"${sha256Of(body)}"`, operationName: operation.name?.value, expiresAt: Date.now() + ttl, ...language };
       local.set(key, answer);
       if (sharedStore) void withTimeout(() => sharedStore.set(key, JSON.stringify(answer), ttl), storeTimeoutMs).catch(() => undefined);
       return answer;
@@ -124,9 +162,13 @@ export function secondsLeft(answer: Pick<CachedAnswer, 'expiresAt'>): number {
   return Math.max(0, Math.ceil((answer.expiresAt - Date.now()) / 1000));
 }
 
-/** The headers every answer from the cache carries, whichever way it is served. */
-export function cachingHeaders(etag: string, maxAgeSeconds: number): Record<string, string> {
-  return { etag, 'cache-control': `private, max-age=${maxAgeSeconds}`, vary: 'Authorization' };
+/**
+ * The headers every answer from the cache carries, whichever way it is served: with its language
+ * when the reader's languages chose it (`Content-Language`, and `Accept-Language` in `Vary`).
+ */
+export function cachingHeaders(etag: string, maxAgeSeconds: number, language: AnswerLanguage = {}): Record<string, string> {
+  const { vary, ...languageHeaders } = answerLanguageHeaders(language);
+  return { etag, 'cache-control': `private, max-age=${maxAgeSeconds}`, vary: vary ? `Authorization, ${vary}` : 'Authorization', ...languageHeaders };
 }
 
 /**
@@ -143,7 +185,10 @@ export function matchesEtag(ifNoneMatch: string | null | undefined, etag: string
 function parseAnswer(text: string): CachedAnswer | undefined {
   try {
     const answer = JSON.parse(text) as CachedAnswer;
-    return typeof answer?.expiresAt === 'number' && typeof answer.body === 'string' && typeof answer.etag === 'string' ? answer : undefined;
+    if (typeof answer?.expiresAt !== 'number' || typeof answer.body !== 'string' || typeof answer.etag !== 'string') return undefined;
+    // A language header is written as kept: only a plain tag may become one.
+    if (answer.contentLanguage !== undefined && !/^[A-Za-z0-9-]{1,35}$/.test(answer.contentLanguage)) return undefined;
+    return answer;
   } catch {
     return undefined;
   }

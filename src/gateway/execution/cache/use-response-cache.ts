@@ -2,6 +2,7 @@ import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphq
 import type { Plugin } from 'graphql-yoga';
 import { sha256Of } from '../../../shared/hash.ts';
 import { gatewayRequestOf } from '../../pipeline/gateway-request.ts';
+import { answerLanguageHeaders, answerLanguageOf, noteAnswerLanguage } from '../../translation/languages-served.ts';
 import { cachingHeaders, matchesEtag, secondsLeft, type ResponseCache } from './response-cache.ts';
 
 /** Where an operation's cache key waits for its execution, on the operation's own context. */
@@ -31,10 +32,11 @@ export function useResponseCache(cache: ResponseCache): Plugin {
       // What this request's operations (several in a batch) found or kept: headers only when every one was cacheable.
       const state = (gateway.responseCache ??= { operations: 0, answers: [] });
       state.operations += 1;
-      const key = cache.keyOf(request.headers.get('authorization'), params as { query: string });
+      const key = cache.keyOf(request.headers.get('authorization'), params as { query: string }, gateway.readerLanguages.key);
       const answer = await cache.read(key);
       if (answer) {
         state.answers.push(answer);
+        noteAnswerLanguage(gateway, answer);
         gateway.observed.operations.set(context, { name: answer.operationName, type: 'query' });
         setResult(JSON.parse(answer.body) as ExecutionResult);
         return;
@@ -53,23 +55,29 @@ export function useResponseCache(cache: ResponseCache): Plugin {
       return {
         onExecuteDone({ result }) {
           if (Symbol.asyncIterator in result) return;
-          const kept = cache.keep(key, operation, result as ExecutionResult);
+          const kept = cache.keep(key, operation, result as ExecutionResult, answerLanguageOf(gateway.languagesServed));
           if (kept) state.answers.push(kept);
         },
       };
     },
     onResponse({ request, response, setResponse, serverContext }) {
-      const state = gatewayRequestOf(serverContext)?.responseCache;
-      const answers = state?.answers;
-      if (!state || !answers?.length || answers.length !== state.operations || response.status !== 200) return;
+      const gateway = gatewayRequestOf(serverContext);
+      const state = gateway?.responseCache;
+      const answers = state?.answers ?? [];
+      const language = answerLanguageOf(gateway?.languagesServed);
+      const cacheable = answers.length > 0 && answers.length === state?.operations && response.status === 200;
+      // An answer in the reader's languages says so even when it is not kept (cache off, errors), so
+      // that an HTTP cache on the way never hands it to a reader of another language.
+      if (!cacheable && !language.negotiated) return;
       // A batch is reusable as a whole only for as long as its shortest-lived answer.
       const etag = answers.length === 1 ? answers[0].etag : `"${sha256Of(...answers.map((answer) => answer.etag))}"`;
       const headers = new Headers(response.headers);
-      for (const [name, value] of Object.entries(cachingHeaders(etag, Math.min(...answers.map(secondsLeft))))) {
+      const added = cacheable ? cachingHeaders(etag, Math.min(...answers.map(secondsLeft)), language) : answerLanguageHeaders(language);
+      for (const [name, value] of Object.entries(added)) {
         if (name === 'vary') headers.append(name, value);
         else headers.set(name, value);
       }
-      if (matchesEtag(request.headers.get('if-none-match'), etag)) {
+      if (cacheable && matchesEtag(request.headers.get('if-none-match'), etag)) {
         setResponse(new Response(null, { status: 304, headers }));
         return;
       }

@@ -7,6 +7,7 @@ import type { ServiceName } from '../../errors.ts';
 import type { SendUpstream } from '../../upstream/upstream-call.ts';
 import { answerAsDelegated, failureAsDelegated, rootFieldsOf, type ForwardedRequest } from './delegated-answer.ts';
 import { forwardableOperations, type ForwardableOperation } from './forwardable-operation.ts';
+import { unchangedByCompletion } from './complete-answer.ts';
 import { linkCompletion, type LinkCompletionOptions } from './linked-answer.ts';
 import { createPreparedOperations, type PreparedContext, type PreparedOperations } from './prepared-operations.ts';
 
@@ -155,6 +156,9 @@ export function createSingleSourceFastPath({
       return answerAsDelegated(request, answer);
     }
     const { schema, document, operationName } = args;
+    // A plain operation whose answer completion would give back unchanged (a well-behaved source's
+    // every time) is served as the source gave it, without executing it again over the data.
+    if (!forwarded.linked && !forwarded.deferred && unchangedByCompletion(schema, document, operationName)?.(data as Record<string, unknown>)) return { data: data as Record<string, unknown> };
     const completed = await complete({ schema, document, operationName, variableValues: clientVariables, contextValue: context, data: data as Record<string, unknown> });
     if (forwarded.linked || forwarded.deferred || Symbol.asyncIterator in completed || !completed.errors) return completed;
     return { ...completed, errors: completed.errors.map(asDelegationReports) };

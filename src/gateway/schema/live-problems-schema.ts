@@ -1,0 +1,197 @@
+import type { GatewayLog } from '../observability/gateway-log.ts';
+import { introspect, type IntrospectedSchema, type IntrospectOptions } from './introspection.ts';
+import { readSnapshot } from './problems-snapshot.ts';
+import { diffSchemas, formatSchemaDiff } from './schema-diff.ts';
+
+/** Where the schema served came from: the service itself, the committed snapshot (the service could not be introspected at start), or a file the app gave (`problemsSchemaPath`). */
+export type ProblemsSchemaSource = 'live' | 'snapshot' | 'given';
+
+/** What /readiness and the metrics tell of the problems schema. */
+export interface ProblemsSchemaStatus {
+  source: ProblemsSchemaSource;
+  /** sha256 (hex) of the schema served, printed with its types and fields sorted. */
+  hash: string;
+  /** When the service was last introspected (ISO 8601), whatever came of it; absent for a given schema. */
+  checkedAt?: string;
+  /** `ok`, or in one line why the last check failed (the schema served stays as it was). */
+  lastCheck?: string;
+}
+
+export interface LiveProblemsSchemaOptions {
+  /** The service's GraphQL endpoint and key, and the bounds of one introspection. */
+  introspection: IntrospectOptions;
+  /** The committed snapshot: served when the service cannot be introspected at start. */
+  snapshotPath: string;
+  /** An SDL file to serve instead, pinned: nothing is introspected, at start or later. */
+  givenPath?: string;
+  /** Time between two checks while running; 0 = no polling (a refusal still triggers a check). */
+  pollMs: number;
+  /**
+   * Told each schema that differs from the one served; resolves once the gateway serves it, and
+   * rejects when it cannot be built (the gateway then stays on the schema it serves).
+   */
+  onChange(next: IntrospectedSchema, previous: IntrospectedSchema): Promise<void>;
+  /** Told of each check that failed (`introspection`) and of each new schema that could not be built (`build`). */
+  onFailure?(reason: 'introspection' | 'build'): void;
+  log: GatewayLog;
+}
+
+export interface LiveProblemsSchema {
+  /** The schema to build at start: the service's, or the snapshot's when it cannot be introspected (said in one line). */
+  start(): Promise<IntrospectedSchema>;
+  /** The snapshot, for a start whose live schema could not be built. */
+  fallBack(reason: string): Promise<IntrospectedSchema>;
+  /** Checks at the poll interval from now on. */
+  follow(): void;
+  /**
+   * The service refused an operation the gateway had validated against the schema it serves: the
+   * sign its schema changed. Checks at once, or as soon as the last check is `driftGapMs` old, so a
+   * burst of refusals costs one introspection.
+   */
+  driftSeen(): void;
+  /** Introspects now and swaps in what changed; resolves when done (never rejects). */
+  check(): Promise<void>;
+  status(): ProblemsSchemaStatus;
+  stop(): void;
+}
+
+/** Shortest time between two checks a refusal may trigger (shorter when polling is more frequent). */
+const DRIFT_GAP_MS = 5000;
+
+/**
+ * The problems schema the gateway serves, as the service says it is: introspected at start (with the
+ * snapshot as the fallback), then again every `pollMs` and whenever a refusal says it drifted. A new
+ * schema (another hash) is handed to `onChange`; an unchanged one changes nothing. A failed check is
+ * logged when its reason changes and counted every time; the schema served stays.
+ */
+export function createLiveProblemsSchema({ introspection, snapshotPath, givenPath, pollMs, onChange, onFailure, log }: LiveProblemsSchemaOptions): LiveProblemsSchema {
+  let served: IntrospectedSchema | undefined;
+  let source: ProblemsSchemaSource = givenPath ? 'given' : 'live';
+  let checkedAt: string | undefined;
+  let lastCheck: string | undefined;
+  let lastFailure: string | undefined;
+  // A schema that failed to build is not built again on every poll: said once, counted once.
+  let unbuildable: string | undefined;
+  let running: Promise<void> | undefined;
+  let lastStart = -Infinity;
+  let pollTimer: NodeJS.Timeout | undefined;
+  let driftTimer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const driftGapMs = pollMs > 0 ? Math.min(DRIFT_GAP_MS, pollMs) : DRIFT_GAP_MS;
+  const short = (hash: string) => hash.slice(0, 12);
+
+  const failed = (message: string) => {
+    checkedAt = new Date().toISOString();
+    lastCheck = message;
+    onFailure?.('introspection');
+    if (message !== lastFailure) log(`problems schema: check failed (${message}); still serving ${short(served!.hash)} (${source})`, 'warn');
+    lastFailure = message;
+  };
+
+  const checkOnce = async () => {
+    lastStart = performance.now();
+    let live: IntrospectedSchema;
+    try {
+      live = await introspect(introspection);
+    } catch (error) {
+      failed((error as Error).message);
+      return;
+    }
+    checkedAt = new Date().toISOString();
+    lastCheck = 'ok';
+    if (lastFailure !== undefined) log('problems schema: checks succeed again');
+    lastFailure = undefined;
+    const previous = served!;
+    if (live.hash === previous.hash) {
+      source = 'live';
+      return;
+    }
+    if (live.hash === unbuildable || stopped) return;
+    const changes = await diffSchemas(previous.schema, live.schema).catch(() => []);
+    try {
+      await onChange(live, previous);
+    } catch (error) {
+      unbuildable = live.hash;
+      onFailure?.('build');
+      log(`problems schema: ${short(live.hash)} cannot be built (${(error as Error).message}); still serving ${short(previous.hash)} (${source})`, 'error');
+      return;
+    }
+    served = live;
+    source = 'live';
+    unbuildable = undefined;
+    log(`problems schema: now serving ${short(live.hash)} (was ${short(previous.hash)}): ${oneLine(formatSchemaDiff(changes, 10))}`, 'warn');
+  };
+
+  const check = (): Promise<void> => {
+    if (stopped || !served || source === 'given') return Promise.resolve();
+    running ??= checkOnce().finally(() => (running = undefined));
+    return running;
+  };
+
+  const poll = () => {
+    pollTimer = setTimeout(() => {
+      void check().then(() => {
+        if (!stopped) poll();
+      });
+    }, pollMs);
+    pollTimer.unref();
+  };
+
+  return {
+    async start() {
+      if (givenPath) return (served = await readSnapshot(givenPath));
+      try {
+        served = await introspect(introspection);
+        checkedAt = new Date().toISOString();
+        lastCheck = 'ok';
+      } catch (error) {
+        return this.fallBack(`it could not be introspected: ${(error as Error).message}`);
+      }
+      // The difference is the operator's to know once: the snapshot is what codegen and the fallback read.
+      const snapshot = await readSnapshot(snapshotPath).catch(() => undefined);
+      if (snapshot && snapshot.hash !== served.hash) {
+        const changes = await diffSchemas(snapshot.schema, served.schema);
+        log(`problems schema: the service's differs from the committed snapshot (run \`npm run sources:refresh\` to update it): ${oneLine(formatSchemaDiff(changes, 10))}`, 'warn');
+      }
+      return served;
+    },
+    async fallBack(reason) {
+      served = await readSnapshot(snapshotPath);
+      source = 'snapshot';
+      lastCheck = reason;
+      onFailure?.('introspection');
+      lastFailure = reason;
+      const following = pollMs > 0 ? `checking again every ${pollMs / 1000} s` : 'PROBLEMS_SCHEMA_POLL_SECONDS=0: not checked again unless a request is refused';
+      log(`problems schema: serving the committed snapshot ${short(served.hash)}, since ${reason}; ${following}`, 'warn');
+      return served;
+    },
+    follow() {
+      if (source !== 'given' && pollMs > 0 && !pollTimer) poll();
+    },
+    driftSeen() {
+      if (stopped || source === 'given' || running || driftTimer) return;
+      const wait = lastStart + driftGapMs - performance.now();
+      if (wait <= 0) {
+        void check();
+        return;
+      }
+      driftTimer = setTimeout(() => {
+        driftTimer = undefined;
+        void check();
+      }, wait);
+      driftTimer.unref();
+    },
+    check,
+    status: () => ({ source, hash: served?.hash ?? '', ...(checkedAt ? { checkedAt } : {}), ...(lastCheck ? { lastCheck } : {}) }),
+    stop() {
+      stopped = true;
+      clearTimeout(pollTimer);
+      clearTimeout(driftTimer);
+    },
+  };
+}
+
+/** A multi-line summary as one log line. */
+function oneLine(text: string): string {
+  return text.split('\n').join('; ');
+}

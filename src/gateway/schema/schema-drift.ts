@@ -1,0 +1,42 @@
+import { UpstreamError } from '../errors.ts';
+import type { UpstreamStep } from '../upstream/upstream-call.ts';
+import { upstreamCauseOf } from '../upstream/upstream-errors.ts';
+
+/**
+ * graphql-js's words (which most GraphQL servers use) for an operation that does not fit the
+ * schema: a field, argument, type or enum value it no longer has, an argument it now requires.
+ */
+const VALIDATION_MESSAGE =
+  /^(Cannot query field|Unknown argument|Unknown type|Unknown directive|Unknown fragment|Field "[^"]+" argument "[^"]+" of type "[^"]+" is required|Field "[^"]+" must not have a selection|Field "[^"]+" of type "[^"]+" must have a selection|Variable "\$[^"]+" of type "[^"]+" used in position|Fragment cannot be spread|Argument "[^"]+" has invalid value|Value "[^"]+" does not exist in "[^"]+" enum)/;
+
+/** Whether a message the problems service wrote is its validation refusing the operation. */
+export function isValidationRefusal(message: string): boolean {
+  return VALIDATION_MESSAGE.test(message);
+}
+
+/**
+ * Watches problems answers for the service refusing, as invalid, an operation the gateway had
+ * validated against the schema it serves: its schema changed. `onDrift` is told (the live schema
+ * debounces the check it triggers); the call's outcome is passed on untouched, whether the refusal
+ * came as an HTTP 400 (the step after this one raises it) or as errors in a 200 answer.
+ */
+export function watchSchemaDrift(onDrift: () => void): UpstreamStep {
+  return async (call, next) => {
+    if (call.service !== 'problems') return next(call);
+    let answer;
+    try {
+      answer = await next(call);
+    } catch (error) {
+      const said = error instanceof UpstreamError ? upstreamCauseOf(error) : undefined;
+      if (said && isValidationRefusal(said)) onDrift();
+      throw error;
+    }
+    // Read already by the error step (an answer keeps its text); parsed only when it may hold errors,
+    // since a cached answer handed out again is a new answer whose JSON has not been parsed.
+    const text = await answer.text().catch(() => '');
+    if (!text.includes('"errors"')) return answer;
+    const body = (await answer.json().catch(() => undefined)) as { errors?: { message?: unknown }[] } | undefined;
+    if (Array.isArray(body?.errors) && body.errors.some((error) => typeof error?.message === 'string' && isValidationRefusal(error.message))) onDrift();
+    return answer;
+  };
+}

@@ -1,0 +1,44 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { ProblemsSchemaStatus } from './live-problems-schema.ts';
+
+export interface SchemaMetrics {
+  /** A new problems schema is served. */
+  reloaded(): void;
+  /** A check failed (`introspection`), or a new schema could not be built (`build`). */
+  failed(reason: 'introspection' | 'build'): void;
+}
+
+/**
+ * The problems schema's metrics, in the gateway's registry: reloads, failed checks, and the schema
+ * served as an info series (`hash`, `source` labels, value 1), read from `status` when scraped.
+ */
+export function createSchemaMetrics(registry: Registry, status: () => ProblemsSchemaStatus): SchemaMetrics {
+  const registers = [registry];
+  const reloads = new Counter({
+    name: 'gateway_problems_schema_reloads_total',
+    help: 'Times a changed problems schema was swapped in while the gateway ran (requests in flight finished on the one they started with).',
+    registers,
+  });
+  const failures = new Counter({
+    name: 'gateway_problems_schema_check_failures_total',
+    help: 'Checks of the problems schema that failed: `introspection` (unreachable, refused, not a schema, too large, too slow) or `build` (a new schema the gateway could not build). The schema served stays as it was.',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  for (const reason of ['introspection', 'build']) failures.inc({ reason }, 0);
+  new Gauge({
+    name: 'gateway_problems_schema_info',
+    help: 'The problems schema served: `hash` (sha256 of the sorted printed schema) and `source` (live, snapshot, given); always 1.',
+    labelNames: ['hash', 'source'] as const,
+    registers,
+    collect() {
+      const { hash, source } = status();
+      this.reset();
+      this.set({ hash, source }, 1);
+    },
+  });
+  return {
+    reloaded: () => reloads.inc(),
+    failed: (reason) => failures.inc({ reason }),
+  };
+}

@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway } from '../../src/gateway/create-gateway.ts';
+import { dataset } from '../../src/upstreams/problems/data/index.ts';
+import { ABSTRACT_PROBLEMS_SCHEMA_PATH } from '../helpers/abstract-problems-service.ts';
+import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { mostCallsInAnyWindow, until, watchTranslateCalls } from '../helpers/translate-calls.ts';
+
+const PAGE = /* GraphQL */ `
+  query Page($to: String!, $after: String) {
+    problems(first: 20, after: $after) { nodes { id translation(to: $to) { title statement } } }
+  }
+`;
+
+const completedLines = (lines: string[], language: string) => lines.filter((line) => line.startsWith(`translation prewarm: ${language} complete`));
+const callsIn = (line: string) => Number(/, (\d+) translation calls?\b/.exec(line)?.[1]);
+
+describe('translation prewarming (TRANSLATION_PREWARM), one replica', () => {
+  let stack: Stack;
+  const lines: string[] = [];
+  let prewarmSeconds = 0;
+
+  beforeAll(async () => {
+    const started = performance.now();
+    stack = await startStack({ settings: { translationPrewarm: ['es'], translationPrewarmCallsPerSecond: 20 }, log: (line) => lines.push(line) });
+    await until(() => completedLines(lines, 'es').length > 0, 'the es walk');
+    prewarmSeconds = (performance.now() - started) / 1000;
+  });
+  afterAll(() => stack?.close());
+
+  const translateCalls = () => stack.translation.stats.byRoute['POST /translate'] ?? 0;
+  /** A page of 20 problems past the first 40, asked once: its calls at the service and its latency. */
+  const coldPage = async (replica: Pick<Stack, 'query'>, to: string) => {
+    const cursor = (await stack.query('{ problems(first: 40) { pageInfo { endCursor } } }')).data.problems.pageInfo.endCursor;
+    const before = translateCalls();
+    const started = performance.now();
+    const answer = await replica.query(PAGE, { to, after: cursor });
+    const ms = performance.now() - started;
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.problems.nodes.every((node: { translation: unknown }) => node.translation)).toBe(true);
+    return { calls: translateCalls() - before, ms: Math.round(ms) };
+  };
+
+  it('makes a cold page in a prewarmed language cost no translation call, and one that is not prewarmed its calls', async () => {
+    const [line] = completedLines(lines, 'es');
+    expect(line).toMatch(/es complete: 165 problems translated or cached, 0 failed, \d+ translation calls/);
+    // With a translation service that takes 150 ms a call, as a neural one may.
+    stack.translation.setFaults({ latencyMs: 150, routes: ['POST /translate'] });
+    try {
+      const es = await coldPage(stack, 'es');
+      const fr = await coldPage(stack, 'fr');
+      console.log(`catalogue of 165 problems prewarmed in es in ${prewarmSeconds.toFixed(1)} s (gateway start included; ${line}); cold page of 20: es ${JSON.stringify(es)}, fr (not prewarmed) ${JSON.stringify(fr)}`);
+      expect(es.calls).toBe(0);
+      expect(fr.calls).toBeGreaterThan(0);
+    } finally {
+      stack.translation.clearFaults();
+    }
+  });
+
+  it('shows its progress in /metrics: done, pending and failed per language', async () => {
+    const text = await (await fetch(new URL('/metrics', stack.gatewayUrl))).text();
+    expect(text).toContain('gateway_translation_prewarm_problems{language="es",state="done"} 165');
+    expect(text).toContain('gateway_translation_prewarm_problems{language="es",state="pending"} 0');
+    expect(text).toContain('gateway_translation_prewarm_problems{language="es",state="failed"} 0');
+    expect(text).toMatch(/gateway_translation_prewarm_calls_total\{language="es"\} [1-9]/);
+    expect(text).toContain('gateway_translation_prewarm_walks_total{language="es"} 1');
+  });
+
+  it('walks again every TRANSLATION_PREWARM_REFRESH_SECONDS: a changed text is translated again, unchanged ones cost nothing', async () => {
+    const own: string[] = [];
+    const gateway = await createGateway({
+      settings: { ...stack.upstreamSettings, translationPrewarm: ['it'], translationPrewarmCallsPerSecond: 50, translationPrewarmRefreshSeconds: 1, problemsCacheTtlSeconds: 0 },
+      requestLog: false,
+      log: (line) => own.push(line),
+    });
+    const problem = dataset.problems[3] as { statement: string };
+    const original = problem.statement;
+    try {
+      await until(() => completedLines(own, 'it').length >= 1, 'the first it walk');
+      problem.statement = `${original}\n\nThe answer always fits in a signed 64-bit integer.`;
+      await until(() => completedLines(own, 'it').length >= 2, 'the walk after the change');
+      await until(() => completedLines(own, 'it').length >= 3, 'the walk after that');
+    } finally {
+      problem.statement = original;
+      await gateway.close();
+    }
+    const [first, changed, unchanged] = completedLines(own, 'it');
+    console.log(`refresh: ${[first, changed, unchanged].join(' | ')}`);
+    expect(callsIn(first)).toBeGreaterThan(0);
+    expect(changed).toContain('catalogue changed since the last walk');
+    expect(callsIn(changed)).toBeGreaterThanOrEqual(1);
+    expect(callsIn(changed)).toBeLessThan(callsIn(first));
+    expect(unchanged).toContain('catalogue unchanged since the last walk');
+    expect(callsIn(unchanged)).toBe(0);
+  });
+
+  it('keeps within TRANSLATION_PREWARM_CALLS_PER_SECOND in any second while readers come and go', async () => {
+    const own: string[] = [];
+    const calls = watchTranslateCalls(stack.translation);
+    const replica = await stack.addGateway({ settings: { translationPrewarm: ['de'], translationPrewarmCallsPerSecond: 2 }, log: (line) => own.push(line) });
+    // Readers meanwhile, now and then: cold pages in other languages, then warm ones.
+    let reading = true;
+    const readers = (async () => {
+      const languages = ['pt', 'fr'];
+      for (let turn = 0; reading; turn += 1) {
+        await replica.query(PAGE, { to: languages[turn % languages.length] });
+        await new Promise((resolve) => setTimeout(resolve, 400));
+      }
+    })();
+    try {
+      await until(() => completedLines(own, 'de').length > 0, 'the de walk', 90_000);
+    } finally {
+      reading = false;
+      await readers;
+      calls.stop();
+    }
+    const prewarmCalls = calls.of('de');
+    console.log(`pacing at 2 calls/s: ${completedLines(own, 'de')[0]}; most de calls in any second ${mostCallsInAnyWindow(prewarmCalls, 1000)}; readers' calls ${calls.calls.length - prewarmCalls.length}`);
+    expect(prewarmCalls.length).toBe(callsIn(completedLines(own, 'de')[0]));
+    expect(prewarmCalls.length).toBeGreaterThan(4);
+    // A sampling period's slack at the end of the window: the calls are seen within 5 ms of arriving.
+    expect(mostCallsInAnyWindow(prewarmCalls, 1000 - 20)).toBeLessThanOrEqual(2);
+  });
+
+  it('counts what fails and goes on: a language the service does not offer fails each problem, once per walk', async () => {
+    const own: string[] = [];
+    const replica = await stack.addGateway({ settings: { translationPrewarm: ['tlh'], translationPrewarmCallsPerSecond: 50 }, log: (line) => own.push(line) });
+    await until(() => completedLines(own, 'tlh').length > 0, 'the tlh walk');
+    expect(completedLines(own, 'tlh')[0]).toMatch(/tlh complete: 0 problems translated or cached, 165 failed \(UNSUPPORTED_LANGUAGE\), 0 translation calls/);
+    const text = await (await fetch(new URL('/metrics', replica.gatewayUrl))).text();
+    expect(text).toContain('gateway_translation_prewarm_problems{language="tlh",state="failed"} 165');
+    // The gateway serves on.
+    expect((await replica.query('{ problems(first: 1) { nodes { id } } }')).data.problems.nodes).toHaveLength(1);
+  });
+
+  it('says in one line why it cannot run on a problems schema with no paginated list, and does nothing', async () => {
+    const own: string[] = [];
+    const before = translateCalls();
+    const gateway = await createGateway({
+      settings: { ...stack.upstreamSettings, translationPrewarm: ['es'] },
+      problemsSchemaPath: ABSTRACT_PROBLEMS_SCHEMA_PATH,
+      requestLog: false,
+      log: (line) => own.push(line),
+    });
+    try {
+      await until(() => own.some((line) => line.startsWith('translation prewarm:')), 'its line');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      await gateway.close();
+    }
+    expect(own.filter((line) => line.startsWith('translation prewarm:'))).toEqual(['translation prewarm: not running, Query.problems takes no `first: Int` and `after: String` to walk it page by page']);
+    expect(translateCalls()).toBe(before);
+  });
+
+  it('stops on close: no page after it, no timer left behind', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const baseline = timers();
+    const calls = watchTranslateCalls(stack.translation);
+    const gateway = await createGateway({
+      settings: { ...stack.upstreamSettings, translationPrewarm: ['pt'], translationPrewarmCallsPerSecond: 1 },
+      requestLog: false,
+      log: () => undefined,
+    });
+    await until(() => calls.of('pt').length >= 1, 'a first page');
+    await gateway.close();
+    const atClose = calls.of('pt').length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    calls.stop();
+    expect(calls.of('pt').length).toBe(atClose);
+    // The stack's own servers keep no timer; the gateway closed left none of prewarming's.
+    expect(timers()).toBeLessThanOrEqual(baseline);
+  });
+
+  it('backs off when the service asks it to wait (429 with Retry-After), then completes', async () => {
+    const own: string[] = [];
+    // Each failed page costs 3 attempts (UPSTREAM_RETRIES=2): two pages fail, the third gets through.
+    stack.translation.setFaults({ status: 429, retryAfter: 1, failFirst: 6, routes: ['POST /translate'] });
+    try {
+      await stack.addGateway({ settings: { translationPrewarm: ['fr'], translationPrewarmCallsPerSecond: 50 }, log: (line) => own.push(line) });
+      await until(() => completedLines(own, 'fr').length > 0, 'the fr walk');
+    } finally {
+      stack.translation.clearFaults();
+    }
+    expect(stack.translation.stats.faulted).toBeGreaterThanOrEqual(6);
+    expect(completedLines(own, 'fr')[0]).toMatch(/fr complete: 165 problems translated or cached, 0 failed/);
+  });
+});
