@@ -1,7 +1,8 @@
 /**
- * `npm start` (from source, with tsx) and `node dist/src/cli/start.js` (compiled, for production):
- * runs the gateway. For each upstream whose URL is not set it first starts the local stand-in (with a
- * key generated for the run), unless in production, then builds the mesh and listens on PORT.
+ * `npm start` (from source, its types stripped by Node) and `node dist/src/cli/start.js` (compiled,
+ * for production): runs the gateway. For each upstream whose URL is not set it first starts the local
+ * stand-in (with a key generated for the run), unless in production, then builds the mesh and listens
+ * on PORT.
  *
  * SIGTERM or SIGINT stops it gracefully: no new connections, requests in flight finish (at most
  * SHUTDOWN_TIMEOUT_MS), then the gateway and the stand-ins close and the process exits: 0 when every

@@ -160,8 +160,8 @@ export interface SpareThreadOptions {
 /**
  * Starts the statements' worker thread before any statement needs it, for the first
  * createStatementThread (with the same limits) in this process to take. Loading the thread (remark
- * and its dependencies, compiled under tsx) is what makes the first translated statement slow; an
- * entry that has just started listening calls this so that this loading happens while it is idle.
+ * and its dependencies) is what makes the first translated statement slow; an entry calls this as it
+ * starts, so that this loading happens on another core while the gateway's own code loads.
  * Resolves once the thread is loaded (or lost; a thread that cannot start fails its first task as
  * before). The spare keeps no process alive and ends after `idleMs` if nobody takes it.
  */
