@@ -68,13 +68,19 @@ export interface GatewayOptions {
   /**
    * SDL file to build the problems source from, pinned: the service is not introspected, at start or
    * later, and the schema never changes while the gateway runs. Lets tests (and users trying a new
-   * upstream) start the gateway against a schema of their choice. @default the service's own schema,
-   * introspected at start and every PROBLEMS_SCHEMA_POLL_SECONDS (the snapshot `.meshrc.yaml` names
-   * when it cannot be introspected at start)
+   * upstream) start the gateway against a schema of their choice. Unset, the service's own schema is
+   * introspected at start and every PROBLEMS_SCHEMA_POLL_SECONDS, with the snapshot `.meshrc.yaml`
+   * names as the fallback at start. @default none: the service's schema, live
    */
   problemsSchemaPath?: string;
   /** Where start-up notes and Mesh's warnings and errors go (one line each, with a level). @default console.warn */
   log?: GatewayLog;
+  /**
+   * Called when an engine built from a replaced problems schema (its mesh, yoga and caches) has been
+   * released, its last request ended: its memory is garbage from then on. `npm start` runs a full
+   * garbage collection then, so the process gives it back; an app owns its heap and decides. @default none
+   */
+  onEngineReleased?: () => void;
   /**
    * Path of the GraphQL endpoint on a server of its own. Mounted by an app (Express or Connect
    * `app.use(path, gateway.listener)`), the gateway serves GraphQL at the mount path instead.
@@ -138,6 +144,7 @@ export async function createGateway({
   baseDir,
   problemsSchemaPath,
   log = console.warn,
+  onEngineReleased,
 }: GatewayOptions = {}): Promise<Gateway> {
   const settings = settingsFromOptions(givenSettings);
   for (const [setting, variable] of [['problemsUrl', 'PROBLEMS_URL'], ['translationUrl', 'TRANSLATION_URL']] as const) {
@@ -147,6 +154,7 @@ export async function createGateway({
   const snapshotPath = problemsSchemaPath ?? (await problemsSnapshotPath(baseDir, log));
   // With REDIS_URL, replicas share caches and rate limits; resolves (saying so) even if Redis is down.
   const shared = await createSharedStores(settings, log);
+  const upstreamFetch = createUpstreamFetch();
 
   // The problems schema, as the service says it is now (schema/live-problems-schema.ts): introspected
   // at start with the committed snapshot as the fallback, then followed while running. A schema
@@ -157,6 +165,8 @@ export async function createGateway({
       apiKey: settings.problemsApiKey,
       timeoutMs: settings.problemsTimeoutMs,
       maxBytes: settings.problemsMaxResponseBytes ?? DEFAULT_MAX_ANSWER_BYTES.problems,
+      // The upstream calls' own pools, which take a URL as the mesh's calls do.
+      fetch: upstreamFetch.fetch as unknown as typeof fetch,
     },
     snapshotPath,
     givenPath: problemsSchemaPath,
@@ -174,7 +184,7 @@ export async function createGateway({
     readinessDependencies: shared ? { redis: () => shared.check() } : undefined,
     problemsSchema: problemsSchema.status,
   });
-  const schemaMetrics = createSchemaMetrics(observability.metrics, problemsSchema.status);
+  const schemaMetrics = createSchemaMetrics(observability.metrics, problemsSchema.status, () => engines?.alive() ?? 0);
 
   // What every upstream HTTP call goes through (upstream/upstream-calls.ts lists the steps), whether
   // Mesh makes it or the gateway forwards an operation itself, and what crosses the two sources.
@@ -190,7 +200,6 @@ export async function createGateway({
     await shared?.close();
     throw error;
   });
-  const upstreamFetch = createUpstreamFetch();
   const translationRuntime = translationRuntimeFor(settings, {
     cache: translationCache ?? shared?.translationCache,
     onServed: observability.onTranslationServed,
@@ -250,8 +259,10 @@ export async function createGateway({
   // A link left out stays left out schema after schema: said once, not at every swap.
   const said = new Set<string>();
   const logOnce: GatewayLog = (line, level) => {
-    if (line.startsWith('link ') && said.has(line)) return;
-    said.add(line);
+    if (line.startsWith('link ')) {
+      if (said.has(line)) return;
+      said.add(line);
+    }
     log(line, level);
   };
 
@@ -398,17 +409,24 @@ export async function createGateway({
     const initial = await problemsSchema.start();
     const first = await buildEngine(initial).catch(async (error: unknown) => {
       if (problemsSchema.status().source !== 'live') throw error;
-      return buildEngine(await problemsSchema.fallBack(`the service's schema could not be built: ${(error as Error).message}`));
+      return buildEngine(await problemsSchema.fallBack(`the service's schema could not be built: ${(error as Error).message}`, 'schema could not be built'));
     });
-    engines = createEngineSlot(first, (error) => log(`problems schema: an engine failed to close: ${(error as Error).message}`, 'warn'));
+    engines = createEngineSlot(first, {
+      onDisposeError: (error) => log(`problems schema: an engine failed to close: ${(error as Error).message}`, 'warn'),
+      onReleased: onEngineReleased,
+    });
   } catch (error) {
     await release();
     throw error;
   }
   // Built beside the current engine, then swapped in whole; a schema that fails to build leaves the
   // current one serving (live-problems-schema.ts says so once and counts it).
+  let closing = false;
   const swapTo = async (next: IntrospectedSchema) => {
-    engines.swap(await buildEngine(next));
+    const engine = await buildEngine(next);
+    // Built while the gateway was closing: nothing will serve it.
+    if (closing) return engine.dispose();
+    engines.swap(engine);
     schemaMetrics.reloaded();
   };
   problemsSchema.follow();
@@ -463,6 +481,7 @@ export async function createGateway({
     close: async () => {
       // Prewarming first: no page starts once the gateway is closing.
       await prewarm.stop();
+      closing = true;
       problemsSchema.stop();
       await engines.close();
       await release();

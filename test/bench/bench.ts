@@ -170,6 +170,22 @@ export async function startUpstreams(servers: Server[]): Promise<{ problems: Ser
   return { problems, translation };
 }
 
+/** The environment of a bench gateway over `upstreams` (see startBenchGateway); `env` adds or overrides variables. */
+export function benchGatewayEnv(upstreams: { problems: Server; translation: Server }, env: Record<string, string> = {}): Record<string, string> {
+  return {
+    PORT: '0',
+    NODE_ENV: 'production',
+    PROBLEMS_URL: upstreams.problems.url,
+    PROBLEMS_API_KEY: 'bench-problems',
+    TRANSLATION_URL: upstreams.translation.url,
+    TRANSLATION_API_KEY: 'bench-translation',
+    GATEWAY_API_KEYS: 'bench-client',
+    RATE_LIMIT_REQUESTS: '1000000000',
+    TRANSLATION_RATE_LIMIT_REQUESTS: '1000000000',
+    ...env,
+  };
+}
+
 /**
  * A gateway process over `upstreams`, as a deployment runs it (`NODE_ENV=production` set before
  * start, so graphql-js loads in production mode), with the bench's client key and rate limits out of
@@ -181,23 +197,7 @@ export async function startBenchGateway(
   compiled: boolean,
   servers: Server[],
 ): Promise<Server> {
-  const gateway = await start(
-    compiled ? 'dist/src/cli/start.js' : 'src/cli/start.ts',
-    {
-      PORT: '0',
-      NODE_ENV: 'production',
-      PROBLEMS_URL: upstreams.problems.url,
-      PROBLEMS_API_KEY: 'bench-problems',
-      TRANSLATION_URL: upstreams.translation.url,
-      TRANSLATION_API_KEY: 'bench-translation',
-      GATEWAY_API_KEYS: 'bench-client',
-      RATE_LIMIT_REQUESTS: '1000000000',
-      TRANSLATION_RATE_LIMIT_REQUESTS: '1000000000',
-      ...env,
-    },
-    /listening: (http:\/\/localhost:\d+)\/graphql/,
-    !compiled,
-  );
+  const gateway = await start(compiled ? 'dist/src/cli/start.js' : 'src/cli/start.ts', benchGatewayEnv(upstreams, env), /listening: (http:\/\/localhost:\d+)\/graphql/, !compiled);
   servers.push(gateway);
   return { child: gateway.child, url: gateway.url.replace('localhost', '127.0.0.1') };
 }

@@ -86,7 +86,7 @@ describe('npm start (src/cli/start.ts)', () => {
     for (const line of lines) expect(line).toMatchObject({ level: expect.any(String), msg: expect.any(String), standIns: true });
     expect(command.output()).toMatch(/listening: .*fake data from the local stand-ins for problems and translation\)/);
     const readiness = await (await fetch(`http://127.0.0.1:${port}/readiness`)).json();
-    expect(readiness).toEqual({ status: 'ready', services: { problems: 'ok', translation: 'ok' }, standIns: true });
+    expect(readiness).toEqual({ status: 'ready', services: { problems: 'ok', translation: 'ok' }, standIns: true, schema: expect.objectContaining({ source: 'live', lastCheck: 'ok' }) });
     const result = await postGraphQL(`http://127.0.0.1:${port}/graphql`, /* GraphQL */ `{ problem(id: "p1001") { translation(to: "es") { title } } }`);
     expect(result.errors).toBeUndefined();
     expect(result.data.problem.translation.title).toBeTruthy();

@@ -8,23 +8,6 @@ const PAGE = /* GraphQL */ `
   }
 `;
 
-/** Readers one after another, each a cold page (new page, or new language): their latencies and the span they covered. */
-async function coldReaders(replica: Pick<Stack, 'query'>, languages: string[], pages: number) {
-  const latencies: number[] = [];
-  const started = performance.now();
-  for (const to of languages) {
-    let after: string | undefined;
-    for (let page = 0; page < pages; page += 1) {
-      const begun = performance.now();
-      const answer = await replica.query(PAGE, { to, after });
-      latencies.push(performance.now() - begun);
-      expect(answer.errors).toBeUndefined();
-      after = answer.data.problems.pageInfo.endCursor;
-    }
-  }
-  return { latencies, from: started, to: performance.now() };
-}
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
@@ -42,18 +25,47 @@ describe('translation prewarming yields to readers', () => {
   });
   afterAll(() => stack?.close());
 
-  it('takes no more of a reader\'s time than no prewarming does', async () => {
+  it('takes no more of a reader\'s time than a gateway without prewarming, at the same moments', async () => {
     const plain = await stack.addGateway();
-    const alone = await coldReaders(plain, ['fr', 'it'], 3);
     const calls = watchTranslateCalls(stack.translation);
-    const warming = await stack.addGateway({ settings: { translationPrewarm: ['pt'], translationPrewarmCallsPerSecond: 100 }, log: (line) => lines.push(line) });
+    const warming = await stack.addGateway({ settings: { translationPrewarm: ['pt'], translationPrewarmCallsPerSecond: 2 }, log: (line) => lines.push(line) });
     await until(() => calls.of('pt').length >= 1, 'prewarming under way');
-    const beside = await coldReaders(warming, ['fr', 'it'], 3);
+    // Cold pages in pairs, one on each gateway, in turn first: machine load falls on both alike.
+    const alone: number[] = [];
+    const beside: number[] = [];
+    const timed = async (replica: Pick<Stack, 'query'>, to: string, after: string | undefined, into: number[]) => {
+      const begun = performance.now();
+      const answer = await replica.query(PAGE, { to, after });
+      into.push(performance.now() - begun);
+      expect(answer.errors).toBeUndefined();
+      return answer.data.problems.pageInfo.endCursor as string;
+    };
+    // Pages the walk has not reached yet (it starts at the first problem): their statements are new
+    // to both gateways, so neither reader finds work prewarming did for it.
+    const cursor = async (first: number, after?: string) =>
+      (await plain.query('query($first: Int, $after: String) { problems(first: $first, after: $after) { pageInfo { endCursor } } }', { first, after })).data.problems.pageInfo.endCursor as string;
+    const c120 = await cursor(20, await cursor(100));
+    const pages = [c120, await cursor(20, c120)];
+    // Each gateway's first translating request starts its statement thread and reads the languages.
+    for (const replica of [plain, warming]) await replica.query(PAGE, { to: 'es' });
+    const from = performance.now();
+    let turn = 0;
+    for (const to of ['fr', 'it', 'de', 'es']) {
+      for (const after of pages) {
+        const pair = [[plain, alone], [warming, beside]] as const;
+        const [first, second] = turn++ % 2 === 0 ? pair : [pair[1], pair[0]];
+        await timed(first[0], to, after, first[1]);
+        await timed(second[0], to, after, second[1]);
+      }
+    }
+    const to = performance.now();
     calls.stop();
-    const during = calls.of('pt').filter((call) => call.at > beside.from && call.at < beside.to).length;
-    console.log(`readers first: cold page of 20, median ${median(alone.latencies).toFixed(0)} ms alone, ${median(beside.latencies).toFixed(0)} ms beside prewarming (${during} pt calls while they read)`);
-    // A ratio, not a time: readers beside prewarming take about what they take alone.
-    expect(median(beside.latencies) / median(alone.latencies)).toBeLessThan(2);
+    const during = calls.of('pt').filter((call) => call.at > from && call.at < to).length;
+    const complete = lines.some((line) => line.startsWith('translation prewarm: pt complete'));
+    console.log(`readers first: cold page of 20, median ${median(alone).toFixed(0)} ms without prewarming, ${median(beside).toFixed(0)} ms beside it (${during} pt calls meanwhile; walk ${complete ? 'complete' : 'still under way'} at the end)`);
+    expect(during).toBeGreaterThan(0);
+    // A ratio, not a time.
+    expect(median(beside) / median(alone)).toBeLessThan(1.5);
   });
 
   it('starts no page while readers keep translation calls in flight, and goes on once they stop', async () => {
@@ -75,7 +87,7 @@ describe('translation prewarming yields to readers', () => {
     const during = calls.of('de').filter((call) => call.at > from + 100 && call.at < to);
     const readers = calls.of('fr').length;
     console.log(`readers first: ${readers} reader calls back to back over ${(to - from).toFixed(0)} ms; de calls meanwhile ${during.length}, after ${calls.of('de').filter((call) => call.at >= to).length}`);
-    expect(readers).toBeGreaterThan(5);
+    expect(readers).toBeGreaterThan(2);
     expect(during).toEqual([]);
     expect(calls.of('de').filter((call) => call.at >= to).length).toBeGreaterThan(0);
   });

@@ -7,18 +7,10 @@ import { openCuratedDirectory, type CuratedEntry } from '../../src/gateway/trans
 import { statementSha256 } from '../../src/gateway/translation/curated/curated-translations.ts';
 import { dataset } from '../../src/upstreams/problems/data/index.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { askWithHeaders } from '../helpers/ask-with-headers.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
-/** A POST to the gateway; the answer's headers too. */
-async function ask(url: string, query: string, headers: Record<string, string> = {}) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
-    body: JSON.stringify({ query }),
-  });
-  const body = await response.json();
-  return { status: response.status, headers: response.headers, data: body.data, errors: body.errors };
-}
+const ask = askWithHeaders;
 
 const problem = (id: string) => dataset.problems.find((candidate) => candidate.id === id)!;
 

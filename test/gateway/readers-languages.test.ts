@@ -1,17 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dataset } from '../../src/upstreams/problems/data/index.ts';
+import { askWithHeaders } from '../helpers/ask-with-headers.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
-/** A POST to the gateway with the reader's headers; the answer's headers too. */
-async function ask(url: string, query: string, headers: Record<string, string> = {}) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', ...headers },
-    body: JSON.stringify({ query }),
-  });
-  const body = await response.json();
-  return { status: response.status, headers: response.headers, data: body.data, errors: body.errors };
-}
+const ask = askWithHeaders;
 
 const PAGE = /* GraphQL */ `{
   problems(first: 20) {
@@ -81,6 +73,19 @@ describe("readers' languages: the request's Accept-Language when `to:` is omitte
     const page = await ask(stack.gatewayUrl, /* GraphQL */ `{ problem(id: "p1001") { translation { language provenance { kind } } } }`);
     expect(page.errors).toBeUndefined();
     expect(page.data.problem.translation).toEqual({ language: 'und', provenance: { kind: 'ORIGINAL' } });
+  });
+
+  it('says Vary: Accept-Language on an answer the header chose even when the service fails its field (which costs that field only)', async () => {
+    stack.translation.setFaults({ status: 500, routes: ['POST /translate'] });
+    try {
+      const answer = await ask(stack.gatewayUrl, /* GraphQL */ `{ problem(id: "p1099") { title translation { title } } }`, { 'accept-language': 'it' });
+      expect(answer.status).toBe(200);
+      expect(answer.data.problem).toEqual({ title: ORIGINALS.get('p1099')!.title, translation: null });
+      expect(answer.errors).toEqual([expect.objectContaining({ path: ['problem', 'translation'] })]);
+      expect(answer.headers.get('vary')).toMatch(/Accept-Language/);
+    } finally {
+      stack.translation.clearFaults();
+    }
   });
 
   it('lets an explicit `to:` win over the header, and says nothing of the header then', async () => {
@@ -221,6 +226,20 @@ describe("readers' languages: hostile Accept-Language headers", () => {
     expect(answer.errors).toBeUndefined();
     expect(answer.data.problem.translation).toEqual({ language: 'und', provenance: { kind: 'ORIGINAL' } });
     console.log(`[figures] Accept-Language ${_name} (${header.length} chars): ${ms.toFixed(1)} ms`);
+  });
+
+  it('answers a page of 20 with as many tags as are read, half of them refused and none offered, with the originals', async () => {
+    const letters = 'bcdghjklmnqrvwxyz';
+    const tags = Array.from({ length: 40 }, (_, index) => `${letters[index % letters.length]}${letters[Math.floor(index / letters.length)]}`);
+    const header = tags.map((tag, index) => (index % 2 ? `${tag};q=0` : `${tag};q=0.${(index % 9) + 1}`)).join(', ');
+    const page = /* GraphQL */ `{ problems(first: 20) { nodes { translation { language provenance { kind } } } } }`;
+    const started = performance.now();
+    const answer = await ask(stack.gatewayUrl, page, { 'accept-language': header });
+    const ms = performance.now() - started;
+    expect(answer.status).toBe(200);
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.problems.nodes).toEqual(Array(20).fill({ translation: { language: 'und', provenance: { kind: 'ORIGINAL' } } }));
+    console.log(`[figures] page of 20, Accept-Language of 40 unoffered tags (half q=0): ${ms.toFixed(1)} ms`);
   });
 
   it('reads a 100 KB header (past what node:http itself accepts, so through gateway.fetch) bounded, as an ordinary one', async () => {

@@ -25,6 +25,7 @@ describe('readSettings', () => {
       translationCuratedStale: 'machine',
       translationCuratedRescanSeconds: 30,
       problemsCacheTtlSeconds: 10,
+      problemsSchemaPollSeconds: 60,
       responseCacheTtlSeconds: 60,
       persistedQueriesTtlSeconds: 86_400,
       redisPrefix: 'problems-translation-gateway',
@@ -104,6 +105,12 @@ describe('readSettings', () => {
     });
   });
 
+  it('reads PROBLEMS_SCHEMA_POLL_SECONDS with decimals, 0 turning polling off', () => {
+    expect(readSettings({ PROBLEMS_SCHEMA_POLL_SECONDS: '0.25' }).problemsSchemaPollSeconds).toBe(0.25);
+    expect(readSettings({ PROBLEMS_SCHEMA_POLL_SECONDS: '0' }).problemsSchemaPollSeconds).toBe(0);
+    expect(readSettings({ PROBLEMS_SCHEMA_POLL_SECONDS: '300' }).problemsSchemaPollSeconds).toBe(300);
+  });
+
   it('drops a /graphql suffix from PROBLEMS_URL instead of doubling it', () => {
     expect(readSettings({ PROBLEMS_URL: 'http://host:1/graphql' }).problemsUrl).toBe('http://host:1');
   });
@@ -117,6 +124,9 @@ describe('readSettings', () => {
     [{ PROBLEMS_URL: 'ftp://host' }, 'PROBLEMS_URL'],
     [{ TRANSLATION_URL: 'http://host/?x=1' }, 'TRANSLATION_URL'],
     [{ TRANSLATION_KEY_IN_BODY: 'maybe' }, 'TRANSLATION_KEY_IN_BODY'],
+    [{ PROBLEMS_SCHEMA_POLL_SECONDS: '-1' }, 'PROBLEMS_SCHEMA_POLL_SECONDS'],
+    [{ PROBLEMS_SCHEMA_POLL_SECONDS: '0.0001' }, 'PROBLEMS_SCHEMA_POLL_SECONDS'],
+    [{ PROBLEMS_SCHEMA_POLL_SECONDS: 'often' }, 'PROBLEMS_SCHEMA_POLL_SECONDS'],
     [{ GATEWAY_API_KEYS: 'a,,b' }, 'GATEWAY_API_KEYS'],
     [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL'],
     [{ TRANSLATION_BATCH_SIZE: '0' }, 'TRANSLATION_BATCH_SIZE'],

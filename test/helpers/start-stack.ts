@@ -50,13 +50,16 @@ export async function startStack(gatewayOptions: GatewayOptions = {}): Promise<S
     // response cache would answer a repeated query without any upstream call: on only where a test
     // asks for it, so the others see every query reach the upstreams. So with the circuit breaker:
     // a file that makes an upstream fail on purpose, case after case, would open it and see its
-    // refusals instead of the failures it asserts; it is on where a test asks for it.
+    // refusals instead of the failures it asserts; it is on where a test asks for it. And so with
+    // polling the problems schema: a gateway left open by an earlier case would introspect in the
+    // middle of a later one that counts upstream calls (the check a refusal triggers stays on).
     const settings = {
       ...upstreamSettings,
       rateLimitRequests: 1_000_000,
       translationRateLimitRequests: 1_000_000,
       responseCacheTtlSeconds: 0,
       upstreamBreakerFailures: 0,
+      problemsSchemaPollSeconds: 0,
       ...options.settings,
     };
     // Request log lines stay out of test output unless a test asks for them (options.requestLog).

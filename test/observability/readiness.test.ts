@@ -36,14 +36,14 @@ describe('readiness and health', () => {
   it('MUST answer 200 "ready" when both upstreams answer with their keys', async () => {
     const { status, body } = await readiness();
     expect(status).toBe(200);
-    expect(body).toEqual({ status: 'ready', services: { problems: 'ok', translation: 'ok' }, standIns: false });
+    expect(body).toEqual({ status: 'ready', services: { problems: 'ok', translation: 'ok' }, standIns: false, schema: expect.objectContaining({ source: 'live', lastCheck: 'ok' }) });
   });
 
   it('MUST stay in rotation (200 "degraded") with translation down, since problems queries are still served', async () => {
     const other = await stack.addGateway({ settings: { translationUrl: 'http://127.0.0.1:9' } });
     const { status, body, text } = await readiness(baseOf(other.gatewayUrl));
     expect(status).toBe(200);
-    expect(body).toEqual({ status: 'degraded', services: { problems: 'ok', translation: 'unreachable' }, standIns: false });
+    expect(body).toEqual({ status: 'degraded', services: { problems: 'ok', translation: 'unreachable' }, standIns: false, schema: expect.objectContaining({ source: 'live', lastCheck: 'ok' }) });
     expectNoSecrets(text);
     const served = await other.query(/* GraphQL */ `{ problem(id: "p1001") { title } }`);
     expect(served.errors).toBeUndefined();
@@ -54,7 +54,13 @@ describe('readiness and health', () => {
     const other = await stack.addGateway({ settings: { problemsUrl: 'http://127.0.0.1:9' } });
     const { status, body, text } = await readiness(baseOf(other.gatewayUrl));
     expect(status).toBe(200);
-    expect(body).toEqual({ status: 'degraded', services: { problems: 'unreachable', translation: 'ok' }, standIns: false });
+    // Down at start: the committed snapshot serves, and readiness says why.
+    expect(body).toEqual({
+      status: 'degraded',
+      services: { problems: 'unreachable', translation: 'ok' },
+      standIns: false,
+      schema: expect.objectContaining({ source: 'snapshot', lastCheck: 'unreachable' }),
+    });
     expectNoSecrets(text);
     const served = await other.query(/* GraphQL */ `{ translation { translate(text: "Print the answer.", to: "es") { text } } }`);
     expect(served.errors).toBeUndefined();
@@ -65,7 +71,7 @@ describe('readiness and health', () => {
     const other = await stack.addGateway({ settings: { translationApiKey: 'wrong-translation-key' } });
     const { status, body, text } = await readiness(baseOf(other.gatewayUrl));
     expect(status).toBe(200);
-    expect(body).toEqual({ status: 'degraded', services: { problems: 'ok', translation: 'refused the key (HTTP 403)' }, standIns: false });
+    expect(body).toEqual({ status: 'degraded', services: { problems: 'ok', translation: 'refused the key (HTTP 403)' }, standIns: false, schema: expect.objectContaining({ source: 'live', lastCheck: 'ok' }) });
     expectNoSecrets(text);
   });
 

@@ -62,11 +62,11 @@ describe('a translation service that refuses the key', () => {
 
   it('shows "refused the key" in /readiness once a call is refused, until a call succeeds again', async () => {
     // The check alone cannot tell: the language list needs no key.
-    expect(await readiness()).toEqual({ status: 'ready', services: { problems: 'ok', translation: 'ok' }, standIns: false });
+    expect(await readiness()).toEqual({ status: 'ready', services: { problems: 'ok', translation: 'ok' }, standIns: false, schema: expect.objectContaining({ source: 'live', lastCheck: 'ok' }) });
 
     const refused = await translate('Print the answer.');
     expect(JSON.parse(refused.text).errors[0].extensions).toMatchObject({ code: 'UPSTREAM_AUTH_REFUSED', service: 'translation', status: 403 });
-    expect(await readiness()).toEqual({ status: 'degraded', services: { problems: 'ok', translation: 'refused the key (HTTP 403)' }, standIns: false });
+    expect(await readiness()).toEqual({ status: 'degraded', services: { problems: 'ok', translation: 'refused the key (HTTP 403)' }, standIns: false, schema: expect.objectContaining({ source: 'live', lastCheck: 'ok' }) });
     // Still so on the next probe: a state, not one answer.
     expect((await readiness()).services.translation).toBe('refused the key (HTTP 403)');
 
@@ -75,7 +75,7 @@ describe('a translation service that refuses the key', () => {
     try {
       const served = await translate('Read the input.');
       expect(JSON.parse(served.text).errors).toBeUndefined();
-      expect(await readiness()).toEqual({ status: 'ready', services: { problems: 'ok', translation: 'ok' }, standIns: false });
+      expect(await readiness()).toEqual({ status: 'ready', services: { problems: 'ok', translation: 'ok' }, standIns: false, schema: expect.objectContaining({ source: 'live', lastCheck: 'ok' }) });
     } finally {
       stack.translation.configure({ apiKey: TRANSLATION_KEY });
     }

@@ -40,17 +40,28 @@ export function rateLimitGuards({ store, requests, translationRequests, windowMs
   const hit = budgetCounter(store, windowMs);
   const tooMany = `Too many requests: at most ${requests} operations per ${windowMs / 1000} s`;
   const translationBudget = translationBudgetOf({ store, translationRequests, windowMs, onRejected });
+  const refusalOf = (window: RateLimitWindow | undefined) => {
+    if (!window || window.count <= requests) return undefined;
+    onRejected?.('requests');
+    const retryAfter = retryAfterOf(window.resetInMs);
+    return gatewayError(429, `${tooMany}; retry in ${retryAfter} s.`, ErrorCode.RateLimited, { 'retry-after': String(retryAfter) }, { retryAfter, limit: requests });
+  };
+  // A store in this process counts at once: every request then passes its head guards without a
+  // promise or a turn of the event loop for the count (a store that throws lets it through, as ever).
+  const hitNow = store.hitNow?.bind(store);
   return {
     requests: {
       name: 'requests budget',
       check(request) {
         if (!request.graphql) return undefined;
-        return spendRequest(hit, request.identity).then((window) => {
-          if (!window || window.count <= requests) return undefined;
-          onRejected?.('requests');
-          const retryAfter = retryAfterOf(window.resetInMs);
-          return gatewayError(429, `${tooMany}; retry in ${retryAfter} s.`, ErrorCode.RateLimited, { 'retry-after': String(retryAfter) }, { retryAfter, limit: requests });
-        });
+        if (!hitNow) return spendRequest(hit, request.identity).then(refusalOf);
+        let window: RateLimitWindow | undefined;
+        try {
+          window = hitNow(requestsKey(request.identity), windowMs);
+        } catch {
+          window = undefined;
+        }
+        return refusalOf(window);
       },
     },
     batch: {
@@ -115,7 +126,11 @@ export function budgetCounter(store: RateLimitStore, windowMs: number): BudgetCo
 
 /** Counts one GraphQL operation of `identity` against its requests budget. */
 export function spendRequest(hit: BudgetCounter, identity: string): Promise<RateLimitWindow | undefined> {
-  return hit(`requests:${identity}`);
+  return hit(requestsKey(identity));
+}
+
+function requestsKey(identity: string): string {
+  return `requests:${identity}`;
 }
 
 function retryAfterOf(resetInMs: number): number {

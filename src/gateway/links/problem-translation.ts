@@ -1,6 +1,6 @@
 import { ErrorCode, createGraphQLErrorWithCode } from '../errors.ts';
 import { decodeHtmlText, escapeHtmlText } from '../statement/html-placeholders.ts';
-import { curatedProvenance, machineProvenance, originalProvenance, type Provenance } from '../translation/provenance.ts';
+import { curatedProvenance, machineProvenance, originalProvenance, UNDETERMINED, type Provenance } from '../translation/provenance.ts';
 import { checkProblemTextLength, decideLanguage, noteDecision } from '../translation/resolvers.ts';
 import type { TranslationContext } from '../translation/translation-client.ts';
 import { translationRuntimeOf } from '../translation/translation-runtime.ts';
@@ -68,30 +68,23 @@ export const resolvers = {
         const runtime = translationRuntimeOf(context);
         const problem = await textsOf(parent, context);
         const curated = runtime.curated?.servable(parent.id, problem.statement) ?? [];
-        const decision = await decideLanguage(
-          context,
-          args,
-          curated.map(({ entry }) => entry.language),
-        );
+        const decision = await decideLanguage(context, args, curated.map(({ entry }) => entry.language));
         if (!decision) return null;
+        // Noted before any call: an answer the header chose says so even when its translation fails.
+        noteDecision(context, decision);
         if (decision.serve === 'curated') {
           const chosen = curated.find(({ entry }) => entry.language === decision.language)!;
           runtime.curated?.served(chosen);
-          noteDecision(context, decision);
           return { language: decision.language, title: chosen.entry.title, statement: chosen.entry.statement, provenance: curatedProvenance(chosen.entry, chosen.stale) };
         }
         if (decision.serve === 'original') {
-          noteDecision(context, decision);
-          return { language: decision.language ?? 'und', ...problem, provenance: originalProvenance(decision.language) };
+          return { language: decision.language ?? UNDETERMINED, ...problem, provenance: originalProvenance(decision.language) };
         }
         const languages = { to: decision.to, from: decision.from };
         // What a whole translation is reused by: the problem, the languages as resolved, the texts as they are now.
         const source = { id: parent.id, ...languages, ...problem };
         const reused = runtime.assembled.find(source);
-        if (reused) {
-          noteDecision(context, decision);
-          return { language: languages.to, ...reused };
-        }
+        if (reused) return { language: languages.to, ...reused };
         // Off the event loop; a statement over the limits fails the field here, before any call.
         const segments = await runtime.statements.segment(problem.statement);
         // The service refuses an empty text; an empty title has nothing to translate anyway.
@@ -109,7 +102,6 @@ export const resolvers = {
           provenance: machineProvenance(languages.from, results),
         };
         runtime.assembled.keep(source, assembled);
-        noteDecision(context, decision);
         return { language: languages.to, ...assembled };
       },
     },

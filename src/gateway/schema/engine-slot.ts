@@ -29,11 +29,18 @@ export interface EngineSlot<E extends Disposable> {
 
 const CLOSE_WAIT_MS = 5000;
 
+export interface EngineSlotOptions {
+  /** Told when an engine fails to dispose (it is dropped all the same). */
+  onDisposeError?: (error: unknown) => void;
+  /** Told when an engine has been disposed: its memory is garbage from then on. */
+  onReleased?: () => void;
+}
+
 /**
  * Holds the gateway's current engine and counts the requests on each engine, so that a schema swap
  * is one assignment for new requests while the old engine lives exactly as long as its requests.
  */
-export function createEngineSlot<E extends Disposable>(first: E, onDisposeError: (error: unknown) => void = () => undefined): EngineSlot<E> {
+export function createEngineSlot<E extends Disposable>(first: E, { onDisposeError = () => undefined, onReleased }: EngineSlotOptions = {}): EngineSlot<E> {
   let current = first;
   const inFlight = new Map<E, number>([[first, 0]]);
   const retired = new Set<E>();
@@ -41,7 +48,7 @@ export function createEngineSlot<E extends Disposable>(first: E, onDisposeError:
   const dispose = (engine: E) => {
     inFlight.delete(engine);
     retired.delete(engine);
-    disposals.push(engine.dispose().catch(onDisposeError));
+    disposals.push(engine.dispose().then(onReleased, onDisposeError));
   };
   return {
     current: () => current,

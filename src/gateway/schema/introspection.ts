@@ -47,12 +47,17 @@ const QUERY = JSON.stringify({ query: getIntrospectionQuery({ descriptions: true
  * its polling and drift checks, `npm run sources:refresh` and `npm run schema:print` all use it.
  * Fails with an IntrospectionError saying what went wrong in one line (never the key).
  */
-export async function introspect({ endpoint, apiKey, timeoutMs = 10_000, maxBytes = 10 * 1024 * 1024, fetch: fetchFn = globalThis.fetch }: IntrospectOptions): Promise<IntrospectedSchema> {
+export async function introspect({ endpoint: given, apiKey, timeoutMs = 10_000, maxBytes = 10 * 1024 * 1024, fetch: fetchFn = globalThis.fetch }: IntrospectOptions): Promise<IntrospectedSchema> {
+  let endpoint = given;
+  // Messages name the endpoint without the user and password a URL may carry, and never the key.
+  const secrets = [apiKey, ...credentialsIn(endpoint)].filter((secret): secret is string => Boolean(secret));
+  const redact = (text: string) => secrets.reduce((line, secret) => line.replaceAll(secret, '[redacted]'), text);
+  endpoint = withoutCredentials(endpoint);
   const signal = AbortSignal.timeout(timeoutMs);
   const late = (error: unknown) => (error as Error)?.name === 'TimeoutError' || signal.aborted;
   let response: Response;
   try {
-    response = await fetchFn(endpoint, {
+    response = await fetchFn(given, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -64,7 +69,7 @@ export async function introspect({ endpoint, apiKey, timeoutMs = 10_000, maxByte
     });
   } catch (error) {
     if (late(error)) throw new IntrospectionError('timeout', `no answer from ${endpoint} within ${timeoutMs} ms`);
-    throw new IntrospectionError('unreachable', `could not reach ${endpoint}: ${withoutKey(causeOf(error), apiKey)}`);
+    throw new IntrospectionError('unreachable', `could not reach ${endpoint}: ${redact(causeOf(error))}`);
   }
   let text: string;
   try {
@@ -72,7 +77,7 @@ export async function introspect({ endpoint, apiKey, timeoutMs = 10_000, maxByte
   } catch (error) {
     if (error instanceof IntrospectionError) throw error;
     if (late(error)) throw new IntrospectionError('timeout', `the answer from ${endpoint} did not end within ${timeoutMs} ms`);
-    throw new IntrospectionError('unreachable', `the answer from ${endpoint} broke off: ${withoutKey(causeOf(error), apiKey)}`);
+    throw new IntrospectionError('unreachable', `the answer from ${endpoint} broke off: ${redact(causeOf(error))}`);
   }
   let body: { data?: IntrospectionQuery | null; errors?: { message?: unknown }[] } | undefined;
   try {
@@ -80,7 +85,7 @@ export async function introspect({ endpoint, apiKey, timeoutMs = 10_000, maxByte
   } catch {
     body = undefined;
   }
-  const said = Array.isArray(body?.errors) && typeof body.errors[0]?.message === 'string' ? withoutKey(body.errors[0].message.slice(0, 300), apiKey) : undefined;
+  const said = Array.isArray(body?.errors) && typeof body.errors[0]?.message === 'string' ? redact(body.errors[0].message.slice(0, 300)) : undefined;
   if (response.status === 401 || response.status === 403) throw new IntrospectionError('refused', `${endpoint} refused the key (HTTP ${response.status})`, said);
   if (body === undefined || body === null || typeof body !== 'object') {
     throw new IntrospectionError(response.ok ? 'not-json' : 'status', `${endpoint} answered ${response.ok ? 'with a body that is not JSON' : `HTTP ${response.status}`}`);
@@ -147,6 +152,24 @@ function causeOf(error: unknown): string {
   return (error as Error)?.message ?? String(error);
 }
 
-function withoutKey(text: string, key: string | undefined): string {
-  return key ? text.replaceAll(key, '[redacted]') : text;
+/** The user and password in `url`, as written and decoded. */
+function credentialsIn(url: string): string[] {
+  try {
+    const { username, password } = new URL(url);
+    return [password, decodeURIComponent(password), username, decodeURIComponent(username)].filter((part) => part.length > 0);
+  } catch {
+    return [];
+  }
+}
+
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
 }

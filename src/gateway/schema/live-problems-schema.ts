@@ -1,5 +1,5 @@
 import type { GatewayLog } from '../observability/gateway-log.ts';
-import { introspect, type IntrospectedSchema, type IntrospectOptions } from './introspection.ts';
+import { introspect, IntrospectionError, type IntrospectedSchema, type IntrospectionFailure, type IntrospectOptions } from './introspection.ts';
 import { readSnapshot } from './problems-snapshot.ts';
 import { diffSchemas, formatSchemaDiff } from './schema-diff.ts';
 
@@ -13,7 +13,10 @@ export interface ProblemsSchemaStatus {
   hash: string;
   /** When the service was last introspected (ISO 8601), whatever came of it; absent for a given schema. */
   checkedAt?: string;
-  /** `ok`, or in one line why the last check failed (the schema served stays as it was). */
+  /**
+   * `ok`, or in a few words why the last check failed (`unreachable`, `did not answer in time`…):
+   * never a URL, a key or the service's own text, since /readiness is open. The log has the detail.
+   */
   lastCheck?: string;
 }
 
@@ -39,8 +42,8 @@ export interface LiveProblemsSchemaOptions {
 export interface LiveProblemsSchema {
   /** The schema to build at start: the service's, or the snapshot's when it cannot be introspected (said in one line). */
   start(): Promise<IntrospectedSchema>;
-  /** The snapshot, for a start whose live schema could not be built. */
-  fallBack(reason: string): Promise<IntrospectedSchema>;
+  /** The snapshot, for a start whose live schema could not be built: `reason` for the log, `summary` for /readiness. */
+  fallBack(reason: string, summary: string): Promise<IntrospectedSchema>;
   /** Checks at the poll interval from now on. */
   follow(): void;
   /**
@@ -80,9 +83,9 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
   const driftGapMs = pollMs > 0 ? Math.min(DRIFT_GAP_MS, pollMs) : DRIFT_GAP_MS;
   const short = (hash: string) => hash.slice(0, 12);
 
-  const failed = (message: string) => {
+  const failed = (message: string, summary: string) => {
     checkedAt = new Date().toISOString();
-    lastCheck = message;
+    lastCheck = summary;
     onFailure?.('introspection');
     if (message !== lastFailure) log(`problems schema: check failed (${message}); still serving ${short(served!.hash)} (${source})`, 'warn');
     lastFailure = message;
@@ -94,7 +97,7 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
     try {
       live = await introspect(introspection);
     } catch (error) {
-      failed((error as Error).message);
+      failed((error as Error).message, summaryOf(error));
       return;
     }
     checkedAt = new Date().toISOString();
@@ -144,8 +147,9 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
         served = await introspect(introspection);
         checkedAt = new Date().toISOString();
         lastCheck = 'ok';
+        log(`problems schema: introspected from the service, ${short(served.hash)}; ${pollMs > 0 ? `checked again every ${pollMs / 1000} s` : 'PROBLEMS_SCHEMA_POLL_SECONDS=0: checked again only when a request is refused'}`);
       } catch (error) {
-        return this.fallBack(`it could not be introspected: ${(error as Error).message}`);
+        return this.fallBack(`it could not be introspected: ${(error as Error).message}`, summaryOf(error));
       }
       // The difference is the operator's to know once: the snapshot is what codegen and the fallback read.
       const snapshot = await readSnapshot(snapshotPath).catch(() => undefined);
@@ -155,13 +159,13 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
       }
       return served;
     },
-    async fallBack(reason) {
+    async fallBack(reason, summary) {
       served = await readSnapshot(snapshotPath);
       source = 'snapshot';
-      lastCheck = reason;
+      lastCheck = summary;
       onFailure?.('introspection');
       lastFailure = reason;
-      const following = pollMs > 0 ? `checking again every ${pollMs / 1000} s` : 'PROBLEMS_SCHEMA_POLL_SECONDS=0: not checked again unless a request is refused';
+      const following = pollMs > 0 ? `checking again every ${pollMs / 1000} s` : 'PROBLEMS_SCHEMA_POLL_SECONDS=0: checked again only when a request is refused';
       log(`problems schema: serving the committed snapshot ${short(served.hash)}, since ${reason}; ${following}`, 'warn');
       return served;
     },
@@ -189,6 +193,22 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
       clearTimeout(driftTimer);
     },
   };
+}
+
+const SUMMARIES: Record<IntrospectionFailure, string> = {
+  unreachable: 'unreachable',
+  timeout: 'did not answer in time',
+  refused: 'refused the key',
+  status: 'answered with an HTTP error',
+  'too-large': 'answer too large',
+  'not-json': 'answer not JSON',
+  'no-schema': 'answered without a schema',
+  invalid: 'answered an invalid schema',
+};
+
+/** Why a check failed, in the few words /readiness may show. */
+function summaryOf(error: unknown): string {
+  return error instanceof IntrospectionError ? SUMMARIES[error.failure] : 'failed';
 }
 
 /** A multi-line summary as one log line. */

@@ -10,9 +10,10 @@ export interface SchemaMetrics {
 
 /**
  * The problems schema's metrics, in the gateway's registry: reloads, failed checks, and the schema
- * served as an info series (`hash`, `source` labels, value 1), read from `status` when scraped.
+ * served as an info series (`hash`, `source` labels, value 1), read from `status` when scraped, and
+ * the engines alive (`engines`), which returns to 1 once the requests on a replaced schema end.
  */
-export function createSchemaMetrics(registry: Registry, status: () => ProblemsSchemaStatus): SchemaMetrics {
+export function createSchemaMetrics(registry: Registry, status: () => ProblemsSchemaStatus, engines: () => number): SchemaMetrics {
   const registers = [registry];
   const reloads = new Counter({
     name: 'gateway_problems_schema_reloads_total',
@@ -35,6 +36,14 @@ export function createSchemaMetrics(registry: Registry, status: () => ProblemsSc
       const { hash, source } = status();
       this.reset();
       this.set({ hash, source }, 1);
+    },
+  });
+  new Gauge({
+    name: 'gateway_problems_schema_engines',
+    help: 'Engines (mesh, yoga, caches) built from a problems schema and not yet released: 1, more only while requests started before a swap are still running.',
+    registers,
+    collect() {
+      this.set(engines());
     },
   });
   return {

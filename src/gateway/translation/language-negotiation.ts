@@ -51,9 +51,12 @@ export async function negotiateLanguage(chain: readonly string[], refused: reado
     const original = matchLanguage(tag, source);
     if (original) return { kind: 'original', language: original };
     // The list only once the cheaper choices are out, so a curated first choice costs no call at all.
-    if (offered === null) offered = await candidates.offered();
+    if (offered === null) {
+      const list = await candidates.offered();
+      offered = list && allowed(list);
+    }
     if (!offered) return { kind: 'machine', language: likelyServiceCode(tag) };
-    const machine = matchLanguage(tag, allowed(offered));
+    const machine = matchLanguage(tag, offered);
     if (machine) return { kind: 'machine', language: machine };
   }
   return undefined;

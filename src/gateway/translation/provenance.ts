@@ -12,6 +12,9 @@ export interface Provenance {
   stale: boolean;
 }
 
+/** The language of an original served as it is when the request does not say it (`from`): BCP 47's "undetermined". */
+export const UNDETERMINED = 'und';
+
 const iso = (epochMs: number | undefined) => (epochMs === undefined ? null : new Date(epochMs).toISOString());
 
 /**

@@ -1,7 +1,7 @@
 import { ErrorCode, createBadUserInputError, createGraphQLErrorWithCode } from '../errors.ts';
 import { languageTagProblem, parseLanguageTag } from './language-tags.ts';
 import { noteLanguageServed } from './languages-served.ts';
-import { machineProvenance, originalProvenance, type Provenance } from './provenance.ts';
+import { machineProvenance, originalProvenance, UNDETERMINED, type Provenance } from './provenance.ts';
 import { characters } from './text-parts.ts';
 import type { TextFormat, TranslatedText, TranslationContext } from './translation-client.ts';
 import { translationRuntimeOf, type LanguageDecision } from './translation-runtime.ts';
@@ -61,9 +61,6 @@ interface TranslationAnswer extends TranslatedText {
   provenance: Provenance;
 }
 
-/** The language an original is in, as far as the request says: `from` (in BCP 47's case), else undetermined. */
-const UNDETERMINED = 'und';
-
 /**
  * Translates through the request's batch; null (with the batch's error reported once) when it
  * failed. Blank texts come back as they are (marked ORIGINAL), and when every text is blank nothing
@@ -84,15 +81,15 @@ async function translateBatched(context: TranslationContext, texts: string[], ar
   }
   const decision = await decideLanguage(context, args);
   if (!decision) return null;
+  // Noted before any call: an answer the header chose says so even when its translation fails.
+  noteDecision(context, decision);
   if (decision.serve !== 'machine') {
-    noteDecision(context, decision);
     const language = decision.serve === 'original' ? decision.language : null;
     return texts.map((text) => original(text, language, language));
   }
   const runtime = translationRuntimeOf(context);
   const results = runtime.settle(context, await runtime.translate(context, pending, { to: decision.to, from: decision.from, format: FORMATS[args.format ?? 'TEXT'] ?? 'text' }));
   if (!results) return null;
-  noteDecision(context, decision);
   let next = 0;
   return texts.map((text) => {
     if (isBlank(text)) return original(text, decision.to, decision.from);

@@ -114,10 +114,7 @@ export async function openCuratedDirectory({ dir, log, rescanMs, debounceMs = 20
     scanning = (async () => {
       do {
         again = false;
-        if (await scan()) {
-          const { loaded, invalid, problems } = publish();
-          log(`curated translations: ${loaded} of ${problems} problems served from ${dir}${invalid > 0 ? ` (${invalid} skipped)` : ''}`, 'info');
-        }
+        if (await scan()) log(summaryLine(dir, publish()), 'info');
       } while (again && !closed);
     })().finally(() => {
       scanning = undefined;
@@ -126,8 +123,7 @@ export async function openCuratedDirectory({ dir, log, rescanMs, debounceMs = 20
   };
 
   await scan();
-  const { loaded, invalid, problems } = publish();
-  log(`curated translations: ${loaded} of ${problems} problems served from ${dir}${invalid > 0 ? ` (${invalid} skipped)` : ''}`, 'info');
+  log(summaryLine(dir, publish()), 'info');
 
   let settle: NodeJS.Timeout | undefined;
   const changed = () => {
@@ -148,6 +144,12 @@ export async function openCuratedDirectory({ dir, log, rescanMs, debounceMs = 20
       watcher?.close();
     },
   };
+}
+
+/** What is served from the directory now, in one line: `curated translations: 3 files for 2 problems served from …`. */
+function summaryLine(dir: string, { loaded, invalid, problems }: { loaded: number; invalid: number; problems: number }): string {
+  const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+  return `curated translations: ${plural(loaded, 'file')} for ${plural(problems, 'problem')} served from ${dir}${invalid > 0 ? ` (${invalid} skipped)` : ''}`;
 }
 
 /** A watcher of the directory and its problem folders; none where the platform cannot (the rescan then does the work). */

@@ -68,6 +68,13 @@ const MAX_ATTEMPTS = 5;
 const MAX_BACKOFF_MS = 60_000;
 /** Least time between two pages, so a walk of cached pages does not hurry the problems service. */
 const MIN_PAGE_GAP_MS = 100;
+/**
+ * Most problems in a page while readers are about (a reader's call settled in the last
+ * READERS_RECENT_MS): a page's statements are prepared on the same thread as readers', so a reader
+ * who comes while a page is under way waits for at most this many.
+ */
+const PAGE_SIZE_AMONG_READERS = 5;
+const READERS_RECENT_MS = 10_000;
 
 /**
  * Translates the catalogue into each listed language in the background, a page at a time, through
@@ -109,6 +116,13 @@ export function startTranslationPrewarm({
   const pacer = createCallPacer(callsPerSecond);
   // A problem's texts rarely take more than one call; learned from the pages that made calls.
   let callsPerProblem = 1;
+  // Between pages prewarming has no call of its own: a call that settled after its last page is a reader's.
+  let lastPageEndedAt = 0;
+  let lastReaderSeenAt = -Infinity;
+  const readersAbout = () => {
+    if (calls.lastSettledAt > lastPageEndedAt) lastReaderSeenAt = calls.lastSettledAt;
+    return Date.now() - lastReaderSeenAt < READERS_RECENT_MS;
+  };
   let planned: { schema: GraphQLSchema; plan: CataloguePagePlan | { reason: string }; document?: DocumentNode } | undefined;
   let reportedReason: string | undefined;
 
@@ -171,9 +185,11 @@ export function startTranslationPrewarm({
         await pause(Math.max(MIN_PAGE_GAP_MS, pacer.waitMs(Math.ceil(size * callsPerProblem))), signal);
         await readersIdle();
         if (signal.aborted) break;
+        const pageSize = readersAbout() ? Math.min(size, PAGE_SIZE_AMONG_READERS) : size;
         // Held between pages: lost (this replica was too slow), the language is someone else's now.
         if (!(await leases.acquire(language, owner, leaseMs).catch(() => false))) return Date.now() + retryMs;
-        const ran = await runPage(language, progress.cursor, size);
+        const ran = await runPage(language, progress.cursor, pageSize);
+        lastPageEndedAt = Date.now();
         if (!ran) return Date.now() + retryMs;
         const { page, calls: made } = ran;
         pacer.record(made);

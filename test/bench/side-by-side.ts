@@ -1,0 +1,165 @@
+/**
+ * Two checkouts of the gateway measured at the same moments: what a change costs, on a machine too
+ * busy for `npm run bench`'s one-scenario-after-another figures to compare between runs.
+ *
+ * Both checkouts are built (`dist/`, as production runs them) and started against one pair of
+ * upstreams (this checkout's); after the warm-up and a settling time (start-up's own collections
+ * are over by 30 s), both are loaded at once, 8 connections each, in slices. Each slice gives the
+ * CPU per request of each (on-CPU time of every thread, from `/proc/<pid>/task/<tid>/schedstat`), so
+ * whatever else the machine does weighs on both alike. Scenarios: `pass` (a pass-through
+ * `problem(id:)` with distinct ids, answer caches off) and `hit` (a repeated query the response
+ * cache answers).
+ *
+ *   git worktree add /tmp/before <commit>; ln -s "$PWD/node_modules" /tmp/before/node_modules
+ *   npx tsx test/bench/side-by-side.ts /tmp/before . pass hit
+ *
+ * SIDE_BY_SIDE_SLICES (10), SIDE_BY_SIDE_SLICE_MS (1500), SIDE_BY_SIDE_SETTLE_MS (30000).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { benchGatewayEnv, startUpstreams, type Server } from './bench.ts';
+import { preciseCpuMicros } from './refused-bodies.ts';
+
+type Scenario = 'pass' | 'hit';
+
+interface Gateway {
+  url: URL;
+  pid: number;
+}
+
+export interface SideBySideResult {
+  scenario: Scenario;
+  /** CPU per request of each checkout over all slices (µs). */
+  cpuMicrosPerRequest: [number, number];
+  requests: [number, number];
+  errors: [number, number];
+  /** The second's CPU per request over the first's: over all slices, and each slice's median, least and most. */
+  ratio: number;
+  sliceRatios: { median: number; min: number; max: number };
+}
+
+const PROBLEM_QUERY = /* GraphQL */ `query ($id: ID!) { problem(id: $id) { id title } }`;
+const REPEATED = JSON.stringify({ query: /* GraphQL */ `{ problems(first: 10) { nodes { id title difficulty } } }` });
+
+/** A gateway from `checkout`'s `dist/`, configured as the bench configures its own (bench.ts, startBenchGateway). */
+function startGateway(checkout: string, upstreams: { problems: Server; translation: Server }, scenario: Scenario, servers: { child: Server['child'] }[]): Promise<Gateway> {
+  const child = spawn(process.execPath, ['dist/src/cli/start.js'], {
+    cwd: checkout,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...benchGatewayEnv(upstreams, scenario === 'pass' ? { PROBLEMS_CACHE_TTL_SECONDS: '0', RESPONSE_CACHE_TTL_SECONDS: '0' } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  servers.push({ child });
+  return new Promise((resolveStart, reject) => {
+    let output: string | null = '';
+    const onData = (chunk: Buffer) => {
+      // Keep draining after start-up (a log line per request).
+      if (output === null) return;
+      output += chunk.toString();
+      const match = /listening: (http:\/\/localhost:\d+)\/graphql/.exec(output);
+      if (match) {
+        output = null;
+        resolveStart({ url: new URL(`${match[1].replace('localhost', '127.0.0.1')}/graphql`), pid: child.pid! });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`the gateway of ${checkout} exited (${code}) before it was ready: ${output}`)));
+  });
+}
+
+/** `connections` clients asking `gateway` for `ms`; its CPU over that time and the requests answered. */
+async function load(gateway: Gateway, scenario: Scenario, ms: number, connections: number, next: () => number) {
+  const pool = new Pool(gateway.url.origin, { connections, pipelining: 1 });
+  let requests = 0;
+  let errors = 0;
+  const before = preciseCpuMicros(gateway.pid);
+  const deadline = performance.now() + ms;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline) {
+        const body = scenario === 'pass' ? JSON.stringify({ query: PROBLEM_QUERY, variables: { id: `p${1001 + (next() % 165)}` } }) : REPEATED;
+        const response = await pool.request({
+          method: 'POST',
+          path: gateway.url.pathname,
+          headers: { 'content-type': 'application/json', authorization: 'Bearer bench-client' },
+          body,
+        });
+        const text = await response.body.text();
+        if (response.statusCode !== 200 || text.includes('"errors"')) errors += 1;
+        requests += 1;
+      }
+    }),
+  );
+  const cpu = preciseCpuMicros(gateway.pid) - before;
+  await pool.close();
+  return { requests, errors, cpu };
+}
+
+export async function runSideBySide(
+  checkouts: [string, string],
+  scenario: Scenario,
+  { slices = 10, sliceMs = 1500, settleMs = 30_000 } = {},
+): Promise<SideBySideResult> {
+  const servers: { child: Server['child'] }[] = [];
+  try {
+    const upstreams = await startUpstreams(servers as Server[]);
+    const gateways = [await startGateway(checkouts[0], upstreams, scenario, servers), await startGateway(checkouts[1], upstreams, scenario, servers)];
+    let index = 0;
+    const next = () => index++;
+    for (const gateway of gateways) await load(gateway, scenario, 3000, 16, next);
+    await new Promise((done) => setTimeout(done, settleMs));
+    const totals = gateways.map(() => ({ requests: 0, errors: 0, cpu: 0 }));
+    const ratios: number[] = [];
+    for (let slice = 0; slice < slices; slice += 1) {
+      const results = await Promise.all(gateways.map((gateway) => load(gateway, scenario, sliceMs, 8, next)));
+      results.forEach((result, at) => {
+        totals[at].requests += result.requests;
+        totals[at].errors += result.errors;
+        totals[at].cpu += result.cpu;
+      });
+      ratios.push(results[1].cpu / Math.max(1, results[1].requests) / (results[0].cpu / Math.max(1, results[0].requests)));
+    }
+    ratios.sort((a, b) => a - b);
+    const perRequest = totals.map((total) => total.cpu / Math.max(1, total.requests));
+    const round = (value: number) => Math.round(value * 1000) / 1000;
+    return {
+      scenario,
+      cpuMicrosPerRequest: [Math.round(perRequest[0]), Math.round(perRequest[1])],
+      requests: [totals[0].requests, totals[1].requests],
+      errors: [totals[0].errors, totals[1].errors],
+      ratio: round(perRequest[1] / perRequest[0]),
+      sliceRatios: { median: round(ratios[Math.floor(ratios.length / 2)]), min: round(ratios[0]), max: round(ratios.at(-1)!) },
+    };
+  } finally {
+    for (const { child } of servers.reverse()) child.kill('SIGTERM');
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [first, second, ...named] = process.argv.slice(2);
+  if (!first || !second) throw new Error('usage: tsx test/bench/side-by-side.ts <checkout> <checkout> [pass] [hit]');
+  const checkouts: [string, string] = [resolve(first), resolve(second)];
+  // Built now, so each measured gateway is its checkout's code, never a stale dist/.
+  for (const checkout of checkouts) {
+    execFileSync(process.execPath, [`${checkout}/node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: checkout, stdio: 'inherit' });
+  }
+  const scenarios = (named.length ? named : ['pass', 'hit']) as Scenario[];
+  for (const scenario of scenarios) {
+    if (scenario !== 'pass' && scenario !== 'hit') throw new Error(`unknown scenario ${scenario}: pass or hit`);
+    const result = await runSideBySide(checkouts, scenario, {
+      slices: Number(process.env.SIDE_BY_SIDE_SLICES ?? 10),
+      sliceMs: Number(process.env.SIDE_BY_SIDE_SLICE_MS ?? 1500),
+      settleMs: Number(process.env.SIDE_BY_SIDE_SETTLE_MS ?? 30_000),
+    });
+    const [a, b] = result.cpuMicrosPerRequest;
+    console.log(
+      `${scenario}: ${first} ${a} µs/req, ${second} ${b} µs/req (${result.requests.join(' and ')} requests, ${result.errors.join(' and ')} wrong): ${result.ratio}×; per slice median ${result.sliceRatios.median}× (${result.sliceRatios.min}–${result.sliceRatios.max})`,
+    );
+  }
+}

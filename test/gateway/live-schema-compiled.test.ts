@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import { readFile, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withHash } from '../../src/gateway/schema/introspection.ts';
+import { listen, type RunningServer } from '../../src/shared/listen.ts';
+import { createTranslationService } from '../../src/upstreams/translation/service.ts';
+import { createChangingProblemsService, freePort, SCHEMAS } from '../helpers/changing-problems-service.ts';
+import { PROJECT_ROOT, runCommand, type RunningCommand } from '../helpers/run-command.ts';
+import { postGraphQL } from '../helpers/start-stack.ts';
+
+const run = promisify(execFile);
+
+/**
+ * The compiled entry as production runs it (`node dist/src/cli/start.js`), over a problems service
+ * that is down when it starts and changes its schema while it serves: snapshot, then live, then 50
+ * swaps under load with the process's resident memory read from the system after each tenth.
+ */
+describe('node dist/src/cli/start.js follows the problems schema', () => {
+  let built: string;
+  let translation: RunningServer;
+  const closing: (() => Promise<unknown>)[] = [];
+  let command: RunningCommand | undefined;
+  beforeAll(async () => {
+    translation = await listen(createTranslationService({ apiKey: 'translation-key' }).listener);
+    // Built into a copy of the package (its files linked), as test/operations/shutdown.test.ts does,
+    // so no other test reads dist/ while this one writes it.
+    built = await mkdtemp(join(tmpdir(), 'gateway-live-schema-'));
+    for (const entry of ['package.json', 'node_modules', '.meshrc.yaml', 'sources', 'src']) await symlink(join(PROJECT_ROOT, entry), join(built, entry));
+    await run(process.execPath, [`${PROJECT_ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json', '--outDir', join(built, 'dist')], { cwd: PROJECT_ROOT });
+  });
+  afterAll(async () => {
+    command?.child.kill('SIGKILL');
+    for (const close of closing) await close();
+    await translation?.close();
+    if (built) await rm(built, { recursive: true, force: true });
+  });
+
+  it('starts on the snapshot while the service is down, goes live when it is up, refuses a removed field itself, and holds its memory over 50 swaps without failing a request', async () => {
+    const port = await freePort();
+    const service = createChangingProblemsService({ apiKey: 'problems-key' });
+    service.setSchema(SCHEMAS.fieldAdded);
+    command = runCommand(process.execPath, [join(built, 'dist/src/cli/start.js')], {
+      PORT: '0',
+      PROBLEMS_URL: `http://127.0.0.1:${port}`,
+      PROBLEMS_API_KEY: 'problems-key',
+      TRANSLATION_URL: translation.url,
+      TRANSLATION_API_KEY: 'translation-key',
+      PROBLEMS_SCHEMA_POLL_SECONDS: '0.2',
+      RATE_LIMIT_REQUESTS: '1000000',
+    });
+    const [, gatewayPort] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
+    const base = `http://127.0.0.1:${gatewayPort}`;
+    const readiness = async () => (await (await fetch(`${base}/readiness`)).json()).schema;
+    const served = (hash: string) => expect.poll(async () => (await readiness()).hash, { timeout: 30_000, interval: 100 }).toBe(hash);
+    expect(command.output()).toMatch(/problems schema: serving the committed snapshot [0-9a-f]{12}, since it could not be introspected: could not reach http:\/\/127\.0\.0\.1:\d+\/graphql: ECONNREFUSED; checking again every 0\.2 s/);
+    expect((await readiness()).source).toBe('snapshot');
+
+    const up = await listen(service.listener, { port });
+    closing.push(() => up.close());
+    await served(withHash(SCHEMAS.fieldAdded).hash);
+    expect(await readiness()).toMatchObject({ source: 'live', lastCheck: 'ok' });
+    expect((await postGraphQL(`${base}/graphql`, '{ problems(first: 1) { nodes { editorial } } }')).errors).toBeUndefined();
+
+    service.setSchema(SCHEMAS.fieldRemoved);
+    await served(withHash(SCHEMAS.fieldRemoved).hash);
+    const calls = service.operations();
+    const refused = await postGraphQL(`${base}/graphql`, '{ problems(first: 1) { nodes { rating } } }');
+    expect(refused.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(service.operations()).toBe(calls);
+
+    // 50 swaps under four clients; the gateway's resident memory after every tenth.
+    let stop = false;
+    const failures: string[] = [];
+    const client = async (index: number) => {
+      while (!stop) {
+        const result = await postGraphQL(`${base}/graphql`, `{ problems(first: ${index + 1}) { nodes { id title } } }`);
+        if (result.errors) failures.push(JSON.stringify(result.errors));
+      }
+    };
+    const clients = Array.from({ length: 4 }, (_, index) => client(index));
+    const rssMiB: number[] = [await residentMiB(command.child.pid!)];
+    try {
+      for (let swap = 1; swap <= 50; swap += 1) {
+        const next = swap % 2 === 1 ? SCHEMAS.base : SCHEMAS.fieldRemoved;
+        service.setSchema(next);
+        await served(withHash(next).hash);
+        if (swap % 10 === 0) rssMiB.push(await residentMiB(command.child.pid!));
+      }
+    } finally {
+      stop = true;
+      await Promise.all(clients);
+    }
+    console.log(`resident memory of the compiled gateway at swaps 0, 10, 20, 30, 40, 50: ${rssMiB.join(', ')} MiB`);
+    expect(failures).toEqual([]);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/gateway_problems_schema_reloads_total 52/);
+    // A leaked engine (a mesh, a yoga and their caches) holds megabytes: 40 of them would show here.
+    expect(rssMiB[5] - rssMiB[1]).toBeLessThan(64);
+    command.child.kill('SIGTERM');
+    expect(await command.exited).toBe(0);
+  }, 240_000);
+});
+
+/** The process's resident set size, as the system reports it (VmRSS), in MiB. */
+async function residentMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024);
+}
