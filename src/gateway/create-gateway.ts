@@ -192,7 +192,7 @@ export async function createGateway({
   // its schema changed, and triggers a check.
   const upstreamSteps = [
     watchSchemaDrift(() => problemsSchema.driftSeen()),
-    ...createUpstreamSteps({ settings, observers: observability.observers, problemsStore: shared?.keyValueStore('problems'), log, schemaHash: () => problemsSchema.status().hash }),
+    ...createUpstreamSteps({ settings, observers: observability.observers, problemsStore: shared?.keyValueStore('problems'), log, schemaHash: problemsSchema.hash }),
   ];
   // Readers' languages: operators' curated translations (TRANSLATION_CURATED_DIR, or another
   // replica's through Redis), served before the service's; a bad directory stops start-up.

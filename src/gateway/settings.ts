@@ -115,8 +115,9 @@ export interface GatewaySettings {
   translationPrewarm?: string[];
   /**
    * `TRANSLATION_PREWARM_CALLS_PER_SECOND`: most translation calls prewarming makes in any one
-   * second, per replica (readers' own calls are not counted, and always go first). @default 2,
-   * applied by the prewarming (translation/prewarm/), like the one below
+   * second, all replicas sharing Redis together, else per replica (readers' own calls are not
+   * counted, and always go first). @default 2, applied by the prewarming (translation/prewarm/),
+   * like the one below
    */
   translationPrewarmCallsPerSecond?: number;
   /**

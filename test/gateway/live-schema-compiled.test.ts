@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withHash } from '../../src/gateway/schema/introspection.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { createTranslationService } from '../../src/upstreams/translation/service.ts';
-import { createChangingProblemsService, freePort, SCHEMAS } from '../helpers/changing-problems-service.ts';
+import { createChangingProblemsService, SCHEMAS } from '../helpers/changing-problems-service.ts';
+import { freePort } from '../helpers/redis-server.ts';
 import { PROJECT_ROOT, runCommand, type RunningCommand } from '../helpers/run-command.ts';
 import { postGraphQL } from '../helpers/start-stack.ts';
 

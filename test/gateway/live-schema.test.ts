@@ -8,8 +8,9 @@ import { withHash } from '../../src/gateway/schema/introspection.ts';
 import { readSnapshot } from '../../src/gateway/schema/problems-snapshot.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { createTranslationService } from '../../src/upstreams/translation/service.ts';
-import { createChangingProblemsService, freePort, SCHEMAS, type ChangingProblemsService } from '../helpers/changing-problems-service.ts';
+import { createChangingProblemsService, SCHEMAS, type ChangingProblemsService } from '../helpers/changing-problems-service.ts';
 import { postGraphQL, PROBLEMS_KEY, TRANSLATION_KEY, type GraphQLResponse } from '../helpers/start-stack.ts';
+import { freePort } from '../helpers/redis-server.ts';
 import { PROJECT_ROOT } from '../helpers/run-command.ts';
 
 /** Short enough that a change shows within a test's patience, long enough not to keep a core busy. */

@@ -5,7 +5,7 @@ import { createMemoryTranslationCache } from '../../src/gateway/translation/tran
 import { listen } from '../../src/shared/listen.ts';
 import { postGraphQL, startStack, type Stack } from '../helpers/start-stack.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
-import { until, watchTranslateCalls } from '../helpers/translate-calls.ts';
+import { mostCallsInAnyWindow, until, watchTranslateCalls, type SeenCall } from '../helpers/translate-calls.ts';
 
 const completed = (lines: string[], language: string) => lines.filter((line) => line.startsWith(`translation prewarm: ${language} complete`));
 const callsIn = (line: string) => Number(/, (\d+) translation calls?\b/.exec(line)?.[1]);
@@ -46,6 +46,50 @@ describe('translation prewarming across restarts and replicas (one Redis)', () =
   };
   const prewarmCalls = async (gateway: Gateway, language: string) =>
     Number(new RegExp(`gateway_translation_prewarm_calls_total\\{language="${language}"\\} (\\d+)`).exec(await gateway.metrics.metrics())?.[1]);
+
+  /** Two replicas, one walking es and the other fr at `rate` calls per second each, the calls both made as the service saw them. */
+  const walkTwoLanguages = async (prefixes: [string, string], rate: number) => {
+    const calls = watchTranslateCalls(stack.translation);
+    const lines: [string[], string[]] = [[], []];
+    const pair = await Promise.all([
+      replica({ redisPrefix: prefixes[0], translationPrewarm: ['es'], translationPrewarmCallsPerSecond: rate }, lines[0]),
+      replica({ redisPrefix: prefixes[1], translationPrewarm: ['fr'], translationPrewarmCallsPerSecond: rate }, lines[1]),
+    ]);
+    try {
+      await until(() => completed(lines[0], 'es').length > 0 && completed(lines[1], 'fr').length > 0, 'both walks', 90_000);
+    } finally {
+      calls.stop();
+      for (const gateway of pair) await closeReplica(gateway);
+    }
+    const es = calls.of('es');
+    const fr = calls.of('fr');
+    const both = [...es, ...fr];
+    // Calls of one language made while the other's walk was under way: how much the walks overlapped.
+    const during = (mine: SeenCall[], theirs: SeenCall[]) => mine.filter((call) => call.at > theirs[0].at && call.at < theirs[theirs.length - 1].at).length;
+    const seconds = (Math.max(...both.map((call) => call.at)) - Math.min(...both.map((call) => call.at))) / 1000;
+    return {
+      es: es.length,
+      fr: fr.length,
+      overlapping: during(es, fr) + during(fr, es),
+      // A sampling period's slack at the end of the window: the calls are seen within 5 ms of arriving.
+      mostInASecond: mostCallsInAnyWindow(both, 1000 - 20),
+      seconds: Number(seconds.toFixed(1)),
+      walks: [callsIn(completed(lines[0], 'es')[0]), callsIn(completed(lines[1], 'fr')[0])],
+    };
+  };
+
+  it('keeps replicas walking different languages within one TRANSLATION_PREWARM_CALLS_PER_SECOND together, in every second at the service', async () => {
+    const shared = await walkTwoLanguages(['pace', 'pace'], 2);
+    // The same two walks, each replica paced alone (prefixes of their own: nothing shared).
+    const apart = await walkTwoLanguages(['pace-es', 'pace-fr'], 2);
+    console.log(`two replicas, es and fr at 2 calls/s: one Redis pace ${JSON.stringify(shared)}; paced apart ${JSON.stringify(apart)}`);
+    expect([shared.es, shared.fr]).toEqual(shared.walks);
+    // Both walked at once, so that apart they could have made twice the rate together...
+    expect(shared.overlapping).toBeGreaterThanOrEqual(4);
+    expect(apart.mostInASecond).toBeGreaterThan(2);
+    // ...and together they kept to it.
+    expect(shared.mostInASecond).toBeLessThanOrEqual(2);
+  });
 
   it('resumes where a stopped replica left off: the next one walks only the rest of the catalogue', async () => {
     const calls = watchTranslateCalls(stack.translation);

@@ -1,5 +1,4 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { createServer } from 'node:net';
 import { filterSchema, MapperKind, mapSchema, pruneSchema } from '@graphql-tools/utils';
 import { GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
@@ -104,11 +103,3 @@ export function createChangingProblemsService({ apiKey, slowMs = 5000 }: { apiKe
   };
 }
 
-/** A port nothing listens on yet: where a service "down at start" comes up later. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

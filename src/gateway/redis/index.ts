@@ -2,10 +2,11 @@ import type { KeyValueStore } from '../cache/key-value-store.ts';
 import type { RateLimitStore } from '../guards/rate-limit-store.ts';
 import type { GatewayLog } from '../observability/gateway-log.ts';
 import type { GatewaySettings } from '../settings.ts';
+import type { SharedPace } from '../translation/prewarm/call-pacer.ts';
 import type { Leases } from '../translation/prewarm/leases.ts';
 import type { TranslationCache } from '../translation/translation-cache.ts';
 import { connectRedis } from './redis-connection.ts';
-import { createRedisKeyValueStore, createRedisLeases } from './redis-key-value-store.ts';
+import { createRedisKeyValueStore, createRedisLeases, createRedisPace } from './redis-key-value-store.ts';
 import { createRedisRateLimitStore } from './redis-rate-limit-store.ts';
 import { createRedisTranslationCache } from './redis-translation-cache.ts';
 
@@ -16,6 +17,8 @@ export interface SharedStores {
   keyValueStore(namespace: string): KeyValueStore;
   /** Leases every replica honours, for background work of one kind (`translation-prewarm`). */
   leases(namespace: string): Leases;
+  /** One pace of calls for background work of one kind, all replicas together (`translation-prewarm`). */
+  pace(namespace: string): SharedPace;
   /** `ok`, or what is wrong with Redis (for /readiness: a degraded dependency, never "not ready"). */
   check(): Promise<string>;
   close(): Promise<void>;
@@ -40,6 +43,7 @@ export async function createSharedStores(
     rateLimitStore: createRedisRateLimitStore(connection, { prefix }),
     keyValueStore: (namespace) => createRedisKeyValueStore(connection, { prefix, namespace }),
     leases: (namespace) => createRedisLeases(connection, { prefix, namespace }),
+    pace: (namespace) => createRedisPace(connection, { prefix, namespace }),
     check: () => connection.check(),
     close: () => connection.close(),
   };

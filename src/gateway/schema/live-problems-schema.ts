@@ -55,6 +55,8 @@ export interface LiveProblemsSchema {
   /** Introspects now and swaps in what changed; resolves when done (never rejects). */
   check(): Promise<void>;
   status(): ProblemsSchemaStatus;
+  /** The hash of the schema served (part of cache keys: read on every cached call, so no object is made). */
+  hash(): string;
   stop(): void;
 }
 
@@ -186,6 +188,7 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
       driftTimer.unref();
     },
     check,
+    hash: () => served?.hash ?? '',
     status: () => ({ source, hash: served?.hash ?? '', ...(checkedAt ? { checkedAt } : {}), ...(lastCheck ? { lastCheck } : {}) }),
     stop() {
       stopped = true;

@@ -6,7 +6,7 @@ import type { GatewayLog } from '../../observability/gateway-log.ts';
 import type { SharedStores } from '../../redis/index.ts';
 import type { GatewaySettings } from '../../settings.ts';
 import type { TranslationRuntime } from '../translation-runtime.ts';
-import { createCallPacer, pageSizeFor, pause } from './call-pacer.ts';
+import { createCallPacer, pageSizeFor, pause, type SharedPace } from './call-pacer.ts';
 import { planCataloguePage, readCataloguePage, type CataloguePage, type CataloguePagePlan } from './catalogue-page.ts';
 import { createMemoryLeases, type Leases } from './leases.ts';
 import { createPrewarmMetrics, type PrewarmMetrics } from './prewarm-metrics.ts';
@@ -38,6 +38,8 @@ export interface TranslationPrewarmOptions {
   store?: KeyValueStore;
   /** Who works on which language, among replicas. @default in process */
   leases?: Leases;
+  /** One pace for the replicas sharing a store (Redis): `callsPerSecond` is then all replicas' together. @default this replica's alone */
+  pace?: SharedPace;
   /** The gateway's registry, for prewarming's metrics. @default none */
   metrics?: Registry;
   /** Where the line per completed language (and per pause) goes. @default console.warn */
@@ -75,6 +77,8 @@ const MIN_PAGE_GAP_MS = 100;
  */
 const PAGE_SIZE_AMONG_READERS = 5;
 const READERS_RECENT_MS = 10_000;
+/** How long a page waits before asking the shared pace again when its store could not answer. */
+const PACE_AWAY_RETRY_MS = 1000;
 
 /**
  * Translates the catalogue into each listed language in the background, a page at a time, through
@@ -94,6 +98,7 @@ export function startTranslationPrewarm({
   cacheTtlMs,
   store = createMemoryKeyValueStore({ maxBytes: 1024 * 1024 }),
   leases = createMemoryLeases(),
+  pace,
   metrics: registry,
   log = console.warn,
   maxPageSize = 20,
@@ -166,6 +171,39 @@ export function startTranslationPrewarm({
     return { page: readCataloguePage(result as Parameters<typeof readCataloguePage>[0]), calls: calls.madeFor(request) };
   };
 
+  // Pages whose charge did not reach the shared pace: until it does, their reservation holds a
+  // part of every replica's budget for as long as a lease, so it is told again before the next ask.
+  const unsettled: { page: string; expected: number; made: number }[] = [];
+  const settle = async (charge: { page: string; expected: number; made: number }) => {
+    if (pace && !(await pace.settle(charge.page, charge.expected, charge.made).then(() => true, () => false))) {
+      // Past a few, the oldest are left to lapse by themselves.
+      if (unsettled.push(charge) > 16) unsettled.shift();
+    }
+  };
+  const settleLate = async () => {
+    for (const charge of unsettled.splice(0)) await settle(charge);
+  };
+
+  /**
+   * Waits until readers are idle and, with a shared pace, until it grants `expected` calls: resolves
+   * the reservation to settle when the page ends, or undefined when stopping. While the store cannot
+   * answer, no page starts (another replica's pages may be using the budget): it asks again later.
+   */
+  const readyForPage = async (expected: number): Promise<{ page: string; expected: number } | undefined> => {
+    // One name for all its asks: a page that waits keeps its place in the shared queue.
+    const page = randomUUID();
+    while (!signal.aborted) {
+      await readersIdle();
+      if (signal.aborted) break;
+      if (!pace) return { page, expected };
+      await settleLate();
+      const wait = await pace.reserve(page, expected, callsPerSecond, leaseMs).catch(() => PACE_AWAY_RETRY_MS);
+      if (wait === 0) return { page, expected };
+      await pause(wait, signal);
+    }
+    return undefined;
+  };
+
   /** Works on `language` while holding its lease; resolves with when it wants attention next. */
   const serve = async (language: string): Promise<number> => {
     const held = await leases.acquire(language, owner, leaseMs).catch(() => false);
@@ -182,17 +220,27 @@ export function startTranslationPrewarm({
       while (!signal.aborted) {
         await readersIdle();
         const size = pageSizeFor(callsPerSecond, callsPerProblem, maxPageSize);
-        await pause(Math.max(MIN_PAGE_GAP_MS, pacer.waitMs(Math.ceil(size * callsPerProblem))), signal);
-        await readersIdle();
-        if (signal.aborted) break;
-        const pageSize = readersAbout() ? Math.min(size, PAGE_SIZE_AMONG_READERS) : size;
-        // Held between pages: lost (this replica was too slow), the language is someone else's now.
-        if (!(await leases.acquire(language, owner, leaseMs).catch(() => false))) return Date.now() + retryMs;
-        const ran = await runPage(language, progress.cursor, pageSize);
-        lastPageEndedAt = Date.now();
+        const expected = Math.min(callsPerSecond, Math.max(1, Math.ceil(size * callsPerProblem)));
+        // This replica's own window first: it holds its last pages' calls even when the shared
+        // store could not be told of them.
+        await pause(Math.max(MIN_PAGE_GAP_MS, pacer.waitMs(expected)), signal);
+        const reserved = await readyForPage(expected);
+        if (!reserved) break;
+        let ran: Awaited<ReturnType<typeof runPage>> = undefined;
+        try {
+          const pageSize = readersAbout() ? Math.min(size, PAGE_SIZE_AMONG_READERS) : size;
+          // Held between pages: lost (this replica was too slow), the language is someone else's now.
+          if (!(await leases.acquire(language, owner, leaseMs).catch(() => false))) return Date.now() + retryMs;
+          ran = await runPage(language, progress.cursor, pageSize);
+        } finally {
+          lastPageEndedAt = Date.now();
+          // What the page made, overdraft included, is what the next pages of every replica wait out.
+          const made = ran?.calls ?? 0;
+          pacer.record(made);
+          await settle({ ...reserved, made });
+        }
         if (!ran) return Date.now() + retryMs;
         const { page, calls: made } = ran;
-        pacer.record(made);
         metrics?.calls(language, made);
         progress = { ...progress, calls: progress.calls + made };
         if (made > 0 && page.problems.length > 0) callsPerProblem = made / page.problems.length;
@@ -295,7 +343,7 @@ export function translationPrewarmFor(
   settings: TranslationPrewarmSettings,
   { target, runtime, shared, metrics, log }: Pick<TranslationPrewarmOptions, 'target' | 'metrics' | 'log'> & {
     runtime: Pick<TranslationRuntime, 'calls'>;
-    shared?: Pick<SharedStores, 'keyValueStore' | 'leases'>;
+    shared?: Pick<SharedStores, 'keyValueStore' | 'leases' | 'pace'>;
   },
 ): TranslationPrewarm {
   return startTranslationPrewarm({
@@ -307,10 +355,11 @@ export function translationPrewarmFor(
     cacheTtlMs: settings.translationCacheMaxBytes > 0 ? settings.translationCacheTtlSeconds * 1000 : 0,
     store: shared?.keyValueStore(SHARED_NAMESPACE),
     leases: shared?.leases(SHARED_NAMESPACE),
+    pace: shared?.pace(SHARED_NAMESPACE),
     metrics,
     log,
   });
 }
 
-/** Where prewarming's progress and leases live in the shared store. */
+/** Where prewarming's progress, leases and pace live in the shared store. */
 const SHARED_NAMESPACE = 'translation-prewarm';
