@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
 import { getCORSHeadersByRequestAndOptions, type CORSOptions } from '@whatwg-node/server';
@@ -64,6 +65,7 @@ const ANSWER_WITHOUT_ERRORS = Object.freeze({});
  * with the request, so nothing is read twice.
  */
 export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, direct, next }: NodeAdapterOptions): RequestListener {
+  const closeUnread = lingeringCloser();
   return (request, response) => {
     // Express and Connect hand a mounted middleware the path below its mount (`url`) and keep the
     // one the client asked for (`originalUrl`): routes are matched below the mount.
@@ -330,15 +332,33 @@ const UNREAD_BODY_LINGER_MS = 500;
  * flushed (the reset above). One `read()` makes the body a stream being consumed, so node:http
  * leaves it alone; nobody reads further, so the socket stops reading once the stream holds its
  * high-water mark (a chunk or two). Once node:http has sent the FIN, the socket is destroyed after
- * the pause instead of at once.
+ * the pause instead of at once: the sockets waiting are closed by one timer going round while any
+ * wait, rather than a timer each, which a flood of refusals would make by the hundred.
  */
-function closeUnread(request: IncomingMessage, response: ServerResponse): void {
-  request.read();
-  response.once('finish', () => {
-    const { socket } = request;
-    socket.removeListener('finish', socket.destroy);
-    setTimeout(() => socket.destroy(), UNREAD_BODY_LINGER_MS).unref();
-  });
+function lingeringCloser(): (request: IncomingMessage, response: ServerResponse) => void {
+  // Sockets by when to destroy them: all wait as long, so in that order.
+  const waiting = new Map<Socket, number>();
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = () => {
+    const now = performance.now();
+    for (const [socket, at] of waiting) {
+      if (at > now) return;
+      waiting.delete(socket);
+      socket.destroy();
+    }
+    clearInterval(sweeper);
+    sweeper = undefined;
+  };
+  return (request, response) => {
+    request.read();
+    response.once('finish', () => {
+      const { socket } = request;
+      socket.removeListener('finish', socket.destroy);
+      waiting.set(socket, performance.now() + UNREAD_BODY_LINGER_MS);
+      // Unref'd: sockets waiting never keep a process alive (closing the server drops them anyway).
+      sweeper ??= setInterval(sweep, UNREAD_BODY_LINGER_MS / 4).unref();
+    });
+  };
 }
 
 /** Whether the request has a body node:http has not finished receiving. */
