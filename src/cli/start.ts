@@ -1,7 +1,8 @@
 /**
- * `npm start` (from source, with tsx) and `node dist/src/cli/start.js` (compiled, for production):
- * runs the gateway. For each upstream whose URL is not set it first starts the local stand-in (with a
- * key generated for the run), unless in production, then builds the mesh and listens on PORT.
+ * `npm start` (from source, its types stripped by Node) and `node dist/src/cli/start.js` (compiled,
+ * for production): runs the gateway. For each upstream whose URL is not set it first starts the local
+ * stand-in (with a key generated for the run), unless in production, then builds the mesh and listens
+ * on PORT.
  *
  * SIGTERM or SIGINT stops it gracefully: no new connections, requests in flight finish (at most
  * SHUTDOWN_TIMEOUT_MS), then the gateway and the stand-ins close and the process exits: 0 when every
@@ -119,20 +120,21 @@ async function main(settings: GatewaySettings): Promise<void> {
   // container inits and deploy scripts that exit after starting it all leave it reparented, and it
   // must keep serving. (`npm start` execs node, so npm's own signals reach this process directly.)
 
-  // Loaded only once the settings are known to be usable, so a refusal is immediate. The stand-ins
-  // start while the gateway's code loads (loading waits on files as much as on the CPU), and their
-  // code is not loaded at all when no upstream needs one (production).
+  // Loaded only once the settings are known to be usable, so a refusal is immediate. The statements'
+  // thread and the stand-ins start while the gateway's code loads (loading waits on files as much as
+  // on the CPU), and the stand-ins' code is not loaded at all when no upstream needs one (production).
+  const { warmStatementThread, warmUp } = await import('./warm-up.ts');
+  warmStatementThread();
   const loadingCode = Promise.all([
     import('../gateway/create-gateway.ts'),
     import('../gateway/observability/request-log.ts'),
     import('../gateway/observability/observed-request.ts'),
-    import('./warm-up.ts'),
   ]);
   const startingStandIns = startStandIns(settings, allowStandIns, standIns);
   // Either may fail first; the other's failure is then of no interest.
   loadingCode.catch(() => undefined);
   startingStandIns.catch(() => undefined);
-  const [[{ createGateway }, { writeRequestLogLine }, { REQUEST_ID_HEADER, requestIdFrom }, { warmUp }], started] = await Promise.all([loadingCode, startingStandIns]);
+  const [[{ createGateway }, { writeRequestLogLine }, { REQUEST_ID_HEADER, requestIdFrom }], started] = await Promise.all([loadingCode, startingStandIns]);
   const loadedAt = performance.now();
   if (stopping) return;
 
@@ -193,10 +195,9 @@ async function main(settings: GatewaySettings): Promise<void> {
   const serves = settings.graphiql ? 'GraphiQL in a browser, GraphQL over HTTP for clients' : 'GraphQL over HTTP; GraphiQL off';
   step(`listening: http://localhost:${server.port}/graphql (${serves}${over})`);
   step(startUpLine({ loadedAt, builtAt, listeningAt: performance.now(), standIns: standIns.length > 0 }));
-  // Only once it answers: what the first requests would otherwise load on their way (the statements'
-  // thread, GraphiQL's files) loads now, in the background, while the gateway waits for them.
+  // Only once it answers, and once it is idle: GraphiQL's files.
   const running = server;
-  warmUp({ translationLink: !gateway.linksLeftOut.some(({ name }) => name === 'Problem.translation'), graphiql: settings.graphiql, idle: () => running.inFlight() === 0 });
+  warmUp({ graphiql: settings.graphiql, idle: () => running.inFlight() === 0 });
   setTimeout(releaseStartUpMemory, RELEASE_AFTER_MS).unref();
 }
 

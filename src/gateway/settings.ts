@@ -232,11 +232,11 @@ export interface GatewaySettings {
 
 /** A setting that cannot be used; `message` is one line that names the variable. */
 export class SettingsError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
+  readonly variable: string;
+
+  constructor(variable: string, message: string) {
     super(`${variable}: ${message}`);
+    this.variable = variable;
     this.name = 'SettingsError';
   }
 }

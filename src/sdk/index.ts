@@ -28,12 +28,15 @@ export interface GatewaySdkOptions {
 
 /** Errors of a response, with whatever data came with them (an upstream fault costs fields, not all). */
 export class GatewaySdkError extends Error {
-  constructor(
-    readonly errors: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[],
-    readonly data: unknown,
-    readonly status: number,
-  ) {
+  readonly errors: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+  readonly data: unknown;
+  readonly status: number;
+
+  constructor(errors: GatewaySdkError['errors'], data: unknown, status: number) {
     super(errors.map((error) => error.message).join('; ') || `HTTP ${status}`);
+    this.errors = errors;
+    this.data = data;
+    this.status = status;
     this.name = 'GatewaySdkError';
   }
 }

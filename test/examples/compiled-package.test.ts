@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -76,6 +76,13 @@ describe('the packed package, installed in a new app', () => {
     expect(files).toContain('dist/src/upstreams/stand-ins.js');
     const unwanted = files.filter((file) => /^test\/|^examples\/|\.map$|\.test\.|^src\/.*\.ts$|^tsconfig|^codegen|^vitest|^\.ci\//.test(file));
     expect(unwanted).toEqual([]);
+  });
+
+  it("brings no Node along: the project's own Node (npm scripts, tests) is a devDependency, the app's Node runs it", () => {
+    expect(manifest.devDependencies.node).toBeDefined();
+    expect(existsSync(join(app, 'node_modules/node'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules/.bin/node'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules/problems-translation-gateway'))).toBe(true);
   });
 
   it('is imported by name on plain Node and answers the cross-source query', async () => {

@@ -13,9 +13,10 @@ export interface RunningCommand {
   exited: Promise<number | null>;
 }
 
-/** Runs a TypeScript entry of the project the way its npm script does (node + tsx). */
+/** Runs a TypeScript entry of the project as `npm start` does: by Node alone where Node strips types, else under tsx. */
 export function runEntry(entry: string, env: Record<string, string | undefined>): RunningCommand {
-  return runCommand(process.execPath, ['--import', 'tsx', entry], env);
+  const typeStripping = Boolean((process.features as { typescript?: unknown }).typescript);
+  return runCommand(process.execPath, typeStripping ? [entry] : ['--import', 'tsx', entry], env);
 }
 
 /** Runs a command in the project folder with only `env` (plus PATH and HOME) as its environment. */

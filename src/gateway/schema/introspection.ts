@@ -18,13 +18,14 @@ export interface IntrospectOptions {
 export type IntrospectionFailure = 'unreachable' | 'timeout' | 'refused' | 'status' | 'too-large' | 'not-json' | 'no-schema' | 'invalid';
 
 export class IntrospectionError extends Error {
-  constructor(
-    readonly failure: IntrospectionFailure,
-    message: string,
-    /** The first error message the service wrote in its answer, when it wrote one (never a key: the key is not echoed by GraphQL errors, and is cut out anyway). */
-    readonly serviceMessage?: string,
-  ) {
+  readonly failure: IntrospectionFailure;
+  /** The first error message the service wrote in its answer, when it wrote one (never a key: the key is not echoed by GraphQL errors, and is cut out anyway). */
+  readonly serviceMessage?: string;
+
+  constructor(failure: IntrospectionFailure, message: string, serviceMessage?: string) {
     super(message);
+    this.failure = failure;
+    this.serviceMessage = serviceMessage;
     this.name = 'IntrospectionError';
   }
 }

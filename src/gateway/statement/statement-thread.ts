@@ -160,8 +160,8 @@ export interface SpareThreadOptions {
 /**
  * Starts the statements' worker thread before any statement needs it, for the first
  * createStatementThread (with the same limits) in this process to take. Loading the thread (remark
- * and its dependencies, compiled under tsx) is what makes the first translated statement slow; an
- * entry that has just started listening calls this so that this loading happens while it is idle.
+ * and its dependencies) is what makes the first translated statement slow; an entry calls this as it
+ * starts, so that this loading happens on another core while the gateway's own code loads.
  * Resolves once the thread is loaded (or lost; a thread that cannot start fails its first task as
  * before). The spare keeps no process alive and ends after `idleMs` if nobody takes it.
  */
@@ -209,13 +209,15 @@ export function hasSpareStatementThread(): boolean {
 }
 
 /**
- * The worker runs the compiled `.js` entry next to this file, or under tsx (a dependency) the `.ts`
- * one, as the gateway itself runs.
+ * The worker runs the entry next to this file: the compiled `.js` one, or the `.ts` one as the gateway
+ * itself runs, by Node alone where Node strips types (22.18 and later), else under tsx (a dependency).
  */
 function spawnStatementWorker(limits: StatementLimits, maxHeapMb: number): Worker {
   // None of the host's flags: `--input-type` (a host run with `node -e`) would stop the thread loading.
   const options = { workerData: { limits }, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb }, execArgv: [] };
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./statement-worker.js', import.meta.url), options);
+  // Node's own type stripping spares the thread tsx's loader and its hooks on every module.
+  if ((process.features as { typescript?: unknown }).typescript) return new Worker(new URL('./statement-worker.ts', import.meta.url), options);
   const entry = new URL('./statement-worker.ts', import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   const script = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;

@@ -388,8 +388,11 @@ interface SendStats {
 
 /** A call not made, because the request's calls already failed with `failure`. */
 class SkippedCall extends Error {
-  constructor(readonly failure: BatchFailure) {
+  readonly failure: BatchFailure;
+
+  constructor(failure: BatchFailure) {
     super('skipped');
+    this.failure = failure;
   }
 }
 
