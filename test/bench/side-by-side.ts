@@ -7,8 +7,8 @@
  * are over by 30 s), both are loaded at once, 8 connections each, in slices. Each slice gives the
  * CPU per request of each (on-CPU time of every thread, from `/proc/<pid>/task/<tid>/schedstat`), so
  * whatever else the machine does weighs on both alike. Scenarios: `pass` (a pass-through
- * `problem(id:)` with distinct ids, answer caches off) and `hit` (a repeated query the response
- * cache answers).
+ * `problem(id:)` with distinct ids, answer caches off), `hit` (a repeated query the response
+ * cache answers) and `page` (a warm page of 20 with its Spanish translations, as bench.ts's warm page).
  *
  *   git worktree add /tmp/before <commit>; ln -s "$PWD/node_modules" /tmp/before/node_modules
  *   npx tsx test/bench/side-by-side.ts /tmp/before . pass hit
@@ -22,7 +22,9 @@ import { Pool } from 'undici';
 import { benchGatewayEnv, startUpstreams, type Server } from './bench.ts';
 import { preciseCpuMicros } from './refused-bodies.ts';
 
-type Scenario = 'pass' | 'hit';
+type Scenario = 'pass' | 'hit' | 'page';
+
+const SCENARIOS: Scenario[] = ['pass', 'hit', 'page'];
 
 interface Gateway {
   url: URL;
@@ -42,6 +44,19 @@ export interface SideBySideResult {
 
 const PROBLEM_QUERY = /* GraphQL */ `query ($id: ID!) { problem(id: $id) { id title } }`;
 const REPEATED = JSON.stringify({ query: /* GraphQL */ `{ problems(first: 10) { nodes { id title difficulty } } }` });
+const PAGE_QUERY = /* GraphQL */ `query ($after: String) { problems(first: 20, after: $after) { nodes { id translation(to: "es") { title statement } } } }`;
+/** As bench.ts asks its warm page: overlapping pages of 20 from 40 offsets, so no two connections ask the same page at once. */
+const PAGES = 40;
+const pageBody = (index: number) => {
+  const offset = index % PAGES;
+  return JSON.stringify({ query: PAGE_QUERY, variables: { after: offset === 0 ? null : Buffer.from(`problems:${offset - 1}`).toString('base64') } });
+};
+
+/** What a scenario's requests ask: distinct problems, one repeated query, or warm translated pages. */
+function bodyOf(scenario: Scenario, index: number): string {
+  if (scenario === 'pass') return JSON.stringify({ query: PROBLEM_QUERY, variables: { id: `p${1001 + (index % 165)}` } });
+  return scenario === 'hit' ? REPEATED : pageBody(index);
+}
 
 /** A gateway from `checkout`'s `dist/`, configured as the bench configures its own (bench.ts, startBenchGateway). */
 function startGateway(checkout: string, upstreams: { problems: Server; translation: Server }, scenario: Scenario, servers: { child: Server['child'] }[]): Promise<Gateway> {
@@ -50,7 +65,9 @@ function startGateway(checkout: string, upstreams: { problems: Server; translati
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
-      ...benchGatewayEnv(upstreams, scenario === 'pass' ? { PROBLEMS_CACHE_TTL_SECONDS: '0', RESPONSE_CACHE_TTL_SECONDS: '0' } : {}),
+      // The pass-through and the warm page measure the path itself: the answer caches out of the way
+      // (a warm page's translations still come from the translation cache, as bench.ts's do).
+      ...benchGatewayEnv(upstreams, scenario === 'hit' ? {} : { PROBLEMS_CACHE_TTL_SECONDS: '0', RESPONSE_CACHE_TTL_SECONDS: '0' }),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -73,6 +90,13 @@ function startGateway(checkout: string, upstreams: { problems: Server; translati
   });
 }
 
+/** One request, its answer checked. */
+async function ask(gateway: Gateway, body: string): Promise<void> {
+  const response = await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer bench-client' }, body });
+  const text = await response.text();
+  if (response.status !== 200 || text.includes('"errors"')) throw new Error(`${gateway.url} answered ${response.status}: ${text.slice(0, 300)}`);
+}
+
 /** `connections` clients asking `gateway` for `ms`; its CPU over that time and the requests answered. */
 async function load(gateway: Gateway, scenario: Scenario, ms: number, connections: number, next: () => number) {
   const pool = new Pool(gateway.url.origin, { connections, pipelining: 1 });
@@ -83,7 +107,7 @@ async function load(gateway: Gateway, scenario: Scenario, ms: number, connection
   await Promise.all(
     Array.from({ length: connections }, async () => {
       while (performance.now() < deadline) {
-        const body = scenario === 'pass' ? JSON.stringify({ query: PROBLEM_QUERY, variables: { id: `p${1001 + (next() % 165)}` } }) : REPEATED;
+        const body = bodyOf(scenario, next());
         const response = await pool.request({
           method: 'POST',
           path: gateway.url.pathname,
@@ -112,6 +136,8 @@ export async function runSideBySide(
     const gateways = [await startGateway(checkouts[0], upstreams, scenario, servers), await startGateway(checkouts[1], upstreams, scenario, servers)];
     let index = 0;
     const next = () => index++;
+    // Every page translated once first, so the timed load meets warm translations only.
+    if (scenario === 'page') for (const gateway of gateways) for (let index = 0; index < PAGES; index += 1) await ask(gateway, pageBody(index));
     for (const gateway of gateways) await load(gateway, scenario, 3000, 16, next);
     await new Promise((done) => setTimeout(done, settleMs));
     const totals = gateways.map(() => ({ requests: 0, errors: 0, cpu: 0 }));
@@ -143,15 +169,15 @@ export async function runSideBySide(
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [first, second, ...named] = process.argv.slice(2);
-  if (!first || !second) throw new Error('usage: tsx test/bench/side-by-side.ts <checkout> <checkout> [pass] [hit]');
+  if (!first || !second) throw new Error('usage: tsx test/bench/side-by-side.ts <checkout> <checkout> [pass] [hit] [page]');
   const checkouts: [string, string] = [resolve(first), resolve(second)];
   // Built now, so each measured gateway is its checkout's code, never a stale dist/.
   for (const checkout of checkouts) {
     execFileSync(process.execPath, [`${checkout}/node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: checkout, stdio: 'inherit' });
   }
-  const scenarios = (named.length ? named : ['pass', 'hit']) as Scenario[];
+  const scenarios = (named.length ? named : SCENARIOS) as Scenario[];
   for (const scenario of scenarios) {
-    if (scenario !== 'pass' && scenario !== 'hit') throw new Error(`unknown scenario ${scenario}: pass or hit`);
+    if (!SCENARIOS.includes(scenario)) throw new Error(`unknown scenario ${scenario}: ${SCENARIOS.join(', ')}`);
     const result = await runSideBySide(checkouts, scenario, {
       slices: Number(process.env.SIDE_BY_SIDE_SLICES ?? 10),
       sliceMs: Number(process.env.SIDE_BY_SIDE_SLICE_MS ?? 1500),
