@@ -13,6 +13,9 @@ const gateway = await createGateway({
 });
 
 const server = createServer(gateway.listener);
+// A client sending `Expect: 100-continue` (curl does above 1 MiB) is asked for its body only once the
+// gateway's checks of the head (route, key, rate limit, declared length) let the request through.
+server.on('checkContinue', gateway.checkContinue);
 server.listen(Number(process.env.PORT ?? 4000), () => {
   const { port } = server.address() as AddressInfo;
   console.log(`GraphQL at http://localhost:${port}/graphql`);

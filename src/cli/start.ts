@@ -9,6 +9,7 @@
  * request was answered, 1 when some had to be cut off.
  */
 import nodeModule from 'node:module';
+import type { RequestListener } from 'node:http';
 import type { Gateway } from '../gateway/create-gateway.ts';
 import { SettingsError, readSettings, settingsVariables, unknownVariableLine, unknownVariables, type GatewaySettings } from '../gateway/settings.ts';
 import { createEntryLog } from './entry-log.ts';
@@ -175,17 +176,17 @@ async function main(settings: GatewaySettings): Promise<void> {
   const links = gateway.linksLeftOut.length === 0 ? 'all links in place' : `${gateway.linksLeftOut.length} link(s) left out`;
   const builtAt = performance.now();
   step(`schema ready in ${seconds(builtAt - building)}: ${types} types, ${links}`);
-  const { listener } = gateway;
-  server = await listen(
+  const withRequestId =
+    (serve: RequestListener): RequestListener =>
     (request, response) => {
       // The id the gateway would pick, picked here, so a request cut off at shutdown is logged under
       // the same id as its upstream calls and traces.
       const given = request.headers[REQUEST_ID_HEADER];
       request.headers[REQUEST_ID_HEADER] = requestIdFrom(typeof given === 'string' ? given : undefined);
-      listener(request, response);
-    },
-    { port: settings.port, host: '0.0.0.0' },
-  );
+      serve(request, response);
+    };
+  // checkContinue: a client sending `Expect: 100-continue` uploads its body only once the head guards let it through.
+  server = await listen(withRequestId(gateway.listener), { port: settings.port, host: '0.0.0.0', checkContinue: withRequestId(gateway.checkContinue) });
   if (stopping) {
     await server.close();
     return;

@@ -35,7 +35,7 @@ import { logErrorCauses } from './observability/mesh-logger.ts';
 import { observeArrivalGuard } from './observability/use-request-observation.ts';
 import { errorMasking, useErrorMasking } from './pipeline/error-masking.ts';
 import type { GuardList } from './pipeline/guard-list.ts';
-import { createNodeAdapter, type NodeAdapterOptions } from './pipeline/node-adapter.ts';
+import { createNodeAdapter, type NodeAdapter, type NodeAdapterOptions } from './pipeline/node-adapter.ts';
 import { useGatewayPipeline } from './pipeline/yoga-adapter.ts';
 import { toPublicSchema } from './public-schema.ts';
 import { sha256Of } from '../shared/hash.ts';
@@ -113,6 +113,13 @@ export interface Gateway {
   fetch: (request: Request) => Promise<Response>;
   /** Node request listener: `http.createServer(gateway.listener)`, or Express/Connect `app.use('/any/path', gateway.listener)`. */
   listener: RequestListener;
+  /**
+   * The same for the server's 'checkContinue' event (`server.on('checkContinue', gateway.checkContinue)`):
+   * a request sent with `Expect: 100-continue` gets `100 Continue` only once the head guards (route,
+   * key, rate limit, declared length…) let it through, so a refused client uploads no body. Without
+   * it, node:http sends `100 Continue` itself before `listener` runs.
+   */
+  checkContinue: RequestListener;
   /** Where GraphQL is served, e.g. `/graphql`. */
   graphqlEndpoint: string;
   /** The names of the guards by phase and of yoga's plugins, in the order they apply. */
@@ -444,11 +451,15 @@ export async function createGateway({
   });
 
   // A request runs on the engine current when it arrives, and holds it until its response is sent.
-  const listener: RequestListener = (request, response) => {
-    const lease = engines.lease();
-    response.once('close', lease.release);
-    lease.engine.listener(request, response);
-  };
+  const leased =
+    (serve: (adapter: NodeAdapter) => RequestListener): RequestListener =>
+    (request, response) => {
+      const lease = engines.lease();
+      response.once('close', lease.release);
+      serve(lease.engine.listener)(request, response);
+    };
+  const listener = leased((adapter) => adapter);
+  const checkContinue = leased((adapter) => adapter.checkContinue);
   const yoga: GatewayYoga = {
     fetch: async (request, ...serverContext) => {
       const lease = engines.lease();
@@ -465,6 +476,7 @@ export async function createGateway({
     yoga,
     fetch: (request) => Promise.resolve(yoga.fetch(request)),
     listener,
+    checkContinue,
     graphqlEndpoint,
     pipeline: {
       guards: { head: names(guards.head), params: names(guards.params), batch: names(guards.batch), operation: names(guards.operation) },
@@ -500,7 +512,7 @@ interface Engine extends Disposable {
   /** Mesh's own execution over this schema, for the gateway's background work (translation prewarming). */
   execute: PrewarmTarget['execute'];
   yoga: YogaServerInstance<object, object>;
-  listener: RequestListener;
+  listener: NodeAdapter;
   /** yoga's stages by name, in order. */
   plugins: string[];
 }

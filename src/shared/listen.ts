@@ -6,6 +6,12 @@ export interface ListenOptions {
   port?: number;
   /** Interface to bind. @default '127.0.0.1' */
   host?: string;
+  /**
+   * Serves requests sent with `Expect: 100-continue` (node:http's 'checkContinue'), deciding itself
+   * whether to send `100 Continue` (a gateway's `checkContinue`). Without it, node:http sends it
+   * before `listener` runs.
+   */
+  checkContinue?: RequestListener;
 }
 
 /** A request that was still running when a graceful shutdown ran out of time. */
@@ -43,8 +49,10 @@ export interface RunningServer {
 }
 
 /** Serves a Node request listener over HTTP and resolves once it is accepting connections. */
-export async function listen(listener: RequestListener, { port = 0, host = '127.0.0.1' }: ListenOptions = {}): Promise<RunningServer> {
+export async function listen(listener: RequestListener, { port = 0, host = '127.0.0.1', checkContinue }: ListenOptions = {}): Promise<RunningServer> {
   const server = createServer(listener);
+  // Only when given one: with any 'checkContinue' listener, node:http emits that instead of 'request'.
+  if (checkContinue) server.on('checkContinue', checkContinue);
   // Track sockets so close() does not wait for clients' keep-alive connections to time out.
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
@@ -54,7 +62,7 @@ export async function listen(listener: RequestListener, { port = 0, host = '127.
   const inFlight = new Map<ServerResponse, { request: IncomingMessage; startedAt: number }>();
   let draining = false;
   // Before the listener, so the header is in place whatever the listener writes.
-  server.prependListener('request', (request, response) => {
+  const track = (request: IncomingMessage, response: ServerResponse) => {
     if (draining) response.setHeader('connection', 'close');
     inFlight.set(response, { request, startedAt: performance.now() });
     response.once('close', () => {
@@ -62,7 +70,10 @@ export async function listen(listener: RequestListener, { port = 0, host = '127.
       // A keep-alive connection whose answer went out before the shutdown began is idle only now.
       if (draining) setImmediate(() => server.closeIdleConnections());
     });
-  });
+  };
+  server.prependListener('request', track);
+  // A request sent with `Expect: 100-continue` is emitted as 'checkContinue' alone, never as 'request'.
+  if (checkContinue) server.prependListener('checkContinue', track);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

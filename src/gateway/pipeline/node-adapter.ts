@@ -44,6 +44,20 @@ export interface NodeAdapterOptions {
   next: (request: IncomingMessage, response: ServerResponse, context: { gateway: GatewayRequest }) => void;
 }
 
+/**
+ * The node:http adapter: a request listener, and its `checkContinue` for the server's
+ * 'checkContinue' event (`server.on('checkContinue', adapter.checkContinue)`). Given a request sent
+ * with `Expect: 100-continue`, node:http answers `100 Continue` itself before emitting 'request',
+ * so a client the head guards then refuse has already been told to upload its body; with a
+ * 'checkContinue' listener it emits that instead of 'request' (never both) and sends nothing.
+ * `checkContinue` runs the head guards first, once, as the listener does: refused, the refusal
+ * is the answer and no body is asked for; let through, `100 Continue` goes out and the request
+ * is served as by the listener.
+ */
+export interface NodeAdapter extends RequestListener {
+  checkContinue: RequestListener;
+}
+
 /** What a hit is recorded as for the observers: an answer without errors. */
 const ANSWER_WITHOUT_ERRORS = Object.freeze({});
 
@@ -64,9 +78,15 @@ const ANSWER_WITHOUT_ERRORS = Object.freeze({});
  * vetted) goes on to yoga with its request object, head guards done; a body read here goes along
  * with the request, so nothing is read twice.
  */
-export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, direct, next }: NodeAdapterOptions): RequestListener {
+export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, direct, next }: NodeAdapterOptions): NodeAdapter {
   const closeUnread = lingeringCloser();
-  return (request, response) => {
+  const listener: NodeAdapter = Object.assign((request: IncomingMessage, response: ServerResponse) => handle(request, response, false), {
+    checkContinue: (request: IncomingMessage, response: ServerResponse) => handle(request, response, true),
+  });
+  return listener;
+
+  /** `continueFirst`: node:http has not sent `100 Continue` (a 'checkContinue' request); sent here once the head guards let the request through. */
+  function handle(request: IncomingMessage, response: ServerResponse, continueFirst: boolean): void {
     // Express and Connect hand a mounted middleware the path below its mount (`url`) and keep the
     // one the client asked for (`originalUrl`): routes are matched below the mount.
     const original = (request as { originalUrl?: string }).originalUrl;
@@ -83,8 +103,11 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       socketAddress: request.socket.remoteAddress,
     });
     const afterHead = (answer: EarlyAnswer | undefined) => {
-      if (answer) writeEarly(request, response, gateway, answer);
-      else serve(request, response, gateway, target);
+      // Refused without `100 Continue`: a client that waits for it sends no body at all (writeEarly
+      // still closes the connection, which node:http would not keep alive after such an answer).
+      if (answer) return writeEarly(request, response, gateway, answer);
+      if (continueFirst) response.writeContinue();
+      serve(request, response, gateway, target);
     };
     try {
       const answered = runHeadGuards(guards.head, gateway);
@@ -94,7 +117,7 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       // A guard (an app's own, say) that throws is the gateway's fault, never the end of the process.
       failed(response, gateway, request);
     }
-  };
+  }
 
   function serve(request: IncomingMessage, response: ServerResponse, gateway: GatewayRequest, target: string): void {
     const handOn = (body?: Buffer) => {
