@@ -43,7 +43,7 @@ import { createSharedStores } from './redis/index.ts';
 import { useSelectionOrder } from './execution/shape/use-selection-order.ts';
 import { settingsFromOptions } from './settings-from-options.ts';
 import { SettingsError, type GatewaySettings } from './settings.ts';
-import { createUpstreamSteps, useUpstreamCalls } from './upstream/upstream-calls.ts';
+import { upstreamStepsBySchema, useUpstreamCalls } from './upstream/upstream-calls.ts';
 import { DEFAULT_MAX_ANSWER_BYTES } from './upstream/answer-size-limit.ts';
 import { createEngineSlot, releasedWhenSent, type Disposable, type EngineSlot } from './schema/engine-slot.ts';
 import type { IntrospectedSchema } from './schema/introspection.ts';
@@ -178,7 +178,7 @@ export async function createGateway({
     snapshotPath,
     givenPath: problemsSchemaPath,
     pollMs: settings.problemsSchemaPollSeconds * 1000,
-    onChange: (next) => swapTo(next),
+    onChange: (next) => buildSwap(next),
     onFailure: (reason) => schemaMetrics.failed(reason),
     log,
   });
@@ -194,13 +194,17 @@ export async function createGateway({
   const schemaMetrics = createSchemaMetrics(observability.metrics, problemsSchema.status, () => engines?.alive() ?? 0);
 
   // What every upstream HTTP call goes through (upstream/upstream-calls.ts lists the steps), whether
-  // Mesh makes it or the gateway forwards an operation itself, and what crosses the two sources.
-  // Outermost, the drift watch: the problems service refusing what the gateway validated is the sign
-  // its schema changed, and triggers a check.
-  const upstreamSteps = [
-    watchSchemaDrift(() => problemsSchema.driftSeen()),
-    ...createUpstreamSteps({ settings, observers: observability.observers, problemsStore: shared?.keyValueStore('problems'), log, schemaHash: problemsSchema.hash }),
-  ];
+  // Mesh makes it or the gateway forwards an operation itself, and what crosses the two sources:
+  // each engine takes the list of its own schema (the problems cache keys by it). Past the cache,
+  // the drift watch: the problems service refusing what the gateway validated is the sign its
+  // schema changed, and triggers a check.
+  const upstreamStepsFor = upstreamStepsBySchema({
+    settings,
+    observers: observability.observers,
+    problemsStore: shared?.keyValueStore('problems'),
+    log,
+    watch: [watchSchemaDrift(() => problemsSchema.driftSeen())],
+  });
   // Readers' languages: operators' curated translations (TRANSLATION_CURATED_DIR, or another
   // replica's through Redis), served before the service's; a bad directory stops start-up.
   const curated = await startCuratedTranslations(settings, { log, registry: observability.metrics, sharedStore: shared?.keyValueStore('curated-translations') }).catch(async (error: unknown) => {
@@ -278,6 +282,7 @@ export async function createGateway({
   // request runs on the engine current when it arrives; a new schema gets a new engine, built beside
   // the old one (schema/engine-slot.ts).
   const buildEngine = async (problems: IntrospectedSchema): Promise<Engine> => {
+    const upstreamSteps = upstreamStepsFor(problems.hash);
     const built = await buildMesh({
       settings,
       baseDir,
@@ -426,15 +431,18 @@ export async function createGateway({
     await release();
     throw error;
   }
-  // Built beside the current engine, then swapped in whole; a schema that fails to build leaves the
-  // current one serving (live-problems-schema.ts says so once and counts it).
+  // Built beside the current engine, then swapped in whole when the live schema says (in the turn it
+  // tells the new hash); a schema that fails to build leaves the current one serving
+  // (live-problems-schema.ts says so once and counts it).
   let closing = false;
-  const swapTo = async (next: IntrospectedSchema) => {
+  const buildSwap = async (next: IntrospectedSchema) => {
     const engine = await buildEngine(next);
-    // Built while the gateway was closing: nothing will serve it.
-    if (closing) return engine.dispose();
-    engines.swap(engine);
-    schemaMetrics.reloaded();
+    return () => {
+      // Built while the gateway was closing: nothing will serve it.
+      if (closing) return void engine.dispose().catch(() => undefined);
+      engines.swap(engine);
+      schemaMetrics.reloaded();
+    };
   };
   problemsSchema.follow();
   // TRANSLATION_PREWARM: the catalogue translated in the background, in spare capacity, through the

@@ -30,10 +30,13 @@ export interface LiveProblemsSchemaOptions {
   /** Time between two checks while running; 0 = no polling (a refusal still triggers a check). */
   pollMs: number;
   /**
-   * Told each schema that differs from the one served; resolves once the gateway serves it, and
-   * rejects when it cannot be built (the gateway then stays on the schema it serves).
+   * Told each schema that differs from the one served: builds what will serve it, beside what serves
+   * `previous`, and resolves to the swap that makes new requests get it, or rejects when it cannot be
+   * built (the gateway then stays on the schema it serves). The swap is called here, in the same turn
+   * as the status and the log line change, so neither ever names a schema other than the one new
+   * requests get.
    */
-  onChange(next: IntrospectedSchema, previous: IntrospectedSchema): Promise<void>;
+  onChange(next: IntrospectedSchema, previous: IntrospectedSchema): Promise<() => void>;
   /** Told of each check that failed (`introspection`) and of each new schema that could not be built (`build`). */
   onFailure?(reason: 'introspection' | 'build'): void;
   log: GatewayLog;
@@ -55,8 +58,6 @@ export interface LiveProblemsSchema {
   /** Introspects now and swaps in what changed; resolves when done (never rejects). */
   check(): Promise<void>;
   status(): ProblemsSchemaStatus;
-  /** The hash of the schema served (part of cache keys: read on every cached call, so no object is made). */
-  hash(): string;
   stop(): void;
 }
 
@@ -113,14 +114,17 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
     }
     if (live.hash === unbuildable || stopped) return;
     const changes = await diffSchemas(previous.schema, live.schema).catch(() => []);
+    let swap: () => void;
     try {
-      await onChange(live, previous);
+      swap = await onChange(live, previous);
     } catch (error) {
       unbuildable = live.hash;
       onFailure?.('build');
       log(`problems schema: ${short(live.hash)} cannot be built (${(error as Error).message}); still serving ${short(previous.hash)} (${source})`, 'error');
       return;
     }
+    // The swap and what tells of it, in one turn: no request, /readiness or scrape comes between.
+    swap();
     served = live;
     source = 'live';
     unbuildable = undefined;
@@ -188,7 +192,6 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
       driftTimer.unref();
     },
     check,
-    hash: () => served?.hash ?? '',
     status: () => ({ source, hash: served?.hash ?? '', ...(checkedAt ? { checkedAt } : {}), ...(lastCheck ? { lastCheck } : {}) }),
     stop() {
       stopped = true;

@@ -18,7 +18,10 @@ export function isValidationRefusal(message: string): boolean {
  * Watches problems answers for the service refusing, as invalid, an operation the gateway had
  * validated against the schema it serves: its schema changed. `onDrift` is told (the live schema
  * debounces the check it triggers); the call's outcome is passed on untouched, whether the refusal
- * came as an HTTP 400 (the step after this one raises it) or as errors in a 200 answer.
+ * came as an HTTP 400 (the error step after this one raises it) or as errors in a 200 answer.
+ * Placed after the problems cache (upstream-calls.ts, `watch`), it sees only what the service has
+ * just answered, parsed already by the error step (only an answer whose errors it rewrote is parsed
+ * again, here), and never a kept answer, which has no errors.
  */
 export function watchSchemaDrift(onDrift: () => void): UpstreamStep {
   return async (call, next) => {
@@ -31,11 +34,12 @@ export function watchSchemaDrift(onDrift: () => void): UpstreamStep {
       if (said && isValidationRefusal(said)) onDrift();
       throw error;
     }
-    // Read already by the error step (an answer keeps its text); parsed only when it may hold errors,
-    // since a cached answer handed out again is a new answer whose JSON has not been parsed.
-    const text = await answer.text().catch(() => '');
-    if (!text.includes('"errors"')) return answer;
-    const body = (await answer.json().catch(() => undefined)) as { errors?: { message?: unknown }[] } | undefined;
+    let body: { errors?: { message?: unknown }[] } | undefined;
+    try {
+      body = (await answer.json()) as typeof body;
+    } catch {
+      return answer;
+    }
     if (Array.isArray(body?.errors) && body.errors.some((error) => typeof error?.message === 'string' && isValidationRefusal(error.message))) onDrift();
     return answer;
   };

@@ -16,11 +16,6 @@ export interface ProblemsCacheOptions {
   maxBytes?: number;
   /** How long the store may take before a read counts as a miss and a write is given up. @default 250 */
   storeTimeoutMs?: number;
-  /**
-   * The hash of the problems schema the gateway serves, part of every stored key: an answer kept
-   * under another schema (before a swap, or by a replica still on it) is never served. @default none
-   */
-  schemaHash?: () => string;
 }
 
 interface StoredAnswer {
@@ -32,47 +27,56 @@ interface StoredAnswer {
 /**
  * Reuses problems answers for a short time, and shares one upstream call between identical requests
  * in flight. The key holds the client's credential (its `Authorization` header, hashed), the upstream
- * URL, the exact request body and the hash of the problems schema served, so clients with different
- * credentials never see each other's data, and a schema change leaves what was kept before behind.
- * Only read-only calls are cached, and only answers without errors: a mutation or a failure is never
- * reused. Other services' calls pass through. A store that fails or is slow is a miss, never a failure.
+ * URL, the exact request body and the hash of the problems schema the call is made under, so clients
+ * with different credentials never see each other's data, and a schema change leaves what was kept
+ * before behind. Only read-only calls are cached, and only answers without errors: a mutation or a
+ * failure is never reused. Other services' calls pass through. A store that fails or is slow is a
+ * miss, never a failure.
+ *
+ * One store for every schema, and a step per schema, which keeps and finds answers under that
+ * schema's hash alone: an engine takes the step of the schema it was built from, so a request that
+ * started before a swap keeps and reads answers under the schema it runs on, whatever the gateway
+ * serves by then (and a replica still on another schema never reads them).
  */
-export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024, storeTimeoutMs = 250, schemaHash = () => '' }: ProblemsCacheOptions): UpstreamStep {
+export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024, storeTimeoutMs = 250 }: ProblemsCacheOptions): (schemaHash: string) => UpstreamStep {
   const answers = ttlMs > 0 ? (store ?? createMemoryKeyValueStore({ maxBytes })) : undefined;
-  const inFlight = new Map<string, Promise<StoredAnswer>>();
   const read = async (key: string): Promise<StoredAnswer | undefined> => {
     if (!answers) return undefined;
     const text = await withStoreTimeout(answers, () => answers.get(key), storeTimeoutMs).catch(() => undefined);
     return text === undefined ? undefined : parse(text);
   };
 
-  return async (call, next) => {
-    if (call.service !== 'problems' || !call.readOnly || typeof call.init.body !== 'string') return next(call);
-    const authorization = clientRequestOf(call)?.headers.get('authorization') ?? '';
-    // Calls in flight are told apart by their parts as they are; only the store's key is hashed.
-    const flight = `${authorization}\u0000${call.url}\u0000${call.init.body}`;
-    let pending = inFlight.get(flight);
-    if (pending) return toResponse(await pending);
-    const key = answers ? sha256Of(schemaHash(), authorization, call.url, call.init.body) : '';
-    // The caller that makes the call gets its answer as it came (already read and parsed by the
-    // error step); callers sharing it get copies, as do later ones from the store.
-    let own: UpstreamAnswer | undefined;
-    pending = (async () => {
-      const cached = await read(key);
-      if (cached) return cached;
-      own = await next(call);
-      const answer = { status: own.status, headers: [...own.headers], text: await own.text() };
-      // Awaited (within the store's budget) so that another replica asked next finds it.
-      if (answers && own.ok && !(await hasErrors(own))) {
-        await withStoreTimeout(answers, () => answers.set(key, JSON.stringify(answer), ttlMs), storeTimeoutMs).catch(() => undefined);
-      }
-      return answer;
-    })();
-    inFlight.set(flight, pending);
-    const forget = () => inFlight.delete(flight);
-    pending.then(forget, forget);
-    const answer = await pending;
-    return own ?? toResponse(answer);
+  return (schemaHash) => {
+    // Calls in flight are shared among requests on one schema: each schema has its own.
+    const inFlight = new Map<string, Promise<StoredAnswer>>();
+    return async (call, next) => {
+      if (call.service !== 'problems' || !call.readOnly || typeof call.init.body !== 'string') return next(call);
+      const authorization = clientRequestOf(call)?.headers.get('authorization') ?? '';
+      // Calls in flight are told apart by their parts as they are; only the store's key is hashed.
+      const flight = `${authorization}\u0000${call.url}\u0000${call.init.body}`;
+      let pending = inFlight.get(flight);
+      if (pending) return toResponse(await pending);
+      const key = answers ? sha256Of(schemaHash, authorization, call.url, call.init.body) : '';
+      // The caller that makes the call gets its answer as it came (already read and parsed by the
+      // error step); callers sharing it get copies, as do later ones from the store.
+      let own: UpstreamAnswer | undefined;
+      pending = (async () => {
+        const cached = await read(key);
+        if (cached) return cached;
+        own = await next(call);
+        const answer = { status: own.status, headers: [...own.headers], text: await own.text() };
+        // Awaited (within the store's budget) so that another replica asked next finds it.
+        if (answers && own.ok && !(await hasErrors(own))) {
+          await withStoreTimeout(answers, () => answers.set(key, JSON.stringify(answer), ttlMs), storeTimeoutMs).catch(() => undefined);
+        }
+        return answer;
+      })();
+      inFlight.set(flight, pending);
+      const forget = () => inFlight.delete(flight);
+      pending.then(forget, forget);
+      const answer = await pending;
+      return own ?? toResponse(answer);
+    };
   };
 }
 

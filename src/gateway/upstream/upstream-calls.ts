@@ -37,8 +37,12 @@ export interface UpstreamStepsOptions {
   problemsStore?: KeyValueStore;
   /** Where the circuit breaker's line for each change of state goes. @default console.warn */
   log?: GatewayLog;
-  /** The hash of the problems schema served, part of the problems cache's keys. @default none */
-  schemaHash?: () => string;
+  /**
+   * Steps every call the problems cache does not answer goes through first, before the circuit
+   * breaker: they see what the service itself answers now (shaped), never an answer kept before.
+   * @default none
+   */
+  watch?: UpstreamStep[];
 }
 
 /** Source names as declared in .meshrc.yaml, and the service names clients see in errors. */
@@ -52,9 +56,21 @@ export const SERVICE_OF_SOURCE: Record<string, ServiceName> = { Problems: 'probl
  * through the size bound (never retried: the same call would get as large an answer); retries give each
  * attempt its share of the budget; observation sees every attempt on the wire.
  */
-export function createUpstreamSteps({ settings, observers, problemsStore, log, schemaHash }: UpstreamStepsOptions): UpstreamStep[] {
-  return [
-    cacheProblemsAnswers({ ttlMs: settings.problemsCacheTtlSeconds * 1000, store: problemsStore, schemaHash }),
+export function createUpstreamSteps(options: UpstreamStepsOptions): UpstreamStep[] {
+  return upstreamStepsBySchema(options)('');
+}
+
+/**
+ * The steps of createUpstreamSteps for a gateway whose problems schema changes while it runs: one
+ * circuit breaker per service and one problems cache store for every schema, and the list of each
+ * schema, whose problems cache keys answers by that schema's hash (problems-cache.ts). An engine
+ * takes the list of the schema it was built from, once, so a request keeps and reads answers under
+ * the schema it runs on, and no call reads which schema is served.
+ */
+export function upstreamStepsBySchema({ settings, observers, problemsStore, log, watch = [] }: UpstreamStepsOptions): (schemaHash: string) => UpstreamStep[] {
+  const cacheFor = cacheProblemsAnswers({ ttlMs: settings.problemsCacheTtlSeconds * 1000, store: problemsStore });
+  const rest = [
+    ...watch,
     breakUpstreamCircuits({
       failures: settings.upstreamBreakerFailures,
       cooldownMs: settings.upstreamBreakerCooldownMs,
@@ -71,6 +87,7 @@ export function createUpstreamSteps({ settings, observers, problemsStore, log, s
     }),
     observeUpstreamCalls(observers),
   ];
+  return (schemaHash) => [cacheFor(schemaHash), ...rest];
 }
 
 /**
