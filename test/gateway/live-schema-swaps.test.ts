@@ -159,11 +159,9 @@ describe('the problems schema, live: what follows a swap', () => {
       if (quoting !== 200) expect(JSON.stringify(running.entries)).not.toContain(PROBLEMS_KEY);
     });
 
-    // Known gap: an error the service writes in a 200 answer keeps its text as the service wrote it
-    // (upstream-errors.ts, disownErrors, cuts no key out, as it does for an HTTP error's message), so
-    // the key reaches the request log line, and a development client. Passes (as expected to fail)
-    // until that is fixed; then make it `it`.
-    it.fails('never carries a key the service quotes back in errors of a 200 answer into the request log line', async () => {
+    // An error the service writes in a 200 answer loses the key as an HTTP error's message does
+    // (upstream-errors.ts, disownErrors), before it reaches the log line or a development client.
+    it('never carries a key the service quotes back in errors of a 200 answer into the request log line', async () => {
       const { running } = await refused(200);
       expect(JSON.stringify(running.entries)).not.toContain(PROBLEMS_KEY);
     });

@@ -54,7 +54,7 @@ export const shapeUpstreamErrors: UpstreamStep = async (call, next) => {
     return response;
   }
   if (service !== 'problems') return response;
-  const disowned = disownErrors(service, body, text);
+  const disowned = disownErrors(service, body, text, call);
   if (disowned === undefined) throw unusable();
   if (disowned === text) return response;
   // The upstream's length no longer describes the text handed on.
@@ -75,7 +75,7 @@ export const UPSTREAM_ANSWER_ERROR = 'gatewayUpstreamAnswerError';
  * the gateway's word, and yoga would apply its `http` (status, set-cookie, location) to the client's
  * answer. `undefined` when the answer's errors are not a list, as GraphQL requires.
  */
-function disownErrors(service: ServiceName, body: unknown, text: string): string | undefined {
+function disownErrors(service: ServiceName, body: unknown, text: string, call: UpstreamCall): string | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const answer = body as { errors?: unknown };
   if (answer.errors === undefined || answer.errors === null) return text;
@@ -83,7 +83,9 @@ function disownErrors(service: ServiceName, body: unknown, text: string): string
   answer.errors = answer.errors.map((error: unknown) => {
     const { message, locations, path } = (error ?? {}) as { message?: unknown; locations?: unknown; path?: unknown };
     return {
-      message: typeof message === 'string' ? message : `The ${service} service reported an error.`,
+      // Without the key the call carried, should the service quote it back: the message reaches the
+      // request log, and the client outside production.
+      message: typeof message === 'string' ? withoutKeys(message, call) : `The ${service} service reported an error.`,
       ...(Array.isArray(locations) ? { locations } : {}),
       ...(Array.isArray(path) ? { path } : {}),
       extensions: { code: ErrorCode.UpstreamError, service, [UPSTREAM_ANSWER_ERROR]: service },
@@ -133,12 +135,17 @@ export function upstreamCauseOf(error: UpstreamError): string | undefined {
 function withUpstreamMessage(error: UpstreamError, text: string, call: UpstreamCall): UpstreamError {
   const message = upstreamMessageIn(text);
   if (message === undefined) return error;
-  // The key the call carried, in case the service quotes it back ("Invalid API key: …").
-  const authorization = plainHeaders(call.init.headers as HeadersInit | undefined).authorization;
-  let line = message;
-  for (const secret of [bearerToken(authorization ?? null), authorization]) if (secret) line = line.replaceAll(secret, '[redacted]');
+  const line = withoutKeys(message, call);
   (error as unknown as Record<symbol, string>)[UPSTREAM_MESSAGE] = line.length > MAX_UPSTREAM_MESSAGE ? `${line.slice(0, MAX_UPSTREAM_MESSAGE)}…` : line;
   return error;
+}
+
+/** `text` without the key the call carried, in case the service quotes it back ("Invalid API key: …"). */
+function withoutKeys(text: string, call: UpstreamCall): string {
+  const authorization = plainHeaders(call.init.headers as HeadersInit | undefined).authorization;
+  let line = text;
+  for (const secret of [bearerToken(authorization ?? null), authorization]) if (secret) line = line.replaceAll(secret, '[redacted]');
+  return line;
 }
 
 /** The message in an error answer's body, as one line without markup; undefined when it says nothing. */
