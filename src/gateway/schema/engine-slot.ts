@@ -44,11 +44,14 @@ export function createEngineSlot<E extends Disposable>(first: E, { onDisposeErro
   let current = first;
   const inFlight = new Map<E, number>([[first, 0]]);
   const retired = new Set<E>();
-  const disposals: Promise<void>[] = [];
+  // Disposals under way, each forgotten once done: a gateway swapping for months keeps none of them.
+  const disposals = new Set<Promise<void>>();
   const dispose = (engine: E) => {
     inFlight.delete(engine);
     retired.delete(engine);
-    disposals.push(engine.dispose().then(onReleased, onDisposeError));
+    const disposal = engine.dispose().then(onReleased, onDisposeError);
+    disposals.add(disposal);
+    disposal.finally(() => disposals.delete(disposal)).catch(() => undefined);
   };
   return {
     current: () => current,
@@ -82,7 +85,7 @@ export function createEngineSlot<E extends Disposable>(first: E, { onDisposeErro
       // after a while anyway: a response whose body nobody reads would otherwise hold close forever.
       for (let waited = 0; retired.size > 0 && waited < CLOSE_WAIT_MS; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       for (const engine of [...retired]) dispose(engine);
-      await Promise.all(disposals);
+      await Promise.all([...disposals]);
     },
   };
 }
