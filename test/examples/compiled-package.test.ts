@@ -69,7 +69,7 @@ describe('the packed package, installed in a new app', () => {
   });
 
   it('ships the compiled library, what it reads at run time and its licence, and no tests, sources or maps', () => {
-    for (const needed of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/sdk/index.js', 'dist/src/cli/start.js', '.meshrc.yaml', 'sources/problems/schema.graphql', 'sources/translation/openapi.yaml', 'src/gateway/translation/namespace.graphql', 'src/gateway/links/problem-translation.graphql', 'schema.graphql', 'LICENSE', 'README.md', 'package.json']) {
+    for (const needed of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/sdk/index.js', 'dist/src/cli/start.js', '.meshrc.yaml', 'sources/problems/schema.graphql', 'sources/translation/openapi.yaml', 'src/gateway/translation/namespace.graphql', 'src/gateway/links/problem-translation.graphql', 'schema.graphql', 'LICENSE', 'README.md', 'package.json', 'docs/operations.md', 'docs/architecture.md']) {
       expect(files).toContain(needed);
     }
     // The local stand-ins are compiled in because the start-up entry runs them in development.
