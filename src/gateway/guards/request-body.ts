@@ -2,6 +2,7 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { ErrorCode } from '../errors.ts';
 import { gatewayError } from '../pipeline/gateway-error.ts';
 import type { HeadGuard } from '../pipeline/guard-list.ts';
+import { readBoundedBytes } from '../../shared/read-bounded.ts';
 
 export interface RequestBodyOptions {
   /** Largest body accepted (MAX_BODY_BYTES); a larger one gets 413. */
@@ -48,7 +49,7 @@ export function useRequestBody({ maxBytes }: RequestBodyOptions): Plugin {
       if (!requestParser || request.method !== 'POST' || !request.body) return;
       const parse = requestParser;
       setRequestParser(async (incoming) => {
-        const bytes = declared !== null ? new Uint8Array(await incoming.arrayBuffer()) : await readBounded(incoming, maxBytes);
+        const bytes = declared !== null ? new Uint8Array(await incoming.arrayBuffer()) : await readBoundedBytes(incoming.body!, maxBytes, tooLarge);
         // A declared length bounds what node:http reads; a Request built in-process may declare anything.
         if (bytes.byteLength > maxBytes) throw tooLarge();
         try {
@@ -60,30 +61,6 @@ export function useRequestBody({ maxBytes }: RequestBodyOptions): Plugin {
       });
     },
   };
-}
-
-/** A body of undeclared length, read chunk by chunk and refused as soon as it passes `maxBytes`. */
-async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = request.body!.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.byteLength;
-    if (length > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 const TOO_LARGE = 'Request body too large';

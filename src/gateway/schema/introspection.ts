@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, validateSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
+import { readBoundedBytes } from '../../shared/read-bounded.ts';
 
 export interface IntrospectOptions {
   /** The GraphQL endpoint itself (`<PROBLEMS_URL>/graphql`, or a gateway's `/graphql`). */
@@ -122,20 +123,7 @@ async function readBounded(response: Response, maxBytes: number): Promise<string
     throw tooLarge(maxBytes);
   }
   if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.from(await readBoundedBytes(response.body, maxBytes, () => tooLarge(maxBytes))).toString('utf8');
 }
 
 function tooLarge(maxBytes: number): IntrospectionError {
