@@ -95,6 +95,8 @@ export interface GatewayOptions {
    * @default none
    */
   guards?: Partial<GuardList>;
+  /** The clock the upstream circuit breaker measures its window and cool-down by (tests move it). @default Date.now */
+  breakerClock?: () => number;
 }
 
 /**
@@ -152,6 +154,7 @@ export async function createGateway({
   problemsSchemaPath,
   log = console.warn,
   onEngineReleased,
+  breakerClock,
 }: GatewayOptions = {}): Promise<Gateway> {
   const settings = settingsFromOptions(givenSettings);
   for (const [setting, variable] of [['problemsUrl', 'PROBLEMS_URL'], ['translationUrl', 'TRANSLATION_URL']] as const) {
@@ -203,6 +206,7 @@ export async function createGateway({
     observers: observability.observers,
     problemsStore: shared?.keyValueStore('problems'),
     log,
+    breakerClock,
     watch: [watchSchemaDrift(() => problemsSchema.driftSeen())],
   });
   // Readers' languages: operators' curated translations (TRANSLATION_CURATED_DIR, or another

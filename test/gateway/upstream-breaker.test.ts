@@ -6,11 +6,12 @@ import { composeSteps, type SendUpstream, type UpstreamCall } from '../../src/ga
 import { createUpstreamSteps } from '../../src/gateway/upstream/upstream-calls.ts';
 import { readSettings } from '../../src/gateway/settings.ts';
 
-const callTo = (service: ServiceName, init: UpstreamCall['init'] = {}): UpstreamCall => ({
+const callTo = (service: ServiceName, init: UpstreamCall['init'] = {}, client?: string): UpstreamCall => ({
   service,
   url: `http://${service}.test/x`,
   init,
-  context: undefined,
+  // The request object's identity, as the client key guard sets it; none: the gateway's own call.
+  context: client === undefined ? undefined : { gateway: { identity: client } },
   info: undefined,
   readOnly: true,
   network: (() => Promise.reject(new Error('not used'))) as unknown as UpstreamCall['network'],
@@ -38,7 +39,9 @@ function harness(options: Parameters<typeof breakUpstreamCircuits>[0] = {}) {
     changes,
     refused,
     sent,
-    send: (service: ServiceName = 'translation', init?: UpstreamCall['init']) => step(callTo(service, init), next),
+    send: (service: ServiceName = 'translation', init?: UpstreamCall['init'], client?: string) => step(callTo(service, init, client), next),
+    /** A translation call for `client`. */
+    sendFor: (client: string) => step(callTo('translation', {}, client), next),
     succeed: () => (outcome = async () => new UpstreamAnswer({ status: 200, headers: [], body: '{}' })),
     fail: (error: (service: ServiceName) => unknown = (service) => failed(service, ErrorCode.UpstreamError, 503)) =>
       (outcome = (call) => Promise.reject(error(call.service))),
@@ -175,6 +178,74 @@ describe('circuit breaker step', () => {
     expect(h.sent).toHaveLength(5);
   });
 
+  it("one client's failures while the service answers another client never open it; two clients' do", async () => {
+    const h = harness();
+    h.fail((service) => failed(service, ErrorCode.UpstreamError, 500));
+    h.succeed();
+    expect((await settle(h.sendFor('key:reader'))).code).toBe('ok');
+    h.fail((service) => failed(service, ErrorCode.UpstreamError, 500));
+    // Ten in a row, all the hostile client's: the reader was answered within the window.
+    for (let i = 0; i < 10; i += 1) expect((await settle(h.sendFor('key:hostile'))).code).toBe('UPSTREAM_ERROR');
+    expect(h.changes).toEqual([]);
+    h.succeed();
+    expect((await settle(h.sendFor('key:reader'))).code).toBe('ok');
+    // A window later with no answer to anyone else, one client's failures are all there is to judge by.
+    h.advance(10_001);
+    h.fail((service) => failed(service, ErrorCode.UpstreamError, 500));
+    for (let i = 0; i < 3; i += 1) await settle(h.sendFor('key:hostile'));
+    expect(h.changes.map(({ state }) => state)).toEqual(['open']);
+
+    // Two clients failing open it although another was answered a moment ago.
+    const two = harness();
+    two.succeed();
+    await settle(two.sendFor('key:reader'));
+    two.fail((service) => failed(service, ErrorCode.UpstreamError, 503));
+    await settle(two.sendFor('key:a'));
+    await settle(two.sendFor('key:a'));
+    expect(two.changes).toEqual([]);
+    await settle(two.sendFor('key:b'));
+    expect(two.changes.map(({ state }) => state)).toEqual(['open']);
+    expect(two.lines[0]).toMatch(/3 calls in a row failed for several clients/);
+  });
+
+  it("one client's failures among others' answers never open it by the ratio rule either", async () => {
+    const h = harness({ failures: 1000, failureRatio: 0.5, minimumCalls: 10 });
+    for (let i = 0; i < 30; i += 1) {
+      h.succeed();
+      await settle(h.sendFor('key:reader'));
+      h.fail((service) => failed(service, ErrorCode.UpstreamError, 500));
+      for (let j = 0; j < 3; j += 1) await settle(h.sendFor('key:hostile'));
+      h.advance(500);
+    }
+    expect(h.changes).toEqual([]);
+    // The same share of failures spread over two clients opens it.
+    h.fail((service) => failed(service, ErrorCode.UpstreamError, 500));
+    await settle(h.sendFor('key:other'));
+    expect(h.changes.map(({ state }) => state)).toEqual(['open']);
+  });
+
+  it("a probe failing for one client does not reopen it once another client's probe passed", async () => {
+    const h = harness({ probes: 3 });
+    h.fail();
+    for (let i = 0; i < 3; i += 1) await settle(h.sendFor('key:reader'));
+    h.advance(5000);
+    h.succeed();
+    expect((await settle(h.sendFor('key:reader'))).code).toBe('ok');
+    h.fail((service) => failed(service, ErrorCode.UpstreamError, 500));
+    expect((await settle(h.sendFor('key:hostile'))).code).toBe('UPSTREAM_ERROR');
+    expect(h.changes.map(({ state }) => state)).toEqual(['open', 'half-open']);
+    h.succeed();
+    expect((await settle(h.sendFor('key:reader'))).code).toBe('ok');
+    expect((await settle(h.sendFor('key:reader'))).code).toBe('ok');
+    expect(h.changes.map(({ state }) => state)).toEqual(['open', 'half-open', 'closed']);
+    // With no other client's probe passed first, a failed probe reopens it.
+    h.fail();
+    for (let i = 0; i < 3; i += 1) await settle(h.sendFor('key:reader'));
+    h.advance(5000);
+    await settle(h.sendFor('key:hostile'));
+    expect(h.changes.map(({ state }) => state).slice(-3)).toEqual(['open', 'half-open', 'open']);
+  });
+
   it('is off with failures 0: every call goes out', async () => {
     const h = harness({ failures: 0 });
     h.fail();
@@ -186,14 +257,14 @@ describe('circuit breaker step', () => {
 
 describe('circuit breaker among the upstream steps', () => {
   const settings = (env: Record<string, string>) => readSettings({ UPSTREAM_RETRIES: '2', ...env });
-  /** The upstream steps over a network stand-in that answers 503 while `down`, counting attempts. */
+  /** The upstream steps over a network stand-in that answers 503 while `down`, counting attempts; the breaker on `state.clock`. */
   function steps(env: Record<string, string>) {
-    const state = { down: true, attempts: 0 };
+    const state = { down: true, attempts: 0, clock: 1_000_000 };
     const network = (async () => {
       state.attempts += 1;
       return state.down ? new Response('{"error":"down"}', { status: 503 }) : new Response('{"translatedText":"x"}', { status: 200, headers: { 'content-type': 'application/json' } });
     }) as unknown as UpstreamCall['network'];
-    const send = composeSteps(createUpstreamSteps({ settings: settings(env), observers: [], log: () => undefined }));
+    const send = composeSteps(createUpstreamSteps({ settings: settings(env), observers: [], log: () => undefined, breakerClock: () => state.clock }));
     const call = (): Promise<{ code: string; error?: UpstreamError }> => settle(send({ ...callTo('translation'), network }));
     return { state, call };
   }
@@ -206,11 +277,13 @@ describe('circuit breaker among the upstream steps', () => {
     expect(state.attempts).toBe(6);
     for (let i = 0; i < 5; i += 1) expect((await call()).code).toBe('UPSTREAM_UNAVAILABLE');
     expect(state.attempts).toBe(6);
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    state.clock += 299;
+    expect((await call()).code).toBe('UPSTREAM_UNAVAILABLE');
+    state.clock += 1;
     expect((await call()).code).toBe('UPSTREAM_ERROR');
     expect(state.attempts).toBe(7);
     expect((await call()).code).toBe('UPSTREAM_UNAVAILABLE');
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    state.clock += 300;
     state.down = false;
     for (let i = 0; i < 4; i += 1) expect((await call()).code).toBe('ok');
   });

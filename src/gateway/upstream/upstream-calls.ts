@@ -37,6 +37,8 @@ export interface UpstreamStepsOptions {
   problemsStore?: KeyValueStore;
   /** Where the circuit breaker's line for each change of state goes. @default console.warn */
   log?: GatewayLog;
+  /** The circuit breaker's clock (its window and cool-down); tests move it. @default Date.now */
+  breakerClock?: () => number;
   /**
    * Steps every call the problems cache does not answer goes through first, before the circuit
    * breaker: they see what the service itself answers now (shaped), never an answer kept before.
@@ -67,7 +69,7 @@ export function createUpstreamSteps(options: UpstreamStepsOptions): UpstreamStep
  * takes the list of the schema it was built from, once, so a request keeps and reads answers under
  * the schema it runs on, and no call reads which schema is served.
  */
-export function upstreamStepsBySchema({ settings, observers, problemsStore, log, watch = [] }: UpstreamStepsOptions): (schemaHash: string) => UpstreamStep[] {
+export function upstreamStepsBySchema({ settings, observers, problemsStore, log, breakerClock, watch = [] }: UpstreamStepsOptions): (schemaHash: string) => UpstreamStep[] {
   const cacheFor = cacheProblemsAnswers({ ttlMs: settings.problemsCacheTtlSeconds * 1000, store: problemsStore });
   const rest = [
     ...watch,
@@ -78,6 +80,7 @@ export function upstreamStepsBySchema({ settings, observers, problemsStore, log,
       windowMs: settings.upstreamBreakerWindowMs,
       observers,
       log,
+      now: breakerClock,
     }),
     shapeUpstreamErrors,
     limitAnswerSize({ maxBytes: { problems: settings.problemsMaxResponseBytes, translation: settings.translationMaxResponseBytes } }),

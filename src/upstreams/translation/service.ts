@@ -46,6 +46,12 @@ export interface TranslationServiceOptions {
   maxBodyBytes?: number;
   /** Clock for the rate limit, in milliseconds; tests pass a fake one. @default Date.now */
   now?: () => number;
+  /**
+   * Inputs the model raises on, as LibreTranslate's does on some texts: a POST /translate whose `q`
+   * holds a text containing one of these answers 500 `{"error":"Cannot translate text: …"}`, the
+   * whole call failing with it (as LibreTranslate fails a batch). Empty strings are ignored. @default none
+   */
+  untranslatable?: readonly string[];
 }
 
 export type ResolvedTranslationServiceOptions = Required<Omit<TranslationServiceOptions, 'apiKey' | 'rateLimit' | 'batchLimit' | 'charLimit'>> &
@@ -65,6 +71,8 @@ export interface TranslationServiceStats {
   byRoute: Record<string, number>;
   /** Texts translated successfully (an array `q` counts each element); faulted answers do not count. */
   translatedTexts: number;
+  /** POST /translate calls answered 500 "Cannot translate text" for an `untranslatable` input. */
+  cannotTranslate: number;
   /** Requests hit by a fault mode (`setFaults`), latency alone included. They count in `requests` too. */
   faulted: number;
   /** The latest requests, oldest first, at most 50. */
@@ -137,6 +145,9 @@ function validateOptions(options: ResolvedTranslationServiceOptions): void {
   }
   if (options.apiKey !== undefined && (typeof options.apiKey !== 'string' || options.apiKey === '')) {
     throw new TypeError('TranslationServiceOptions.apiKey must be a non-empty string when set');
+  }
+  if (!Array.isArray(options.untranslatable) || options.untranslatable.some((input) => typeof input !== 'string')) {
+    throw new TypeError('TranslationServiceOptions.untranslatable must be an array of strings');
   }
 }
 
@@ -226,6 +237,7 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
     rateLimit: undefined,
     maxBodyBytes: 2 * 1024 * 1024,
     now: Date.now,
+    untranslatable: [],
   };
   const configure = (partial: Partial<TranslationServiceOptions>) => {
     const next = { ...options };
@@ -234,6 +246,7 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
       if (value !== undefined || key === 'apiKey' || key === 'rateLimit' || key === 'batchLimit' || key === 'charLimit') Object.assign(next, { [key]: value });
     }
     if (next.rateLimit) next.rateLimit = { ...next.rateLimit };
+    if (Array.isArray(next.untranslatable)) next.untranslatable = [...next.untranslatable];
     validateOptions(next);
     if ('rateLimit' in partial) admitted.length = 0;
     Object.assign(options, next);
@@ -245,9 +258,9 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
 
   const faults = createFaultSchedule(ROUTE_NAMES);
 
-  const stats: TranslationServiceStats = { requests: 0, byRoute: {}, translatedTexts: 0, faulted: 0, lastRequests: [] };
+  const stats: TranslationServiceStats = { requests: 0, byRoute: {}, translatedTexts: 0, cannotTranslate: 0, faulted: 0, lastRequests: [] };
   const resetStats = () => {
-    Object.assign(stats, { requests: 0, byRoute: {}, translatedTexts: 0, faulted: 0 });
+    Object.assign(stats, { requests: 0, byRoute: {}, translatedTexts: 0, cannotTranslate: 0, faulted: 0 });
     stats.lastRequests.length = 0;
   };
 
@@ -319,6 +332,12 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
       }
     }
 
+    const raising = texts.find((text) => options.untranslatable.some((input) => input !== '' && text.includes(input)));
+    if (raising !== undefined) {
+      stats.cannotTranslate++;
+      // LibreTranslate's words: `abort(500, description=_("Cannot translate text: %(text)s", text=str(e)))`.
+      return fail(500, `Cannot translate text: the model failed on an input of ${characters(raising)} characters`);
+    }
     const detections = source === 'auto' ? texts.map((text) => translator.detect(text, format as TextFormat)[0]) : undefined;
     const translated = texts.map((text, index) => translator.translate(text, detections?.[index].language ?? source, target, format as TextFormat));
     const result: Record<string, unknown> = { translatedText: Array.isArray(q) ? translated : translated[0] };
