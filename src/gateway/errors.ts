@@ -26,6 +26,8 @@ export const ErrorCode = {
   UnsupportedLanguage: 'UNSUPPORTED_LANGUAGE',
   /** A text longer than the translation service accepts (`extensions.limit` says how long). */
   TextTooLong: 'TEXT_TOO_LONG',
+  /** A text the translation service fails on (500) while it translates others; not sent again for a while. */
+  TextNotTranslatable: 'TEXT_NOT_TRANSLATABLE',
   /** A problem statement the gateway cannot translate faithfully (over a size or nesting limit, or its structure would be lost). */
   StatementNotTranslatable: 'STATEMENT_NOT_TRANSLATABLE',
   /** No valid gateway key (401). */

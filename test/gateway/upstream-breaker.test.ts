@@ -178,72 +178,83 @@ describe('circuit breaker step', () => {
     expect(h.sent).toHaveLength(5);
   });
 
-  it("one client's failures while the service answers another client never open it; two clients' do", async () => {
+  it("one client's failures while the service answers another client open that client's own circuit, not the service's", async () => {
     const h = harness();
+    await settle(h.sendFor('key:reader'));
     h.fail((service) => failed(service, ErrorCode.UpstreamError, 500));
-    h.succeed();
-    expect((await settle(h.sendFor('key:reader'))).code).toBe('ok');
-    h.fail((service) => failed(service, ErrorCode.UpstreamError, 500));
-    // Ten in a row, all the hostile client's: the reader was answered within the window.
-    for (let i = 0; i < 10; i += 1) expect((await settle(h.sendFor('key:hostile'))).code).toBe('UPSTREAM_ERROR');
+    const codes: string[] = [];
+    for (let i = 0; i < 10; i += 1) codes.push((await settle(h.sendFor('key:hostile'))).code);
+    expect(codes).toEqual([...Array(3).fill('UPSTREAM_ERROR'), ...Array(7).fill('UPSTREAM_UNAVAILABLE')]);
+    // Its calls past the third were not sent; the service's circuit never moved.
+    expect(h.sent).toHaveLength(4);
     expect(h.changes).toEqual([]);
+    const refusal = await settle(h.sendFor('key:hostile'));
+    expect(refusal.error!.message).toMatch(/failed this client's recent calls while it answers other clients.*retry in 5 s/);
+    expect(h.lines).toEqual([expect.stringMatching(/^upstream translation: one client's calls fail \(3 calls in a row failed, the last: UPSTREAM_ERROR, HTTP 500\) while the service answers other clients/)]);
     h.succeed();
     expect((await settle(h.sendFor('key:reader'))).code).toBe('ok');
-    // A window later with no answer to anyone else, one client's failures are all there is to judge by.
-    h.advance(10_001);
+    // After its cool-down, the client's calls go out again.
+    h.advance(5000);
+    expect((await settle(h.sendFor('key:hostile'))).code).toBe('ok');
+  });
+
+  it('failures of two clients open the service circuit, by the run rule or the ratio rule', async () => {
+    const run = harness();
+    await settle(run.sendFor('key:reader'));
+    run.fail((service) => failed(service, ErrorCode.UpstreamError, 503));
+    await settle(run.sendFor('key:a'));
+    await settle(run.sendFor('key:a'));
+    await settle(run.sendFor('key:b'));
+    expect(run.changes.map(({ state }) => state)).toEqual(['open']);
+    expect(run.lines[0]).toMatch(/3 calls in a row failed, the last: UPSTREAM_ERROR, HTTP 503 for several clients/);
+
+    const ratio = harness({ failures: 1000, failureRatio: 0.5, minimumCalls: 10 });
+    for (let i = 0; i < 4 && ratio.changes.length === 0; i += 1) {
+      ratio.succeed();
+      await settle(ratio.sendFor('key:reader'));
+      ratio.fail();
+      await settle(ratio.sendFor('key:a'));
+      await settle(ratio.sendFor('key:b'));
+    }
+    expect(ratio.changes.map(({ state }) => state)).toEqual(['open']);
+    expect(ratio.lines[0]).toMatch(/^upstream translation: circuit open \(\d+ of its last 1\d calls failed/);
+  });
+
+  it("one client's failures with no other client answered open the service circuit, and another client's call, sent at once, decides", async () => {
+    const h = harness();
     h.fail((service) => failed(service, ErrorCode.UpstreamError, 500));
     for (let i = 0; i < 3; i += 1) await settle(h.sendFor('key:hostile'));
     expect(h.changes.map(({ state }) => state)).toEqual(['open']);
-
-    // Two clients failing open it although another was answered a moment ago.
-    const two = harness();
-    two.succeed();
-    await settle(two.sendFor('key:reader'));
-    two.fail((service) => failed(service, ErrorCode.UpstreamError, 503));
-    await settle(two.sendFor('key:a'));
-    await settle(two.sendFor('key:a'));
-    expect(two.changes).toEqual([]);
-    await settle(two.sendFor('key:b'));
-    expect(two.changes.map(({ state }) => state)).toEqual(['open']);
-    expect(two.lines[0]).toMatch(/3 calls in a row failed for several clients/);
-  });
-
-  it("one client's failures among others' answers never open it by the ratio rule either", async () => {
-    const h = harness({ failures: 1000, failureRatio: 0.5, minimumCalls: 10 });
-    for (let i = 0; i < 30; i += 1) {
-      h.succeed();
-      await settle(h.sendFor('key:reader'));
-      h.fail((service) => failed(service, ErrorCode.UpstreamError, 500));
-      for (let j = 0; j < 3; j += 1) await settle(h.sendFor('key:hostile'));
-      h.advance(500);
-    }
-    expect(h.changes).toEqual([]);
-    // The same share of failures spread over two clients opens it.
-    h.fail((service) => failed(service, ErrorCode.UpstreamError, 500));
-    await settle(h.sendFor('key:other'));
-    expect(h.changes.map(({ state }) => state)).toEqual(['open']);
-  });
-
-  it("a probe failing for one client does not reopen it once another client's probe passed", async () => {
-    const h = harness({ probes: 3 });
-    h.fail();
-    for (let i = 0; i < 3; i += 1) await settle(h.sendFor('key:reader'));
-    h.advance(5000);
+    expect((await settle(h.sendFor('key:hostile'))).code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(h.sent).toHaveLength(3);
+    // The reader's call goes out at once, tried once: answered, the failures were the hostile client's.
     h.succeed();
     expect((await settle(h.sendFor('key:reader'))).code).toBe('ok');
-    h.fail((service) => failed(service, ErrorCode.UpstreamError, 500));
-    expect((await settle(h.sendFor('key:hostile'))).code).toBe('UPSTREAM_ERROR');
-    expect(h.changes.map(({ state }) => state)).toEqual(['open', 'half-open']);
-    h.succeed();
+    expect(h.sent.at(-1)!.singleAttempt).toBe(true);
+    expect(h.changes.map(({ state }) => state)).toEqual(['open', 'closed']);
     expect((await settle(h.sendFor('key:reader'))).code).toBe('ok');
-    expect((await settle(h.sendFor('key:reader'))).code).toBe('ok');
-    expect(h.changes.map(({ state }) => state)).toEqual(['open', 'half-open', 'closed']);
-    // With no other client's probe passed first, a failed probe reopens it.
-    h.fail();
-    for (let i = 0; i < 3; i += 1) await settle(h.sendFor('key:reader'));
-    h.advance(5000);
-    await settle(h.sendFor('key:hostile'));
-    expect(h.changes.map(({ state }) => state).slice(-3)).toEqual(['open', 'half-open', 'open']);
+    expect(h.sent.at(-1)!.singleAttempt).toBeUndefined();
+    const own = await settle(h.sendFor('key:hostile'));
+    expect(own.error!.message).toMatch(/failed this client's recent calls/);
+
+    // The witness failing too: the service fails two clients, and the circuit stays open for everyone.
+    const down = harness();
+    down.fail();
+    for (let i = 0; i < 3; i += 1) await settle(down.sendFor('key:a'));
+    expect((await settle(down.sendFor('key:b'))).code).toBe('UPSTREAM_ERROR');
+    expect((await settle(down.sendFor('key:c'))).code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(down.sent).toHaveLength(4);
+    expect(down.changes.map(({ state }) => state)).toEqual(['open']);
+    expect(down.lines[1]).toMatch(/another client's call failed too .*stays open/);
+
+    // A probe failing for one client reopens it as that client's failure: another client's call decides again.
+    down.advance(5000);
+    down.fail((service) => failed(service, ErrorCode.UpstreamError, 500));
+    expect((await settle(down.sendFor('key:hostile'))).code).toBe('UPSTREAM_ERROR');
+    expect(down.changes.map(({ state }) => state)).toEqual(['open', 'half-open', 'open']);
+    down.succeed();
+    expect((await settle(down.sendFor('key:reader'))).code).toBe('ok');
+    expect(down.changes.map(({ state }) => state)).toEqual(['open', 'half-open', 'open', 'closed']);
   });
 
   it('is off with failures 0: every call goes out', async () => {

@@ -7,6 +7,7 @@ import { isUnusableAnswer, type TextFormat, type TranslatedText } from './transl
 import { upstreamCauseOf } from '../upstream/upstream-errors.ts';
 import { createLimitLearner, createServiceLimits, limitNamedIn, type CallCaps, type CallShape, type LimitLearner, type ServiceLimits } from './translation-limits.ts';
 import { characters, joinParts, splitText } from './text-parts.ts';
+import { createFailingTexts, type FailingTexts } from './failing-texts.ts';
 
 /** One failure, shared by every text it stands for. */
 export interface BatchFailure {
@@ -42,6 +43,12 @@ export interface TranslationServedEvent {
   learned?: (keyof CallShape)[];
   /** Calls answered 200 with no usable translation (an empty one, or not texts): failed, nothing kept. */
   unusable?: number;
+  /** Calls that failed with a 500 and were halved to find the text it was about. */
+  narrowedCalls?: number;
+  /** Texts the service failed on (500) while it answered others, failed alone (TEXT_NOT_TRANSLATABLE). */
+  failingTexts?: number;
+  /** Texts failed at once, without a call, as the service failed on them lately. */
+  knownFailing?: number;
   /** The service's limits as the gateway knows them now (shared, live), for their values and ages in metrics. */
   limits?: ServiceLimits;
   /**
@@ -65,6 +72,8 @@ export interface TranslationBatcherOptions<TContext extends object> {
   gate?: CallGate;
   /** What the service accepted and refused so far, shared by every request. @default fresh */
   limits?: ServiceLimits;
+  /** Texts the service failed on lately, shared by every request. @default fresh */
+  failingTexts?: FailingTexts;
   /** Sends one batch upstream; resolves with one result per text, in order, or rejects. */
   send: (context: TContext, texts: string[], options: BatchOptions) => Promise<TranslatedText[]>;
   /** Reads the limits the service publishes into `limits.published`; asked at a flush's first refusal (it reads only when not known). */
@@ -140,6 +149,7 @@ export function createTranslationBatcher<TContext extends object>({
   concurrency,
   gate = createCallGate({ concurrency }),
   limits = createServiceLimits(),
+  failingTexts = createFailingTexts(),
   send,
   readPublishedLimits,
   explainGroup,
@@ -176,9 +186,14 @@ export function createTranslationBatcher<TContext extends object>({
     const deliver = (text: string, outcome: TranslationOutcome) => settleWaiters(waiters.get(text), outcome);
     const misses: number[] = [];
     const joins: Promise<number | undefined>[] = [];
+    let knownFailing = 0;
     texts.forEach((text, index) => {
       const hit = cached[index];
       if (hit) return deliver(text, { result: hit });
+      if (failingTexts.has(translationCacheKey(keys[index]))) {
+        knownFailing += 1;
+        return deliver(text, { failure: { error: knownNotTranslatable(text, failingTexts.ttlMs) } });
+      }
       const pending = inFlight.get(translationCacheKey(keys[index]));
       if (!pending) return void misses.push(index);
       // A failure is the text's own (a 400 is narrowed down to the text it is about) or the
@@ -186,7 +201,7 @@ export function createTranslationBatcher<TContext extends object>({
       // to the other request sends the text again, in one batch with the others like it.
       joins.push(pending.then((outcome) => (('failure' in outcome && outcome.failure.ownRequest) ? index : void deliver(text, outcome))));
     });
-    const stats: SendStats = { calls: [], splitCalls: 0, splitTexts: 0, unusable: 0 };
+    const stats: SendStats = { calls: [], splitCalls: 0, splitTexts: 0, unusable: 0, narrowedCalls: 0, failingTexts: 0 };
     const learner = createLimitLearner<Root>(limits, { maxTexts: batchSize, maxChars: maxCharsPerCall });
     const sendRoots = async (indexes: number[], share: boolean) => {
       const roots = indexes.map((index): Root => ({ text: texts[index] }));
@@ -211,7 +226,7 @@ export function createTranslationBatcher<TContext extends object>({
     const learned = learner.commit();
     try {
       onServed?.({
-        cached: texts.length - misses.length - joins.length,
+        cached: texts.length - misses.length - joins.length - knownFailing,
         joined: joins.length,
         sent: misses.length,
         calls: stats.calls.length,
@@ -220,6 +235,9 @@ export function createTranslationBatcher<TContext extends object>({
         splitTexts: stats.splitTexts,
         learned,
         unusable: stats.unusable,
+        narrowedCalls: stats.narrowedCalls,
+        failingTexts: stats.failingTexts,
+        knownFailing,
         limits,
       });
     } catch {
@@ -276,41 +294,77 @@ export function createTranslationBatcher<TContext extends object>({
       const round = together ? bins : bins.slice(0, 1);
       const back: Item[] = [];
       const refused: { bin: Item[]; error: UpstreamError }[] = [];
+      /** Fails `bin` with what its call met; the service's own failure is the request's too. */
+      const failBin = (bin: Item[], error: unknown) => {
+        const failure: BatchFailure = isBudgetError(error)
+          ? { error: error as GraphQLError, ownRequest: true }
+          : { error: upstreamErrorIn(error) ?? asUpstreamError(error), ownRequest: clientGone(context) };
+        for (const item of bin) item.fail(failure);
+        // The service itself failed (down, slow, key refused, over its rate): the request's texts
+        // not sent yet, in any group, would fare the same, so they share this failure instead of
+        // each paying for it.
+        // (A spent call budget refuses the request's later calls by itself, and lets those admitted run.)
+        if (!failure.ownRequest && !failedRequests.has(request)) failedRequests.set(request, failure);
+      };
+      /** The text the service fails on while it answers others: failed alone, and not sent again for a while. */
+      const textFails = (item: Item, cause: UpstreamError) => {
+        stats.failingTexts += 1;
+        failingTexts.remember(translationCacheKey({ ...options, text: item.root.text }));
+        item.fail({ error: notTranslatable(item, cause, failingTexts.ttlMs) });
+      };
+      /**
+       * Sends one call; resolves with the error when it failed as a text can make a call fail (a 500:
+       * left to the caller to narrow), after settling every other outcome itself.
+       */
+      const sendBin = async (bin: Item[]): Promise<UpstreamError | undefined> => {
+        const texts = bin.map((item) => item.text);
+        try {
+          const results = await calls.run(() => {
+            // Waiting for its turn, the call may have become pointless: another failed for good.
+            const failed = failedRequests.get(request);
+            if (failed) return Promise.reject(new SkippedCall(failed));
+            stats.calls.push(texts.length);
+            return send(context, texts, options);
+          });
+          failingTexts.answered();
+          learner.accepted(shape(bin));
+          bin.forEach((item, index) => item.done(results[index]));
+        } catch (error) {
+          if (error instanceof SkippedCall) {
+            for (const item of bin) item.fail(error.failure);
+            return undefined;
+          }
+          const upstream = upstreamErrorIn(error);
+          if (isUnusableAnswer(upstream)) stats.unusable += 1;
+          if (upstream && isRefusal(upstream)) {
+            refused.push({ bin, error: upstream });
+            back.push(...bin);
+            return undefined;
+          }
+          if (upstream && mayBeTheTexts(upstream) && !clientGone(context)) return upstream;
+          failBin(bin, error);
+        }
+        return undefined;
+      };
+      /**
+       * Narrows a call that failed with a 500 down to the text that fails, halving it: a half the
+       * service answers shows it works, so the other half's failure is its texts'. Both halves
+       * failing is the service's failure (or texts in both: they share it), which bounds the extra
+       * calls to two per halving. `proven`: the service answered another call lately.
+       */
+      const narrow = async (bin: Item[], error: UpstreamError, proven: boolean): Promise<void> => {
+        if (bin.length === 1) return proven ? textFails(bin[0], error) : failBin(bin, error);
+        stats.narrowedCalls += 1;
+        const half = Math.ceil(bin.length / 2);
+        const halves = [bin.slice(0, half), bin.slice(half)];
+        const errors = await Promise.all(halves.map((part) => sendBin(part)));
+        if (errors.every((failed) => failed !== undefined)) return failBin(bin, errors[0]);
+        await Promise.all(halves.map((part, index) => errors[index] && narrow(part, errors[index], true)));
+      };
       await Promise.all(
         round.map(async (bin) => {
-          const texts = bin.map((item) => item.text);
-          try {
-            const results = await calls.run(() => {
-              // Waiting for its turn, the call may have become pointless: another failed for good.
-              const failed = failedRequests.get(request);
-              if (failed) return Promise.reject(new SkippedCall(failed));
-              stats.calls.push(texts.length);
-              return send(context, texts, options);
-            });
-            learner.accepted(shape(bin));
-            bin.forEach((item, index) => item.done(results[index]));
-          } catch (error) {
-            if (error instanceof SkippedCall) {
-              for (const item of bin) item.fail(error.failure);
-              return;
-            }
-            const upstream = upstreamErrorIn(error);
-            if (isUnusableAnswer(upstream)) stats.unusable += 1;
-            if (upstream && isRefusal(upstream)) {
-              refused.push({ bin, error: upstream });
-              back.push(...bin);
-              return;
-            }
-            const failure: BatchFailure = isBudgetError(error)
-              ? { error: error as GraphQLError, ownRequest: true }
-              : { error: upstream ?? asUpstreamError(error), ownRequest: clientGone(context) };
-            for (const item of bin) item.fail(failure);
-            // The service itself failed (down, slow, key refused, over its rate): the request's texts
-            // not sent yet, in any group, would fare the same, so they share this failure instead of
-            // each paying for it.
-            // (A spent call budget refuses the request's later calls by itself, and lets those admitted run.)
-            if (!failure.ownRequest && !failedRequests.has(request)) failedRequests.set(request, failure);
-          }
+          const error = await sendBin(bin);
+          if (error) await narrow(bin, error, failingTexts.answeredLately());
         }),
       );
       for (const { bin, error } of refused) {
@@ -381,6 +435,10 @@ export function createTranslationBatcher<TContext extends object>({
 interface SendStats {
   /** Texts in each call made. */
   calls: number[];
+  /** Calls that failed with a 500 and were halved to find the text it was about. */
+  narrowedCalls: number;
+  /** Texts found to fail (500) while the service answers others. */
+  failingTexts: number;
   splitCalls: number;
   splitTexts: number;
   unusable: number;
@@ -461,6 +519,15 @@ function pack(items: Item[], caps: CallCaps): Item[][] {
   return bins.map((bin) => bin.items.sort((a, b) => position.get(a)! - position.get(b)!));
 }
 
+/**
+ * A failure one of the call's texts may have caused: a plain 500, LibreTranslate's answer when its
+ * model raises on an input. (502, 503 and 504 come from what stands in front of the model; an
+ * unusable 200 is the service's.)
+ */
+function mayBeTheTexts(error: UpstreamError): boolean {
+  return error.code === ErrorCode.UpstreamError && error.extensions.status === 500 && !isUnusableAnswer(error);
+}
+
 /** A refusal of the request's content (400, or 413 from a proxy in front): maybe too large, maybe one bad text. */
 function isRefusal(error: UpstreamError): boolean {
   return error.code === ErrorCode.UpstreamBadRequest && (error.extensions.status === 400 || error.extensions.status === 413);
@@ -486,6 +553,22 @@ function tooLong(root: Root, caps: CallCaps): GraphQLError {
     `A text of ${characters(root.text)} characters could not be translated: it has a sentence longer than ${limit} characters, ${source}, and the gateway cuts texts only at paragraph and sentence boundaries. Shorten it, or raise the service's limit.`,
     ErrorCode.TextTooLong,
     { service: 'translation', limit },
+  );
+}
+
+function knownNotTranslatable(text: string, ttlMs: number): GraphQLError {
+  return createGraphQLErrorWithCode(
+    `The translation service failed on this text of ${characters(text)} characters (HTTP 500) a moment ago while it translated others; the gateway does not send it again for up to ${Math.round(ttlMs / 1000)} s.`,
+    ErrorCode.TextNotTranslatable,
+    { service: 'translation', status: 500 },
+  );
+}
+
+function notTranslatable(item: Item, cause: UpstreamError, ttlMs: number): GraphQLError {
+  return createGraphQLErrorWithCode(
+    `The translation service failed on this text of ${item.chars} characters (HTTP 500) while it translates others; its answer is not passed on. The gateway does not send it again for ${Math.round(ttlMs / 1000)} s.`,
+    ErrorCode.TextNotTranslatable,
+    { service: 'translation', status: cause.extensions.status ?? 500 },
   );
 }
 

@@ -82,6 +82,9 @@ const BUCKETS = 10;
  */
 const CLIENTS_KEPT = 2;
 
+/** Most clients whose own calls are refused at once, per service; past it the oldest is let go. */
+const MAX_CLIENTS_REFUSED = 1000;
+
 interface Circuit {
   state: BreakerState;
   /** Bumped at every change of state: a call's outcome counts only in the state it started in. */
@@ -92,12 +95,19 @@ interface Circuit {
   buckets: { start: number; calls: number; failed: number; clients: string[] }[];
   /** The last clients (distinct, at most CLIENTS_KEPT) whose calls the service answered, and when. */
   answered: { client: string; at: number }[];
+  /**
+   * While open on one client's failures alone: that client. Another client's call then goes out at
+   * once, as a witness: answered, the failures were that client's (its circuit opens instead);
+   * failed too, the service is failing for two clients, and it stays open.
+   */
+  soleClient?: string;
+  witnessOut: boolean;
   probeAt: number;
   probesOut: number;
   probesPassed: number;
-  /** The clients whose probes passed in this half-open spell (at most CLIENTS_KEPT). */
-  probeClients: string[];
   refused: number;
+  /** Clients whose own calls fail at once, unsent, until when (ms): their failures were theirs alone. */
+  clients: Map<string, number>;
 }
 
 /**
@@ -123,12 +133,16 @@ function noteClient(clients: string[], client: string): void {
  * failing opens it for another cool-down. Each service has its own circuit, and answers cached before
  * this step (the problems cache, the translation cache) are served whatever its state.
  *
- * Failures are counted by the client they were made for, so one client cannot open the circuit for
- * everyone: a service that fails one client's calls while it answers another's (in the last
- * `windowMs`) is failing on that client's input (LibreTranslate answers 500 when its model raises on
- * a text), and the rules above open the circuit only when the failures they count come from two
- * clients or more, or when no other client's call was answered meanwhile (one client alone, or a
- * service down for all). Likewise a failed probe reopens it only if no other client's probe passed.
+ * Failures are counted by the client they were made for (clientOfCall), so that one client cannot
+ * open the circuit for everyone: a service may fail a call for its input (LibreTranslate answers 500
+ * when its model raises on a text). Failures that meet the rules above open the service's circuit
+ * when they are two clients' or more. One client's alone, while the service answered another client
+ * in the last `windowMs`, open that client's own circuit: its calls fail at once for `cooldownMs`,
+ * others' go out. One client's alone with no other client answered lately (one client calling, or a
+ * service down for all) open the service's circuit, but the first call of another client goes out
+ * at once as a witness: answered, the circuit closes and the failing client's own opens instead;
+ * failed, the service is failing for two clients and stays open. A failed probe reopens it the same
+ * way, as one client's failure.
  *
  * Per gateway, so per replica: each replica judges the service from its own calls and probes on its
  * own (see README "Deploying and replicas").
@@ -157,6 +171,13 @@ export function breakUpstreamCircuits({
       }
     }
   };
+  const say = (service: ServiceName, line: string, level: 'info' | 'warn') => {
+    try {
+      log(`upstream ${service}: ${line}`, level);
+    } catch {
+      // Logging must never break the call.
+    }
+  };
   const change = (service: ServiceName, circuit: Circuit, state: BreakerState, line: string, level: 'info' | 'warn') => {
     const previous = circuit.state;
     circuit.state = state;
@@ -166,19 +187,28 @@ export function breakUpstreamCircuits({
     circuit.buckets = [];
     circuit.probesOut = 0;
     circuit.probesPassed = 0;
-    circuit.probeClients = [];
+    circuit.soleClient = undefined;
+    circuit.witnessOut = false;
     if (state === 'open') circuit.probeAt = now() + cooldownMs;
     if (state === 'closed') circuit.refused = 0;
-    try {
-      log(`upstream ${service}: ${line}`, level);
-    } catch {
-      // Logging must never break the call.
-    }
+    say(service, line, level);
     const told: BreakerChange = { service, state, previous, ...(state === 'open' ? { probeAt: circuit.probeAt } : {}) };
     tell((observer) => observer.breakerChanged?.(told));
   };
-  const open = (service: ServiceName, circuit: Circuit, why: string) =>
+  const open = (service: ServiceName, circuit: Circuit, why: string, soleClient: string | undefined) => {
     change(service, circuit, 'open', `circuit open (${why}); its calls fail at once for ${seconds(cooldownMs)} s, then up to ${probes} probe calls decide`, 'warn');
+    circuit.soleClient = soleClient;
+  };
+  /** Refuses `client`'s own calls for a cool-down; the service's count starts again without its failures. */
+  const openFor = (service: ServiceName, circuit: Circuit, client: string, why: string) => {
+    circuit.clients.delete(client);
+    circuit.clients.set(client, now() + cooldownMs);
+    if (circuit.clients.size > MAX_CLIENTS_REFUSED) circuit.clients.delete(circuit.clients.keys().next().value!);
+    circuit.consecutive = 0;
+    circuit.runClients = [];
+    circuit.buckets = [];
+    say(service, `one client's calls fail (${why}) while the service answers other clients: that client's calls fail at once for ${seconds(cooldownMs)} s; others' go on`, 'info');
+  };
 
   /** The window's calls, failures and failing clients, dropping buckets that slid out of it. */
   const windowOf = (circuit: Circuit, at: number) => {
@@ -194,31 +224,35 @@ export function breakUpstreamCircuits({
     return { calls, failed, clients };
   };
 
-  /**
-   * Whether failures of `clients` are the service's: more than one client met them, or the service
-   * answered no other client in the window (so nothing shows it works for anyone).
-   */
-  const theService = (circuit: Circuit, clients: string[], at: number) =>
-    clients.length > 1 || !circuit.answered.some(({ client, at: answeredAt }) => client !== clients[0] && answeredAt > at - windowMs);
-
-  const answeredFor = (circuit: Circuit, client: string, at: number) => {
-    circuit.answered = [{ client, at }, ...circuit.answered.filter((entry) => entry.client !== client)].slice(0, CLIENTS_KEPT);
+  /** Opens on failures of `clients` that met a rule: the service's circuit, or one client's own (see above). */
+  const trip = (service: ServiceName, circuit: Circuit, clients: string[], at: number, why: string) => {
+    if (clients.length > 1) return open(service, circuit, `${why} for several clients`, undefined);
+    const [client] = clients;
+    const othersAnswered = circuit.answered.some((entry) => entry.client !== client && entry.at > at - windowMs);
+    if (othersAnswered) return openFor(service, circuit, client, why);
+    open(service, circuit, why, client);
   };
 
-  const record = (service: ServiceName, circuit: Circuit, generation: number, probe: boolean, verdict: CallVerdict, client: string, error?: unknown) => {
+  const record = (service: ServiceName, circuit: Circuit, generation: number, role: 'call' | 'probe' | 'witness', verdict: CallVerdict, client: string, error?: unknown) => {
     // A call that started before the last change of state says nothing about this one.
     if (generation !== circuit.generation) return;
-    if (probe) {
-      circuit.probesOut -= 1;
+    if (role === 'witness') {
+      circuit.witnessOut = false;
       if (verdict === 'failure') {
-        // Another client's probe passed: this one failed on its own client's input.
-        if (circuit.probeClients.some((passed) => passed !== client)) return;
-        return open(service, circuit, `a probe call failed: ${causeOf(error)}`);
+        circuit.soleClient = undefined;
+        return say(service, `another client's call failed too (${causeOf(error)}): the service is failing; the circuit stays open`, 'warn');
       }
-      if (verdict === 'success') {
-        circuit.probesPassed += 1;
-        noteClient(circuit.probeClients, client);
-      }
+      if (verdict !== 'success') return;
+      const sole = circuit.soleClient!;
+      const until = circuit.probeAt;
+      change(service, circuit, 'closed', "circuit closed: another client's call was answered, so the failures were one client's", 'info');
+      circuit.clients.set(sole, until);
+      return;
+    }
+    if (role === 'probe') {
+      circuit.probesOut -= 1;
+      if (verdict === 'failure') return open(service, circuit, `a probe call failed: ${causeOf(error)}`, client);
+      if (verdict === 'success') circuit.probesPassed += 1;
       if (circuit.probesPassed >= probes) change(service, circuit, 'closed', `circuit closed: ${probes} probe calls succeeded (${circuit.refused} calls were failed at once while it was open)`, 'info');
       return;
     }
@@ -230,69 +264,84 @@ export function breakUpstreamCircuits({
     if (verdict === 'success') {
       circuit.consecutive = 0;
       circuit.runClients = [];
-      answeredFor(circuit, client, at);
+      circuit.answered = [{ client, at }, ...circuit.answered.filter((entry) => entry.client !== client)].slice(0, CLIENTS_KEPT);
       return;
     }
     bucket.failed += 1;
     noteClient(bucket.clients, client);
     circuit.consecutive += 1;
     noteClient(circuit.runClients, client);
-    if (circuit.consecutive >= failures && theService(circuit, circuit.runClients, at)) {
-      return open(service, circuit, `${circuit.consecutive} calls in a row failed${clientsSaid(circuit.runClients)}, the last: ${causeOf(error)}`);
-    }
+    if (circuit.consecutive >= failures) return trip(service, circuit, circuit.runClients, at, `${circuit.consecutive} calls in a row failed, the last: ${causeOf(error)}`);
     if (failureRatio <= 0) return;
     const { calls, failed, clients } = windowOf(circuit, at);
-    if (calls >= minimumCalls && failed / calls >= failureRatio && theService(circuit, clients, at)) {
-      open(service, circuit, `${failed} of its last ${calls} calls failed${clientsSaid(clients)}, the last: ${causeOf(error)}`);
-    }
+    if (calls >= minimumCalls && failed / calls >= failureRatio) trip(service, circuit, clients, at, `${failed} of its last ${calls} calls failed, the last: ${causeOf(error)}`);
   };
 
-  const refuse = (service: ServiceName, circuit: Circuit, retryAfter: number): never => {
+  const refuse = (service: ServiceName, circuit: Circuit, retryAfter: number, yours = false): never => {
     circuit.refused += 1;
     tell((observer) => observer.breakerRefused?.(service));
-    throw new UpstreamError(`The ${service} service is failing; the gateway is not calling it for now (retry in ${retryAfter} s).`, {
-      code: ErrorCode.UpstreamUnavailable,
-      service,
-      retryAfter,
-    });
+    throw new UpstreamError(
+      yours
+        ? `The ${service} service failed this client's recent calls while it answers other clients; the gateway is not sending this client's calls for now (retry in ${retryAfter} s).`
+        : `The ${service} service is failing; the gateway is not calling it for now (retry in ${retryAfter} s).`,
+      { code: ErrorCode.UpstreamUnavailable, service, retryAfter },
+    );
   };
 
   return async (call, next) => {
     const { service } = call;
     const circuit = circuits[service];
+    const client = clientOfCall(call);
+    const own = circuit.clients.get(client);
+    if (own !== undefined) {
+      const wait = own - now();
+      if (wait > 0) refuse(service, circuit, Math.ceil(wait / 1000), true);
+      circuit.clients.delete(client);
+    }
+    let role: 'call' | 'probe' | 'witness' = 'call';
     if (circuit.state === 'open') {
       const wait = circuit.probeAt - now();
-      if (wait > 0) refuse(service, circuit, Math.ceil(wait / 1000));
-      change(service, circuit, 'half-open', `circuit half-open: up to ${probes} probe calls go out`, 'info');
+      if (wait > 0) {
+        if (circuit.soleClient === undefined || circuit.soleClient === client || circuit.witnessOut) refuse(service, circuit, Math.ceil(wait / 1000));
+        role = 'witness';
+        circuit.witnessOut = true;
+      } else change(service, circuit, 'half-open', `circuit half-open: up to ${probes} probe calls go out`, 'info');
     }
-    const probe = circuit.state === 'half-open';
-    if (probe) {
+    if (circuit.state === 'half-open') {
       // The probes still out decide; calls meanwhile wait for their verdict, as while open.
       if (circuit.probesOut + circuit.probesPassed >= probes) refuse(service, circuit, 1);
       circuit.probesOut += 1;
+      role = 'probe';
     }
     const { generation } = circuit;
-    const client = clientOfCall(call);
     const clientSignal = call.init.signal as { aborted?: boolean } | null | undefined;
     try {
-      const answer = await next(probe ? { ...call, singleAttempt: true } : call);
-      record(service, circuit, generation, probe, 'success', client);
+      const answer = await next(role === 'call' ? call : { ...call, singleAttempt: true });
+      record(service, circuit, generation, role, 'success', client);
       return answer;
     } catch (error) {
       // A client that went away ended the call: nothing learnt of the service.
-      record(service, circuit, generation, probe, clientSignal?.aborted ? 'neutral' : verdictOf(error), client, error);
+      record(service, circuit, generation, role, clientSignal?.aborted ? 'neutral' : verdictOf(error), client, error);
       throw error;
     }
   };
 }
 
 function newCircuit(): Circuit {
-  return { state: 'closed', generation: 0, consecutive: 0, runClients: [], buckets: [], answered: [], probeAt: 0, probesOut: 0, probesPassed: 0, probeClients: [], refused: 0 };
-}
-
-/** Whether the failures came from several clients, for the log line (never who: an identity may be an address). */
-function clientsSaid(clients: string[]): string {
-  return clients.length > 1 ? ' for several clients' : '';
+  return {
+    state: 'closed',
+    generation: 0,
+    consecutive: 0,
+    runClients: [],
+    buckets: [],
+    answered: [],
+    witnessOut: false,
+    probeAt: 0,
+    probesOut: 0,
+    probesPassed: 0,
+    refused: 0,
+    clients: new Map(),
+  };
 }
 
 /** Why a call failed, for the log line: the gateway's code and the upstream's status, never its text. */
