@@ -15,25 +15,66 @@ describe('prewarming: the catalogue page, read from the schema', () => {
       type ProblemConnection { nodes: [Problem!]! pageInfo: PageInfo! totalCount: Int! }
       type Query { problems(first: Int = 20, after: String): ProblemConnection! }`));
     expect('document' in nodes && nodes.document).toContain('nodes { id title statement translation(to: $to) { title statement } } pageInfo { hasNextPage endCursor } totalCount');
-    expect('document' in nodes && nodes.variables(5, null, 'es')).toEqual({ first: 5, after: null, to: 'es' });
+    expect('document' in nodes && nodes.variables(5, null, 'es')).toEqual({ size: 5, from: null, to: 'es' });
     const edges = planCataloguePage(buildSchema(`${LINK}
       type Problem { id: ID! translation(to: String): ProblemTranslation }
       type Edge { node: Problem! }
       type ProblemConnection { edges: [Edge!]! pageInfo: PageInfo! }
       type Query { problems(first: Int!, after: String): ProblemConnection! }`));
-    expect('document' in edges && edges.document).toContain('$first: Int!, $after: String, $to: String)');
+    expect('document' in edges && edges.document).toContain('$size: Int!, $from: String, $to: String)');
     expect('document' in edges && edges.document).toContain('edges { node { id  translation(to: $to)');
   });
 
   it('says why it cannot run: no problems list, no pagination, no link', () => {
     expect(planCataloguePage(buildSchema('type Query { tags: [String!]! }'))).toEqual({ reason: 'the schema has no Query.problems list' });
-    expect(planCataloguePage(buildSchema(`${LINK} type Problem { id: ID! } type Query { problems: [Problem!]! }`))).toMatchObject({ reason: expect.stringContaining('first: Int') });
+    expect(planCataloguePage(buildSchema(`${LINK} type Problem { id: ID! } type Query { problems: [Problem!]! }`))).toEqual({
+      reason: 'Query.problems (no arguments) takes neither `first` and `after` (cursors) nor `offset` or `skip` with `limit` or `first` (numeric offsets), so it cannot be walked page by page',
+    });
+    expect(
+      planCataloguePage(buildSchema(`${LINK}
+        type Problem { id: ID! title: String! translation(to: String): ProblemTranslation }
+        type ProblemConnection { nodes: [Problem!]! totalCount: Int! }
+        type Query { problems(first: Int, after: String): ProblemConnection! }`)),
+    ).toEqual({ reason: 'Query.problems takes `first` and `after`, but it answers neither pageInfo { hasNextPage endCursor } nor edges { cursor }, so the next page\'s cursor is unknown' });
     expect(
       planCataloguePage(buildSchema(`${LINK}
         type Problem { id: ID! title: String! }
         type ProblemConnection { nodes: [Problem!]! pageInfo: PageInfo! }
         type Query { problems(first: Int, after: String): ProblemConnection! }`)),
     ).toEqual({ reason: 'the Problem.translation link is not in the schema' });
+  });
+
+  it('reads where the next page starts: the last edge cursor, or the offset past the problems read, ending on a short page or totalCount', () => {
+    const edges = planCataloguePage(buildSchema(`${LINK}
+      type Problem { id: ID! translation(to: String): ProblemTranslation }
+      type Edge { cursor: ID! node: Problem! }
+      type ProblemConnection { edges: [Edge!]! }
+      type Query { problems(first: Int!, after: ID): ProblemConnection! }`));
+    if (!('document' in edges)) throw new Error(edges.reason);
+    expect(edges.pagination).toBe('cursors on edges');
+    expect(edges.document).toContain('edges { cursor node { id  translation(to: $to)');
+    const edge = (id: string) => ({ cursor: `c-${id}`, node: { id, translation: { title: 't' } } });
+    expect(edges.read({ data: { problems: { edges: [edge('a'), edge('b')] } } }, 2, null)).toMatchObject({ hasNextPage: true, endCursor: 'c-b' });
+    expect(edges.read({ data: { problems: { edges: [edge('c')] } } }, 2, 'c-b')).toMatchObject({ hasNextPage: false, endCursor: 'c-c' });
+
+    const offsets = planCataloguePage(buildSchema(`${LINK}
+      type Problem { id: ID! translation(to: String): ProblemTranslation }
+      type Query { problems(skip: Int, limit: Int): [Problem] }`));
+    if (!('document' in offsets)) throw new Error(offsets.reason);
+    expect(offsets.pagination).toBe('skip/limit');
+    expect(offsets.document).toContain('problems(limit: $size, skip: $from) { id  translation(to: $to)');
+    expect(offsets.variables(3, null, 'es')).toEqual({ size: 3, from: 0, to: 'es' });
+    expect(offsets.variables(3, '6', 'es')).toEqual({ size: 3, from: 6, to: 'es' });
+    const node = (id: string) => ({ id, translation: { title: 't' } });
+    expect(offsets.read({ data: { problems: [node('a'), node('b'), node('c')] } }, 3, '6')).toMatchObject({ hasNextPage: true, endCursor: '9' });
+    expect(offsets.read({ data: { problems: [node('a')] } }, 3, '9')).toMatchObject({ hasNextPage: false, endCursor: '10' });
+
+    const counted = planCataloguePage(buildSchema(`${LINK}
+      type Problem { id: ID! translation(to: String): ProblemTranslation }
+      type Page { items: [Problem!]! totalCount: Int! }
+      type Query { problems(offset: Int!, first: Int!): Page! }`));
+    if (!('document' in counted)) throw new Error(counted.reason);
+    expect(counted.read({ data: { problems: { items: [node('a'), node('b')], totalCount: 4 } } }, 2, '2')).toMatchObject({ hasNextPage: false, endCursor: '4', total: 4 });
   });
 
   it('reads a page: translated problems, failures by code, what is worth another attempt', () => {

@@ -147,7 +147,7 @@ describe('translation prewarming (TRANSLATION_PREWARM), one replica', () => {
     } finally {
       await gateway.close();
     }
-    expect(own.filter((line) => line.startsWith('translation prewarm:'))).toEqual(['translation prewarm: not running, Query.problems takes no `first: Int` and `after: String` to walk it page by page']);
+    expect(own.filter((line) => line.startsWith('translation prewarm:'))).toEqual(['translation prewarm: not running, Query.problems (first: Int, tag: String) takes neither `first` and `after` (cursors) nor `offset` or `skip` with `limit` or `first` (numeric offsets), so it cannot be walked page by page']);
     expect(translateCalls()).toBe(before);
   });
 

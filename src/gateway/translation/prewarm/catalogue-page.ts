@@ -8,34 +8,60 @@ import { sha256Of } from '../../../shared/hash.ts';
  */
 export interface CataloguePagePlan {
   document: string;
-  /** Variables of one page: how many problems, after which cursor (null: the first page), into which language. */
+  /** How the catalogue is walked, for log lines: `Relay pageInfo`, `cursors on edges`, `offset/limit`… */
+  pagination: string;
+  /** Variables of one page: how many problems, from where (null: the first page), into which language. */
   variables(first: number, after: string | null, to: string): Record<string, unknown>;
+  /** Reads the answer to a page of `size` asked from `after`: its problems, and where the next page starts. */
+  read(result: PageResult, size: number, after: string | null): CataloguePage;
 }
 
+/** How the next page is found: Relay's pageInfo, the last edge's cursor, or a count of problems read. */
+type Paging = 'relay' | 'edge-cursors' | 'offset';
+
+/** Names of the arguments of numeric pagination, most common first. */
+const OFFSET_ARGUMENTS = ['offset', 'skip'];
+const COUNT_ARGUMENTS = ['limit', 'first'];
+
 /**
- * The plan for `schema`, or why prewarming cannot run on it: the catalogue must be a paginated
- * `problems(first, after)` connection (nodes or edges) of problems with an `id` and the
- * `translation(to:)` link. The argument types are the schema's own, as the service declares them.
+ * The plan for `schema`, or why prewarming cannot run on it: the catalogue must be a `problems` list
+ * of problems with an `id` and the `translation(to:)` link, walked by the pagination the service
+ * has: Relay (`first`, `after`, `pageInfo { hasNextPage endCursor }`), cursors on edges (`first`,
+ * `after`, `edges { cursor node }`), or numeric offsets (`offset` or `skip` with `limit` or
+ * `first`) over a list or a connection (`nodes`, `edges { node }` or `items`). The argument types are
+ * the schema's own, as the service declares them.
  */
 export function planCataloguePage(schema: GraphQLSchema): CataloguePagePlan | { reason: string } {
   const problems = schema.getQueryType()?.getFields().problems;
   if (!problems) return { reason: 'the schema has no Query.problems list' };
-  const argument = (name: string) => problems.args.find((arg) => arg.name === name);
-  const first = argument('first');
-  const after = argument('after');
-  if (!first || !after || getNamedType(first.type).name !== 'Int' || getNamedType(after.type).name !== 'String') {
-    return { reason: 'Query.problems takes no `first: Int` and `after: String` to walk it page by page' };
-  }
-  const connection = getNamedType(problems.type);
-  if (!isObjectType(connection)) return { reason: 'Query.problems is not a connection' };
-  const fields = connection.getFields();
+  const argument = (names: string[], types: string[]) =>
+    names.map((name) => problems.args.find((arg) => arg.name === name)).find((arg) => arg !== undefined && types.includes(getNamedType(arg.type).name));
+  const returned = isNonNullType(problems.type) ? problems.type.ofType : problems.type;
+  const list = isListType(returned) ? { type: getNamedType(returned), edgeCursor: false, selection: (inner: string) => inner } : undefined;
+  const connection = list ? undefined : getNamedType(problems.type);
+  if (!list && !isObjectType(connection)) return { reason: 'Query.problems is neither a list nor a connection' };
+  const fields = isObjectType(connection) ? connection.getFields() : {};
+  const listed = list ?? (isObjectType(connection) ? nodeTypeOf(connection) : undefined);
+  if (!listed || !isObjectType(listed.type)) return { reason: 'Query.problems lists no problems (a list, nodes, items or edges { node })' };
   const pageInfo = fields.pageInfo && getNamedType(fields.pageInfo.type);
-  if (!pageInfo || !isObjectType(pageInfo) || !pageInfo.getFields().hasNextPage || !pageInfo.getFields().endCursor) {
-    return { reason: 'Query.problems has no pageInfo { hasNextPage endCursor }' };
+  const relay = isObjectType(pageInfo) && Boolean(pageInfo.getFields().hasNextPage && pageInfo.getFields().endCursor);
+  const first = argument(['first'], ['Int']);
+  const after = argument(['after'], ['String', 'ID']);
+  const offset = argument(OFFSET_ARGUMENTS, ['Int']);
+  const count = argument(COUNT_ARGUMENTS, ['Int']);
+  let paging: Paging;
+  if (first && after && relay) paging = 'relay';
+  else if (first && after && listed.edgeCursor) paging = 'edge-cursors';
+  else if (offset && count) paging = 'offset';
+  else {
+    const takes = problems.args.map((arg) => `${arg.name}: ${arg.type.toString()}`).join(', ') || 'no arguments';
+    return {
+      reason: first && after
+        ? `Query.problems takes \`first\` and \`after\`, but it answers neither pageInfo { hasNextPage endCursor } nor edges { cursor }, so the next page's cursor is unknown`
+        : `Query.problems (${takes}) takes neither \`first\` and \`after\` (cursors) nor \`offset\` or \`skip\` with \`limit\` or \`first\` (numeric offsets), so it cannot be walked page by page`,
+    };
   }
-  const problemType = nodeTypeOf(connection);
-  if (!problemType) return { reason: 'Query.problems lists no nodes (or edges { node })' };
-  const { type: node, selection } = problemType;
+  const node = listed.type;
   const translation = node.getFields().translation;
   const to = translation?.args.find((arg) => arg.name === 'to');
   if (!translation || !to || !isObjectType(getNamedType(translation.type))) return { reason: `the ${node.name}.translation link is not in the schema` };
@@ -45,30 +71,43 @@ export function planCataloguePage(schema: GraphQLSchema): CataloguePagePlan | { 
   const own = ['title', 'statement'].filter((name) => node.getFields()[name]);
   const total = fields.totalCount && getNamedType(fields.totalCount.type).name === 'Int' ? ' totalCount' : '';
   const problemSelection = `id ${own.join(' ')} translation(to: $to) { ${texts.join(' ') || '__typename'} }`;
-  const document = /* GraphQL */ `query TranslationPrewarmPage($first: ${first.type.toString()}, $after: ${after.type.toString()}, $to: ${to.type.toString()}) {
-  problems(first: $first, after: $after) { ${selection(problemSelection)} pageInfo { hasNextPage endCursor }${total} }
+  const [from, size] = paging === 'offset' ? [offset!, count!] : [after!, first!];
+  const selection = `${listed.selection(problemSelection, paging === 'edge-cursors')}${paging === 'relay' ? ' pageInfo { hasNextPage endCursor }' : ''}${total}`;
+  const document = /* GraphQL */ `query TranslationPrewarmPage($size: ${size.type.toString()}, $from: ${from.type.toString()}, $to: ${to.type.toString()}) {
+  problems(${size.name}: $size, ${from.name}: $from) ${list ? `{ ${problemSelection} }` : `{ ${selection} }`}
 }`;
-  return { document, variables: (count, cursor, language) => ({ first: count, after: cursor, to: language }) };
+  return {
+    document,
+    pagination: paging === 'relay' ? 'Relay pageInfo' : paging === 'edge-cursors' ? 'cursors on edges' : `${from.name}/${size.name}`,
+    variables: (pageSize, cursor, language) => ({ size: pageSize, from: paging === 'offset' ? Number(cursor ?? 0) : cursor, to: language }),
+    read: (result, pageSize, cursor) => readCataloguePage(result, { paging, size: pageSize, after: cursor }),
+  };
 }
 
-/** The problem type of a connection and how to select its problems: `nodes { … }` or `edges { node { … } }`. */
-function nodeTypeOf(connection: GraphQLObjectType): { type: GraphQLObjectType; selection: (inner: string) => string } | undefined {
+/** The problem type of a connection and how to select its problems: `nodes { … }`, `items { … }` or `edges { node { … } }`. */
+function nodeTypeOf(connection: GraphQLObjectType): { type: GraphQLObjectType; edgeCursor: boolean; selection: (inner: string, cursor: boolean) => string } | undefined {
   const listed = (field: GraphQLField<unknown, unknown> | undefined) => {
     if (!field) return undefined;
     const type = isNonNullType(field.type) ? field.type.ofType : field.type;
     const named = getNamedType(field.type);
     return isListType(type) && isObjectType(named) ? named : undefined;
   };
-  const nodes = listed(connection.getFields().nodes);
-  if (nodes) return { type: nodes, selection: (inner) => `nodes { ${inner} }` };
+  for (const name of ['nodes', 'items']) {
+    const nodes = listed(connection.getFields()[name]);
+    if (nodes) return { type: nodes, edgeCursor: false, selection: (inner) => `${name} { ${inner} }` };
+  }
   const edges = listed(connection.getFields().edges);
   const node = edges?.getFields().node && getNamedType(edges.getFields().node.type);
-  if (node && isObjectType(node)) return { type: node, selection: (inner) => `edges { node { ${inner} } }` };
+  const cursor = edges?.getFields().cursor;
+  const edgeCursor = Boolean(cursor && ['String', 'ID'].includes(getNamedType(cursor.type).name));
+  if (node && isObjectType(node)) return { type: node, edgeCursor, selection: (inner, withCursor) => `edges { ${withCursor ? 'cursor ' : ''}node { ${inner} } }` };
   return undefined;
 }
 
 /** One problem of a page as prewarming sees it. */
 export interface PagedProblem {
+  /** The problem's id, for the line of one it could not translate. */
+  id: string;
   /** A digest of the problem's id and texts, chained into the catalogue's fingerprint. */
   digest: string;
   /** Translated (or found cached): the reader's page will be too. */
@@ -92,20 +131,30 @@ interface ResultError {
   extensions?: Record<string, unknown>;
 }
 
+/** An execution result of a plan's document. */
+export interface PageResult {
+  data?: unknown;
+  errors?: readonly ResultError[] | null;
+}
+
 /** Codes of failures of a moment: the same page asked again later may succeed. */
 const TRANSIENT_CODES = new Set(['UPSTREAM_RATE_LIMITED', 'UPSTREAM_ERROR', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'INTERNAL_SERVER_ERROR', 'OPERATION_LIMIT_EXCEEDED']);
 
-/** Reads an execution result of the plan's document; a page with no list at all is all transient. */
-export function readCataloguePage(result: { data?: unknown; errors?: readonly ResultError[] | null }): CataloguePage {
+/**
+ * Reads an execution result of the plan's document (Relay's, unless `how` says otherwise); a page
+ * with no list at all is all transient.
+ */
+export function readCataloguePage(result: PageResult, how: { paging: Paging; size: number; after: string | null } = { paging: 'relay', size: 0, after: null }): CataloguePage {
   const errors = result.errors ?? [];
   const transientErrors = errors.filter((error) => TRANSIENT_CODES.has(codeOf(error)));
   const retryAfters = transientErrors.map((error) => Number(error.extensions?.retryAfter)).filter((seconds) => Number.isFinite(seconds) && seconds > 0);
   const transient = transientErrors.length > 0
     ? { codes: [...new Set(transientErrors.map(codeOf))], ...(retryAfters.length > 0 ? { retryAfterMs: Math.max(...retryAfters) * 1000 } : {}) }
     : undefined;
-  const connection = (result.data as { problems?: Connection | null } | null | undefined)?.problems;
-  if (!connection) return { problems: [], hasNextPage: true, endCursor: null, transient: transient ?? { codes: errors.length > 0 ? [...new Set(errors.map(codeOf))] : ['NO_DATA'] } };
-  const nodes = connection.nodes ?? connection.edges?.map((edge) => edge?.node) ?? [];
+  const answered = (result.data as { problems?: Connection | (ProblemNode | null)[] | null } | null | undefined)?.problems;
+  if (!answered) return { problems: [], hasNextPage: true, endCursor: null, transient: transient ?? { codes: errors.length > 0 ? [...new Set(errors.map(codeOf))] : ['NO_DATA'] } };
+  const connection: Connection = Array.isArray(answered) ? { nodes: answered } : answered;
+  const nodes = connection.nodes ?? connection.items ?? connection.edges?.map((edge) => edge?.node) ?? [];
   const failureAt = new Map<number, string>();
   for (const error of errors) {
     const index = error.path?.findIndex((segment) => typeof segment === 'number');
@@ -117,17 +166,33 @@ export function readCataloguePage(result: { data?: unknown; errors?: readonly Re
   // null quietly: they failed for the same reason.
   const shared = errors.length > 0 ? codeOf(errors[0]) : 'NOT_TRANSLATED';
   const problems = nodes.map((node, position): PagedProblem => {
-    const digest = sha256Of(String(node?.id ?? ''), String(node?.title ?? ''), String(node?.statement ?? ''));
+    const id = String(node?.id ?? '');
+    const digest = sha256Of(id, String(node?.title ?? ''), String(node?.statement ?? ''));
     const translated = Boolean(node?.translation);
-    return translated ? { digest, translated } : { digest, translated, failure: failureAt.get(position) ?? shared };
+    return translated ? { id, digest, translated } : { id, digest, translated, failure: failureAt.get(position) ?? shared };
   });
+  const total = typeof connection.totalCount === 'number' ? connection.totalCount : undefined;
   return {
     problems,
-    hasNextPage: connection.pageInfo?.hasNextPage === true,
-    endCursor: connection.pageInfo?.endCursor ?? null,
-    ...(typeof connection.totalCount === 'number' ? { total: connection.totalCount } : {}),
+    ...nextPage(connection, nodes.length, total, how),
+    ...(total !== undefined ? { total } : {}),
     ...(transient ? { transient } : {}),
   };
+}
+
+/**
+ * Where the next page starts, and whether there is one: Relay says so; with cursors on edges or
+ * offsets, a page shorter than asked (or reaching `totalCount`) is the last.
+ */
+function nextPage(connection: Connection, read: number, total: number | undefined, { paging, size, after }: { paging: Paging; size: number; after: string | null }): Pick<CataloguePage, 'hasNextPage' | 'endCursor'> {
+  if (paging === 'relay') return { hasNextPage: connection.pageInfo?.hasNextPage === true, endCursor: connection.pageInfo?.endCursor ?? null };
+  const full = read > 0 && read >= size;
+  if (paging === 'edge-cursors') {
+    const cursor = connection.edges?.at(-1)?.cursor;
+    return { hasNextPage: full && typeof cursor === 'string', endCursor: typeof cursor === 'string' ? cursor : null };
+  }
+  const next = Number(after ?? 0) + read;
+  return { hasNextPage: full && (total === undefined || next < total), endCursor: String(next) };
 }
 
 interface ProblemNode {
@@ -139,7 +204,8 @@ interface ProblemNode {
 
 interface Connection {
   nodes?: (ProblemNode | null)[];
-  edges?: ({ node?: ProblemNode | null } | null)[];
+  items?: (ProblemNode | null)[];
+  edges?: ({ node?: ProblemNode | null; cursor?: unknown } | null)[];
   pageInfo?: { hasNextPage?: boolean; endCursor?: string | null };
   totalCount?: unknown;
 }

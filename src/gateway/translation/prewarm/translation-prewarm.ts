@@ -7,7 +7,7 @@ import type { SharedStores } from '../../redis/index.ts';
 import type { GatewaySettings } from '../../settings.ts';
 import type { TranslationRuntime } from '../translation-runtime.ts';
 import { createCallPacer, pageSizeFor, pause, type SharedPace } from './call-pacer.ts';
-import { planCataloguePage, readCataloguePage, type CataloguePage, type CataloguePagePlan } from './catalogue-page.ts';
+import { planCataloguePage, type CataloguePage, type CataloguePagePlan } from './catalogue-page.ts';
 import { createMemoryLeases, type Leases } from './leases.ts';
 import { createPrewarmMetrics, type PrewarmMetrics } from './prewarm-metrics.ts';
 import { chained, createProgressStore, newWalk, type PrewarmProgress, type ProgressStore } from './prewarm-progress.ts';
@@ -79,6 +79,21 @@ const PAGE_SIZE_AMONG_READERS = 5;
 const READERS_RECENT_MS = 10_000;
 /** How long a page waits before asking the shared pace again when its store could not answer. */
 const PACE_AWAY_RETRY_MS = 1000;
+/** Most skipped problems remembered as already logged; past it the oldest may be logged again. */
+const MAX_SKIPPED_NOTED = 10_000;
+
+/** `note(key)` is true the first time a key is seen (of the last `max`). */
+function onceEach(max: number): { note(key: string): boolean } {
+  const seen = new Set<string>();
+  return {
+    note(key) {
+      if (seen.has(key)) return false;
+      seen.add(key);
+      if (seen.size > max) seen.delete(seen.values().next().value!);
+      return true;
+    },
+  };
+}
 
 /**
  * Translates the catalogue into each listed language in the background, a page at a time, through
@@ -129,6 +144,8 @@ export function startTranslationPrewarm({
     return Date.now() - lastReaderSeenAt < READERS_RECENT_MS;
   };
   let planned: { schema: GraphQLSchema; plan: CataloguePagePlan | { reason: string }; document?: DocumentNode } | undefined;
+  // Problems already said to be skipped (per language and cause): said once, not at every walk.
+  const skipped = onceEach(MAX_SKIPPED_NOTED);
   let reportedReason: string | undefined;
 
   const planFor = (schema: GraphQLSchema) => {
@@ -168,7 +185,7 @@ export function startTranslationPrewarm({
     } finally {
       current.release?.();
     }
-    return { page: readCataloguePage(result as Parameters<typeof readCataloguePage>[0]), calls: calls.madeFor(request) };
+    return { page: plan.read(result as Parameters<CataloguePagePlan['read']>[0], size, cursor), calls: calls.madeFor(request) };
   };
 
   // Pages whose charge did not reach the shared pace: until it does, their reservation holds a
@@ -244,7 +261,10 @@ export function startTranslationPrewarm({
         metrics?.calls(language, made);
         progress = { ...progress, calls: progress.calls + made };
         if (made > 0 && page.problems.length > 0) callsPerProblem = made / page.problems.length;
-        if (page.transient && !signal.aborted) {
+        // Some of the page translated, the rest failing attempt after attempt: the service works, and
+        // fails on those problems; they are skipped (counted as failed) rather than hold the walk.
+        const partly = page.problems.some((problem) => problem.translated);
+        if (page.transient && !signal.aborted && !(partly && attempts + 1 >= MAX_ATTEMPTS)) {
           attempts += 1;
           if (attempts >= MAX_ATTEMPTS) {
             log(`translation prewarm: ${language} paused after ${attempts} failed attempts at one page (${page.transient.codes.join(', ')}); trying again in ${Math.round(retryMs / 1000)} s from where it stopped`, 'warn');
@@ -257,14 +277,19 @@ export function startTranslationPrewarm({
           continue;
         }
         // Stopped mid-page: its calls count, its problems are left to the next walk (or replica).
-        if (page.transient) {
+        if (page.transient && signal.aborted) {
           await progressStore.write(language, progress).catch(() => undefined);
           break;
         }
         // A page that ran to its end is recorded even while stopping: its calls are made.
         attempts = 0;
         const failed = page.problems.filter((problem) => !problem.translated);
-        for (const problem of failed) failures.set(problem.failure!, (failures.get(problem.failure!) ?? 0) + 1);
+        for (const problem of failed) {
+          failures.set(problem.failure!, (failures.get(problem.failure!) ?? 0) + 1);
+          if (skipped.note(`${language}\u0000${problem.id}\u0000${problem.failure}`)) {
+            log(`translation prewarm: ${language}: problem ${JSON.stringify(problem.id.slice(0, 100))} skipped, not translated (${problem.failure}); the walk goes on`, 'warn');
+          }
+        }
         progress = {
           ...progress,
           cursor: page.endCursor ?? progress.cursor,
