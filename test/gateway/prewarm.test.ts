@@ -128,6 +128,8 @@ describe('translation prewarming (TRANSLATION_PREWARM), one replica', () => {
     expect(completedLines(own, 'tlh')[0]).toMatch(/tlh complete: 0 problems translated or cached, 165 failed \(UNSUPPORTED_LANGUAGE\), 0 translation calls/);
     const text = await (await fetch(new URL('/metrics', replica.gatewayUrl))).text();
     expect(text).toContain('gateway_translation_prewarm_problems{language="tlh",state="failed"} 165');
+    // A line for each of the first problems skipped, not for all 165: the completion line counts them.
+    expect(own.filter((line) => line.startsWith('translation prewarm: tlh: problem ')).length).toBe(10);
     // The gateway serves on.
     expect((await replica.query('{ problems(first: 1) { nodes { id } } }')).data.problems.nodes).toHaveLength(1);
   });

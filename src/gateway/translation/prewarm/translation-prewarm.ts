@@ -79,6 +79,8 @@ const PAGE_SIZE_AMONG_READERS = 5;
 const READERS_RECENT_MS = 10_000;
 /** How long a page waits before asking the shared pace again when its store could not answer. */
 const PACE_AWAY_RETRY_MS = 1000;
+/** Most lines about skipped problems while a language is held; the completion line has the count. */
+const MAX_SKIPPED_LINES = 10;
 /** Most skipped problems remembered as already logged; past it the oldest may be logged again. */
 const MAX_SKIPPED_NOTED = 10_000;
 
@@ -234,6 +236,9 @@ export function startTranslationPrewarm({
       let progress = stored && stored.completedAt === undefined ? stored : newWalk(Date.now(), stored);
       let attempts = 0;
       const failures = new Map<string, number>();
+      // Lines said about skipped problems in this spell: a cause shared by all (a language the service
+      // does not offer) fails every problem, and the completion line counts them anyway.
+      let said = 0;
       while (!signal.aborted) {
         await readersIdle();
         const size = pageSizeFor(callsPerSecond, callsPerProblem, maxPageSize);
@@ -286,7 +291,8 @@ export function startTranslationPrewarm({
         const failed = page.problems.filter((problem) => !problem.translated);
         for (const problem of failed) {
           failures.set(problem.failure!, (failures.get(problem.failure!) ?? 0) + 1);
-          if (skipped.note(`${language}\u0000${problem.id}\u0000${problem.failure}`)) {
+          if (said < MAX_SKIPPED_LINES && skipped.note(`${language}\u0000${problem.id}\u0000${problem.failure}`)) {
+            said += 1;
             log(`translation prewarm: ${language}: problem ${JSON.stringify(problem.id.slice(0, 100))} skipped, not translated (${problem.failure}); the walk goes on`, 'warn');
           }
         }
