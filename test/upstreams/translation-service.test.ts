@@ -369,7 +369,7 @@ describe('stats and configure', () => {
     expect(service.stats.lastRequests).toHaveLength(50);
     expect(service.stats.lastRequests[49].body).toMatchObject({ q: 'word54' });
     service.resetStats();
-    expect(service.stats).toEqual({ requests: 0, byRoute: {}, translatedTexts: 0, faulted: 0, lastRequests: [] });
+    expect(service.stats).toEqual({ requests: 0, byRoute: {}, translatedTexts: 0, cannotTranslate: 0, faulted: 0, lastRequests: [] });
   });
 
   it('MUST apply maxTextLength, maxBatchSize and apiKey changes at once', async () => {
@@ -438,5 +438,25 @@ describe('coverage of the contract', () => {
       ),
     );
     expect(declared.filter((entry) => !seen.has(entry))).toEqual([]);
+  });
+});
+
+describe('inputs the model cannot translate (untranslatable)', () => {
+  it('MUST answer 500 "Cannot translate text" for a whole call holding such a text, and translate others', async () => {
+    const service = createTranslationService({ untranslatable: ['☠'] });
+    const server = await listen(service.listener);
+    try {
+      const post = (q: unknown) => fetch(`${server.url}/translate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ q, source: 'en', target: 'es' }) });
+      const failed = await post(['Hello', 'a ☠ text']);
+      expect(failed.status).toBe(500);
+      expect(await failed.json()).toEqual({ error: 'Cannot translate text: the model failed on an input of 8 characters' });
+      expect((await post('Hello')).status).toBe(200);
+      expect(service.stats).toMatchObject({ cannotTranslate: 1, translatedTexts: 1 });
+      service.configure({ untranslatable: [] });
+      expect((await post('a ☠ text')).status).toBe(200);
+      expect(() => service.configure({ untranslatable: 'x' as unknown as string[] })).toThrow(/untranslatable must be an array of strings/);
+    } finally {
+      await server.close();
+    }
   });
 });
