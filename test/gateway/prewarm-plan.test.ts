@@ -1,7 +1,9 @@
-import { buildSchema } from 'graphql';
+import { buildSchema, type ExecutionResult } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createCallPacer, pageSizeFor } from '../../src/gateway/translation/prewarm/call-pacer.ts';
 import { planCataloguePage, readCataloguePage } from '../../src/gateway/translation/prewarm/catalogue-page.ts';
+import { startTranslationPrewarm } from '../../src/gateway/translation/prewarm/translation-prewarm.ts';
+import { until } from '../helpers/translate-calls.ts';
 
 const LINK = /* GraphQL */ `
   type ProblemTranslation { title: String! statement: String! }
@@ -116,5 +118,43 @@ describe('prewarming: the pace', () => {
     expect(pageSizeFor(2, 0.05, 20)).toBe(20);
     expect(pageSizeFor(2, 3, 20)).toBe(1);
     expect(pageSizeFor(2, 0, 20)).toBe(20);
+  });
+});
+
+describe('prewarming: a page that keeps failing for some of its problems', () => {
+  it('takes the page as it is after its attempts when others on it translated: those count as failed and the walk goes on', async () => {
+    const schema = buildSchema(`${LINK}
+      type Problem { id: ID! title: String! translation(to: String!): ProblemTranslation }
+      type ProblemConnection { nodes: [Problem!]! pageInfo: PageInfo! }
+      type Query { problems(first: Int, after: String): ProblemConnection! }`);
+    let pages = 0;
+    const lines: string[] = [];
+    // The problems the link serves: p2's translation fails each time with an error worth another attempt.
+    const execute = () => {
+      pages += 1;
+      return {
+        data: { problems: { nodes: [{ id: 'p1', title: 'a', translation: { title: 'A' } }, { id: 'p2', title: 'b', translation: null }], pageInfo: { hasNextPage: false, endCursor: 'c2' } } },
+        errors: [{ message: 'failed', path: ['problems', 'nodes', 1, 'translation'], extensions: { code: 'UPSTREAM_ERROR', retryAfter: 0.01 } }],
+      } as unknown as ExecutionResult;
+    };
+    const prewarm = startTranslationPrewarm({
+      languages: ['es'],
+      target: () => ({ schema, execute }),
+      calls: { inFlight: 0, lastSettledAt: 0, madeFor: () => 1 },
+      callsPerSecond: 100,
+      cacheTtlMs: 60_000,
+      readersQuietMs: 0,
+      log: (line) => lines.push(line),
+    });
+    try {
+      await until(() => lines.some((line) => line.includes('complete')), 'the walk');
+    } finally {
+      await prewarm.stop();
+    }
+    expect(pages).toBe(5);
+    expect(lines).toEqual([
+      'translation prewarm: es: problem "p2" skipped, not translated (UPSTREAM_ERROR); the walk goes on',
+      expect.stringMatching(/^translation prewarm: es complete: 1 problems translated or cached, 1 failed \(UPSTREAM_ERROR\), 5 translation calls/),
+    ]);
   });
 });
