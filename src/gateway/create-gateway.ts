@@ -180,6 +180,7 @@ export async function createGateway({
     pollMs: settings.problemsSchemaPollSeconds * 1000,
     onChange: (next) => buildSwap(next),
     onFailure: (reason) => schemaMetrics.failed(reason),
+    onAnswer: (answer) => schemaMetrics.answered(answer),
     log,
   });
   const observability = createObservability({
