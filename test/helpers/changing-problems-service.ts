@@ -36,6 +36,8 @@ export interface ChangingProblemsService {
   setSchema(schema: GraphQLSchema): void;
   /** Makes introspection queries fail in one way (or be served again, with `undefined`). */
   setFault(fault: IntrospectionFault): void;
+  /** Answers introspection queries with these bytes as they are (a large schema made once), or with `schema` again (`undefined`). */
+  setIntrospectionAnswer(answer: Uint8Array | undefined): void;
   /** Introspection queries received, faulty answers included. */
   introspections(): number;
   /** Other operations received. */
@@ -49,6 +51,7 @@ export interface ChangingProblemsService {
 export function createChangingProblemsService({ apiKey, slowMs = 5000 }: { apiKey: string; slowMs?: number }): ChangingProblemsService {
   let schema: GraphQLSchema = SCHEMAS.base;
   let fault: IntrospectionFault;
+  let fixedAnswer: Uint8Array | undefined;
   let introspections = 0;
   let operations = 0;
   const yoga = createYoga({ schema: () => schema, graphqlEndpoint: '/graphql', landingPage: false, logging: false });
@@ -89,6 +92,10 @@ export function createChangingProblemsService({ apiKey, slowMs = 5000 }: { apiKe
       response.end('"}}}');
       return;
     }
+    if (introspection && fixedAnswer) {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': fixedAnswer.byteLength }).end(fixedAnswer);
+      return;
+    }
     if (introspection && fault === 'slow') await new Promise((resolve) => setTimeout(resolve, slowMs));
     const answer = await yoga.fetch(`http://service${request.url}`, { method: request.method, headers: request.headers as Record<string, string>, body: request.method === 'GET' ? undefined : body });
     response.writeHead(answer.status, Object.fromEntries(answer.headers));
@@ -98,6 +105,7 @@ export function createChangingProblemsService({ apiKey, slowMs = 5000 }: { apiKe
     listener,
     setSchema: (next) => (schema = next),
     setFault: (next) => (fault = next),
+    setIntrospectionAnswer: (answer) => (fixedAnswer = answer),
     introspections: () => introspections,
     operations: () => operations,
   };
