@@ -12,7 +12,7 @@ export type IntrospectionFault = 'broken' | 'enormous' | 'slow' | undefined;
 const resolvers = createResolvers(dataset);
 const base = createSchema({ typeDefs, resolvers });
 
-/** The stand-in's schema and three changes of it, each executable over the stand-in's data. */
+/** The stand-in's schema and changes of it, each executable over the stand-in's data. */
 export const SCHEMAS = {
   base,
   /** `Problem.editorial: String` added. */
@@ -28,6 +28,40 @@ export const SCHEMAS = {
       [MapperKind.OBJECT_TYPE]: (type) => (type.name === 'ProblemStatistics' ? new GraphQLObjectType({ ...type.toConfig(), name: 'ProblemStats' }) : type),
     }),
   ),
+  /**
+   * The gateway's own names taken: `Problem.translation` and `Query.translation` fields, types named
+   * `ProblemTranslation` and `TranslationQuery` (each reached by a field of its own), beside
+   * `Problem.editorial`, a field of its own the gateway keeps.
+   */
+  gatewayNamesTaken: createSchema({
+    typeDefs: [
+      typeDefs,
+      /* GraphQL */ `
+        type ProblemTranslation { note: String }
+        type TranslationQuery { count: Int }
+        extend type Problem {
+          translation: String
+          translations: [ProblemTranslation!]
+          editorial: String
+        }
+        extend type Query {
+          translation: String
+          translationQuery: TranslationQuery
+        }
+      `,
+    ],
+    resolvers: [
+      resolvers,
+      {
+        Problem: {
+          translation: () => 'the service’s own',
+          translations: () => [{ note: 'the service’s own' }],
+          editorial: (problem: { id: string }) => `https://example.org/editorials/${problem.id}`,
+        },
+        Query: { translation: () => 'the service’s own', translationQuery: () => ({ count: 1 }) },
+      },
+    ],
+  }),
 } satisfies Record<string, GraphQLSchema>;
 
 export interface ChangingProblemsService {
