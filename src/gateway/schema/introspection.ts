@@ -1,4 +1,3 @@
-import { hash } from 'node:crypto';
 import { buildSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { readBoundedBytes } from '../../shared/read-bounded.ts';
 import { sdlHash, type AnswerOutcome, type IntrospectionAnswer, type IntrospectionFailure } from './introspection-answer.ts';
@@ -42,11 +41,9 @@ export interface IntrospectedSchema {
   hash: string;
 }
 
-/** One introspection answer as it came, with the digest of its bytes and what cuts secrets out of lines about it. */
+/** One introspection answer as it came, with what cuts secrets out of lines about it. */
 export interface FetchedAnswer {
   answer: IntrospectionAnswer;
-  /** sha256 (hex) of the bytes: an answer byte for byte the last one is known without parsing it. */
-  digest: string;
   redact(text: string): string;
 }
 
@@ -97,7 +94,7 @@ export async function fetchIntrospectionAnswer({ endpoint: given, apiKey, timeou
     if (late(error)) throw new IntrospectionError('timeout', `the answer from ${endpoint} did not end within ${timeoutMs} ms`);
     throw new IntrospectionError('unreachable', `the answer from ${endpoint} broke off: ${redact(causeOf(error))}`);
   }
-  return { answer: { status: response.status, bytes, endpoint }, digest: hash('sha256', bytes, 'hex'), redact };
+  return { answer: { status: response.status, bytes, endpoint }, redact };
 }
 
 /** The schema an answer made, or its failure thrown as an IntrospectionError, secrets cut out. */

@@ -94,14 +94,16 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
   const driftGapMaxMs = pollMs > 0 ? Math.min(DRIFT_GAP_MAX_MS, pollMs) : DRIFT_GAP_MAX_MS;
   const driftGapMinMs = Math.min(DRIFT_GAP_MS, driftGapMaxMs);
   let driftGapMs = driftGapMinMs;
-  // The last answer read, by the digest of its bytes, and what it made: the same bytes again cost
-  // neither parsing nor building, whatever they made (the schema served, one that failed, an error).
-  let known: { digest: string; outcome: IntrospectedSchema & { changes?: SchemaChange[] } | IntrospectionError } | undefined;
+  // The last answer read, its bytes and what it made: the same bytes again cost neither parsing nor
+  // building, whatever they made (the schema served, one that failed, an error). Kept whole rather
+  // than hashed: comparing megabytes takes a fraction of what hashing them does, on the event loop.
+  let known: { bytes: Buffer; outcome: IntrospectedSchema & { changes?: SchemaChange[] } | IntrospectionError } | undefined;
 
   /** The service's schema now (with its changes from what is served), or the IntrospectionError of why not. */
   const introspectNow = async (): Promise<IntrospectedSchema & { changes?: SchemaChange[] }> => {
-    const { answer, digest, redact } = await fetchIntrospectionAnswer(introspection);
-    if (known?.digest !== digest) {
+    const { answer, redact } = await fetchIntrospectionAnswer(introspection);
+    const bytes = Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength);
+    if (!known?.bytes.equals(bytes)) {
       const outcome = await outcomeOffLoop(answer, served && { sdl: served.sdl, hash: served.hash });
       let settled: IntrospectedSchema & { changes?: SchemaChange[] } | IntrospectionError;
       try {
@@ -109,7 +111,7 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
       } catch (error) {
         settled = error as IntrospectionError;
       }
-      known = { digest, outcome: settled };
+      known = { bytes, outcome: settled };
       onAnswer?.('parsed');
     } else onAnswer?.('unchanged');
     if (known.outcome instanceof Error) throw known.outcome;
