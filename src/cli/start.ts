@@ -6,7 +6,8 @@
  *
  * SIGTERM or SIGINT stops it gracefully: no new connections, requests in flight finish (at most
  * SHUTDOWN_TIMEOUT_MS), then the gateway and the stand-ins close and the process exits: 0 when every
- * request was answered, 1 when some had to be cut off.
+ * request was answered, 1 when some had to be cut off. SIGHUP is ignored, with one line: a closing
+ * terminal never ends it.
  */
 import nodeModule from 'node:module';
 import type { RequestListener } from 'node:http';
@@ -120,6 +121,17 @@ async function main(settings: GatewaySettings): Promise<void> {
   // Only a signal stops the gateway, never a change of parent: nohup, setsid, process managers,
   // container inits and deploy scripts that exit after starting it all leave it reparented, and it
   // must keep serving. (`npm start` execs node, so npm's own signals reach this process directly.)
+  // Nor a hang-up: Node puts SIGHUP back to its default (exit) at start, undoing what nohup set, so
+  // the terminal that started the gateway closing would end it without a word. Said once: a closing
+  // terminal may deliver it twice (from the shell and from the kernel).
+  let hungUp = false;
+  process.on('SIGHUP', () => {
+    if (hungUp || stopping) return;
+    hungUp = true;
+    step('SIGHUP (the terminal closed, or a reload was asked for): ignored, still serving; nothing is reloaded on a signal, stop with SIGTERM', 'warn');
+  });
+  // Once that terminal is gone, writing to it fails (EIO): lines are lost then, never the gateway.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', ignoreClosedOutput);
 
   // Loaded only once the settings are known to be usable, so a refusal is immediate. The statements'
   // thread and the stand-ins start while the gateway's code loads (loading waits on files as much as
@@ -200,6 +212,12 @@ async function main(settings: GatewaySettings): Promise<void> {
   const running = server;
   warmUp({ graphiql: settings.graphiql, idle: () => running.inFlight() === 0 });
   setTimeout(releaseStartUpMemory, RELEASE_AFTER_MS).unref();
+}
+
+/** A write to an output that has gone away (a closed terminal, a closed pipe) is dropped; anything else is raised. */
+function ignoreClosedOutput(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EIO' || error.code === 'EPIPE') return;
+  throw error;
 }
 
 let releasing: NodeJS.Timeout | undefined;

@@ -183,6 +183,7 @@ export async function createGateway({
     pollMs: settings.problemsSchemaPollSeconds * 1000,
     onChange: (next) => buildSwap(next),
     onFailure: (reason) => schemaMetrics.failed(reason),
+    onAnswer: (answer) => schemaMetrics.answered(answer),
     log,
   });
   const observability = createObservability({
@@ -271,10 +272,10 @@ export async function createGateway({
     operation: [conditionsGuard, translationArgumentsGuard(settings.translationMaxTextLength), executionLimitsGuard(settings), ...(appGuards.operation ?? []), rateLimits.translation],
   };
 
-  // A link left out stays left out schema after schema: said once, not at every swap.
+  // A link (or a name) left out stays left out schema after schema: said once, not at every swap.
   const said = new Set<string>();
   const logOnce: GatewayLog = (line, level) => {
-    if (line.startsWith('link ')) {
+    if (line.startsWith('link ') || line.startsWith('names ')) {
       if (said.has(line)) return;
       said.add(line);
     }
@@ -419,13 +420,14 @@ export async function createGateway({
   };
 
   // The first engine: on the live schema, or on the snapshot when the service cannot be introspected
-  // or its schema cannot be built (said in one line, and in /readiness).
+  // (said in one line, and in /readiness).
   let engines: EngineSlot<Engine>;
   try {
     const initial = await problemsSchema.start();
-    const first = await buildEngine(initial).catch(async (error: unknown) => {
+    const first = await buildEngine(initial).catch((error: unknown) => {
+      // Never the snapshot in its place: it would not match a service that answers, and say ready.
       if (problemsSchema.status().source !== 'live') throw error;
-      return buildEngine(await problemsSchema.fallBack(`the service's schema could not be built: ${(error as Error).message}`, 'schema could not be built'));
+      throw new Error(`the problems service's schema cannot be built (${(error as Error).message}); the gateway does not start on the committed snapshot, which does not match the service`);
     });
     engines = createEngineSlot(first, {
       onDisposeError: (error) => log(`problems schema: an engine failed to close: ${(error as Error).message}`, 'warn'),

@@ -5,12 +5,13 @@ import { loadYaml } from '@graphql-mesh/utils';
 import { getMesh, type MeshInstance, type MeshResolvedSource } from '@graphql-mesh/runtime';
 import type { MeshFetch, MeshPlugin, MeshTransform, YamlConfig } from '@graphql-mesh/types';
 import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
-import { buildSchema, printSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { buildSchema, parse, printSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LINKS } from './links/index.ts';
 import type { GatewayLog } from './observability/gateway-log.ts';
 import { createMeshLogger } from './observability/mesh-logger.ts';
 import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
 import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
+import { gatewayNamesOf, withoutGatewayNames } from './schema/gateway-names.ts';
 import { linksLeftOutOf } from './schema/problems-snapshot.ts';
 import type { GatewaySettings } from './settings.ts';
 
@@ -47,6 +48,8 @@ export interface BuiltMesh {
   problemsSchema: GraphQLSchema | undefined;
   /** Links left out because the problems schema cannot carry them, with the reason. */
   linksLeftOut: { name: string; reason: string }[];
+  /** What of the problems schema was left out for bearing a name of the gateway's own (`type ProblemTranslation`, `field Problem.translation`…). */
+  namesLeftOut: string[];
 }
 
 /**
@@ -84,7 +87,12 @@ export async function buildMesh({
   translationHandler.endpoint = settings.translationUrl;
   translationHandler.operationHeaders = bearer(settings.translationApiKey);
 
-  const [schema, sdl] = typeof problemsSchema === 'string' ? [buildSchema(problemsSchema), problemsSchema] : [problemsSchema, printSchema(problemsSchema)];
+  // The service's names never merge into the gateway's: what bears one of them is left out (one line).
+  const names = gatewayNamesOf(await typeDefsOf(config, baseDir), sourcePrefixes(config));
+  const given = typeof problemsSchema === 'string' ? buildSchema(problemsSchema) : problemsSchema;
+  const { schema, leftOut: namesLeftOut } = withoutGatewayNames(given, names);
+  const sdl = schema === given && typeof problemsSchema === 'string' ? problemsSchema : printSchema(schema);
+  if (namesLeftOut.length > 0) log(`names of the problems service left out, since the gateway uses them itself: ${namesLeftOut.join(', ')}`, 'warn');
   const linksLeftOut = linksLeftOutOf(schema);
   for (const { name, reason } of linksLeftOut) {
     const link = LINKS.find((each) => each.name === name)!;
@@ -128,6 +136,7 @@ export async function buildMesh({
     additions: { typeDefs: processed.additionalTypeDefs ?? [], resolvers: toList(processed.additionalResolvers) },
     problemsSchema: mesh.rawSources.find((source) => source.name === 'Problems')?.schema,
     linksLeftOut,
+    namesLeftOut,
   };
 }
 
@@ -155,6 +164,21 @@ export async function problemsSnapshotPath(baseDir: string = PROJECT_ROOT, log: 
   const handler = config.sources.find((source) => source.name === 'Problems')?.handler.graphql as { source?: string } | undefined;
   if (!handler?.source) throw new Error('.meshrc.yaml must declare the Problems source with a schema snapshot (`source:`)');
   return resolve(baseDir, handler.source);
+}
+
+/** The type definitions `.meshrc.yaml` adds (files, or SDL written in place), parsed. */
+async function typeDefsOf(config: YamlConfig.Config, baseDir: string): Promise<DocumentNode[]> {
+  return Promise.all(
+    toList(config.additionalTypeDefs as string | string[] | undefined).map(async (entry) => parse(/[{}]/.test(entry) ? entry : await readFile(resolve(baseDir, entry), 'utf8'), { noLocation: true })),
+  );
+}
+
+/** The prefixes the sources' `prefix` transforms put on their names. */
+function sourcePrefixes(config: YamlConfig.Config): string[] {
+  return config.sources.flatMap((source) => (source.transforms ?? []).flatMap((transform) => {
+    const value = (transform as { prefix?: { value?: string } }).prefix?.value;
+    return value ? [value] : [];
+  }));
 }
 
 function toList<T>(value: T | T[] | undefined): T[] {

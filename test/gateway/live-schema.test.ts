@@ -27,6 +27,9 @@ interface Running {
   metric(name: string): Promise<string>;
 }
 
+const LINK = /* GraphQL */ `{ problems(first: 2) { nodes { id editorial translation(to: "es") { language title provenance { kind } } } } translation { languages { code } } }`;
+const LEFT_OUT = 'names of the problems service left out, since the gateway uses them itself: type ProblemTranslation, type TranslationQuery, field Query.translation, field Problem.translation, field Problem.translations (of a type left out), field Query.translationQuery (of a type left out)';
+
 describe('the problems schema, live', () => {
   let translation: RunningServer;
   const closing: (() => Promise<void>)[] = [];
@@ -291,5 +294,57 @@ describe('the problems schema, live', () => {
     expect(await running.metric('gateway_problems_schema_reloads_total')).toMatch(/ 20$/);
     // Every engine replaced is released once its requests have ended.
     await expect.poll(() => running.metric('gateway_problems_schema_engines'), { timeout: 10_000 }).toMatch(/ 1$/);
+  });
+
+  describe("a service that takes the gateway's names", () => {
+    const hash = async (running: Running) => (await running.readiness()).schema.hash;
+    async function expectLinkServed(url: string) {
+      const result = await postGraphQL(url, LINK);
+      expect(result.errors).toBeUndefined();
+      expect(result.data.problems.nodes).toHaveLength(2);
+      for (const node of result.data.problems.nodes) {
+        expect(node.editorial).toBe(`https://example.org/editorials/${node.id}`);
+        expect(node.translation).toMatchObject({ language: 'es', provenance: { kind: 'MACHINE' } });
+        expect(typeof node.translation.title).toBe('string');
+      }
+      expect(result.data.translation.languages.length).toBeGreaterThan(0);
+    }
+
+    function expectGatewayNames(gateway: Gateway) {
+      const problem = gateway.schema.getType('Problem') as { getFields(): Record<string, { type: { toString(): string } }> };
+      expect(problem.getFields().translation.type.toString()).toBe('ProblemTranslation');
+      expect(problem.getFields().translations).toBeUndefined();
+      expect(Object.keys((gateway.schema.getType('ProblemTranslation') as { getFields(): object }).getFields())).toEqual(['language', 'provenance', 'title', 'statement', 'statementHtml']);
+      expect(gateway.schema.getQueryType()!.getFields().translation.type.toString()).toBe('TranslationQuery!');
+      expect(gateway.schema.getQueryType()!.getFields().translationQuery).toBeUndefined();
+      expect(Object.keys((gateway.schema.getType('TranslationQuery') as { getFields(): object }).getFields())).not.toContain('count');
+    }
+
+    it('at start: serves the live schema with the link, leaves the colliding names out with one line, and says so', async () => {
+      const service = createChangingProblemsService({ apiKey: PROBLEMS_KEY });
+      service.setSchema(SCHEMAS.gatewayNamesTaken);
+      const running = await start({ service });
+      expect(await hash(running)).toBe(withHash(SCHEMAS.gatewayNamesTaken).hash);
+      expectGatewayNames(running.gateway);
+      await expectLinkServed(running.url);
+      expect(running.logs.filter((line) => line.startsWith('names '))).toEqual([LEFT_OUT]);
+      expect(running.logs.filter((line) => /snapshot|cannot be built/.test(line) && !line.includes('differs from the committed snapshot'))).toEqual([]);
+    });
+
+    it('while running: follows the service into the collision and out of it, the link working throughout, said once', async () => {
+      const service = createChangingProblemsService({ apiKey: PROBLEMS_KEY });
+      const running = await start({ service });
+      service.setSchema(SCHEMAS.gatewayNamesTaken);
+      await expect.poll(() => hash(running), { timeout: 30_000, interval: 50 }).toBe(withHash(SCHEMAS.gatewayNamesTaken).hash);
+      expectGatewayNames(running.gateway);
+      await expectLinkServed(running.url);
+      service.setSchema(SCHEMAS.fieldAdded);
+      await expect.poll(() => hash(running), { timeout: 30_000, interval: 50 }).toBe(withHash(SCHEMAS.fieldAdded).hash);
+      service.setSchema(SCHEMAS.gatewayNamesTaken);
+      await expect.poll(() => hash(running), { timeout: 30_000, interval: 50 }).toBe(withHash(SCHEMAS.gatewayNamesTaken).hash);
+      await expectLinkServed(running.url);
+      expect(running.logs.filter((line) => line.startsWith('names '))).toEqual([LEFT_OUT]);
+      expect(running.logs.filter((line) => line.includes('cannot be built'))).toEqual([]);
+    });
   });
 });

@@ -12,7 +12,7 @@ export type IntrospectionFault = 'broken' | 'enormous' | 'slow' | undefined;
 const resolvers = createResolvers(dataset);
 const base = createSchema({ typeDefs, resolvers });
 
-/** The stand-in's schema and three changes of it, each executable over the stand-in's data. */
+/** The stand-in's schema and changes of it, each executable over the stand-in's data. */
 export const SCHEMAS = {
   base,
   /** `Problem.editorial: String` added. */
@@ -28,6 +28,40 @@ export const SCHEMAS = {
       [MapperKind.OBJECT_TYPE]: (type) => (type.name === 'ProblemStatistics' ? new GraphQLObjectType({ ...type.toConfig(), name: 'ProblemStats' }) : type),
     }),
   ),
+  /**
+   * The gateway's own names taken: `Problem.translation` and `Query.translation` fields, types named
+   * `ProblemTranslation` and `TranslationQuery` (each reached by a field of its own), beside
+   * `Problem.editorial`, a field of its own the gateway keeps.
+   */
+  gatewayNamesTaken: createSchema({
+    typeDefs: [
+      typeDefs,
+      /* GraphQL */ `
+        type ProblemTranslation { note: String }
+        type TranslationQuery { count: Int }
+        extend type Problem {
+          translation: String
+          translations: [ProblemTranslation!]
+          editorial: String
+        }
+        extend type Query {
+          translation: String
+          translationQuery: TranslationQuery
+        }
+      `,
+    ],
+    resolvers: [
+      resolvers,
+      {
+        Problem: {
+          translation: () => 'the service’s own',
+          translations: () => [{ note: 'the service’s own' }],
+          editorial: (problem: { id: string }) => `https://example.org/editorials/${problem.id}`,
+        },
+        Query: { translation: () => 'the service’s own', translationQuery: () => ({ count: 1 }) },
+      },
+    ],
+  }),
 } satisfies Record<string, GraphQLSchema>;
 
 export interface ChangingProblemsService {
@@ -36,6 +70,8 @@ export interface ChangingProblemsService {
   setSchema(schema: GraphQLSchema): void;
   /** Makes introspection queries fail in one way (or be served again, with `undefined`). */
   setFault(fault: IntrospectionFault): void;
+  /** Answers introspection queries with these bytes as they are (a large schema made once), or with `schema` again (`undefined`). */
+  setIntrospectionAnswer(answer: Uint8Array | undefined): void;
   /** Introspection queries received, faulty answers included. */
   introspections(): number;
   /** Other operations received. */
@@ -49,6 +85,7 @@ export interface ChangingProblemsService {
 export function createChangingProblemsService({ apiKey, slowMs = 5000 }: { apiKey: string; slowMs?: number }): ChangingProblemsService {
   let schema: GraphQLSchema = SCHEMAS.base;
   let fault: IntrospectionFault;
+  let fixedAnswer: Uint8Array | undefined;
   let introspections = 0;
   let operations = 0;
   const yoga = createYoga({ schema: () => schema, graphqlEndpoint: '/graphql', landingPage: false, logging: false });
@@ -89,6 +126,10 @@ export function createChangingProblemsService({ apiKey, slowMs = 5000 }: { apiKe
       response.end('"}}}');
       return;
     }
+    if (introspection && fixedAnswer) {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': fixedAnswer.byteLength }).end(fixedAnswer);
+      return;
+    }
     if (introspection && fault === 'slow') await new Promise((resolve) => setTimeout(resolve, slowMs));
     const answer = await yoga.fetch(`http://service${request.url}`, { method: request.method, headers: request.headers as Record<string, string>, body: request.method === 'GET' ? undefined : body });
     response.writeHead(answer.status, Object.fromEntries(answer.headers));
@@ -98,6 +139,7 @@ export function createChangingProblemsService({ apiKey, slowMs = 5000 }: { apiKe
     listener,
     setSchema: (next) => (schema = next),
     setFault: (next) => (fault = next),
+    setIntrospectionAnswer: (answer) => (fixedAnswer = answer),
     introspections: () => introspections,
     operations: () => operations,
   };

@@ -1,6 +1,7 @@
-import { hash } from 'node:crypto';
-import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, validateSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
+import { buildSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { readBoundedBytes } from '../../shared/read-bounded.ts';
+import { sdlHash, type AnswerOutcome, type IntrospectionAnswer, type IntrospectionFailure } from './introspection-answer.ts';
+import { outcomeOffLoop } from './introspection-thread.ts';
 
 export interface IntrospectOptions {
   /** The GraphQL endpoint itself (`<PROBLEMS_URL>/graphql`, or a gateway's `/graphql`). */
@@ -15,8 +16,7 @@ export interface IntrospectOptions {
   fetch?: typeof fetch;
 }
 
-/** Why an introspection failed, as a kind a caller can act on and a line an operator can read. */
-export type IntrospectionFailure = 'unreachable' | 'timeout' | 'refused' | 'status' | 'too-large' | 'not-json' | 'no-schema' | 'invalid';
+export type { IntrospectionFailure } from './introspection-answer.ts';
 
 export class IntrospectionError extends Error {
   readonly failure: IntrospectionFailure;
@@ -33,27 +33,41 @@ export class IntrospectionError extends Error {
 
 /** A schema as introspected, with what identifies it. */
 export interface IntrospectedSchema {
-  schema: GraphQLSchema;
+  /** Built from `sdl` when first read (building a large schema takes a while: only what needs it reads it). */
+  readonly schema: GraphQLSchema;
   /** The schema printed with its types and fields sorted: what the hash is taken of, and what a snapshot holds. */
   sdl: string;
   /** sha256 (hex) of `sdl`: equal for equal schemas whatever order the service lists them in. */
   hash: string;
 }
 
+/** One introspection answer as it came, with what cuts secrets out of lines about it. */
+export interface FetchedAnswer {
+  answer: IntrospectionAnswer;
+  redact(text: string): string;
+}
+
 const QUERY = JSON.stringify({ query: getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }) });
 
 /**
  * Introspects a GraphQL endpoint, bounded in time and bytes like every upstream answer, and checks
- * that what came back is a valid schema. The one introspection of the project: the gateway's start,
- * its polling and drift checks, `npm run sources:refresh` and `npm run schema:print` all use it.
- * Fails with an IntrospectionError saying what went wrong in one line (never the key).
+ * that what came back is a valid schema, read off the event loop when it is large. The one
+ * introspection of the project: the gateway's start, its polling and drift checks,
+ * `npm run sources:refresh` and `npm run schema:print` all use it (the gateway's checks through
+ * `fetchIntrospectionAnswer`, to skip what did not change). Fails with an IntrospectionError saying
+ * what went wrong in one line (never the key).
  */
-export async function introspect({ endpoint: given, apiKey, timeoutMs = 10_000, maxBytes = 10 * 1024 * 1024, fetch: fetchFn = globalThis.fetch }: IntrospectOptions): Promise<IntrospectedSchema> {
-  let endpoint = given;
+export async function introspect(options: IntrospectOptions): Promise<IntrospectedSchema> {
+  const { answer, redact } = await fetchIntrospectionAnswer(options);
+  return settledOutcome(await outcomeOffLoop(answer), redact);
+}
+
+/** The introspection answer's bytes, unparsed; fails with an IntrospectionError when none came whole in time. */
+export async function fetchIntrospectionAnswer({ endpoint: given, apiKey, timeoutMs = 10_000, maxBytes = 10 * 1024 * 1024, fetch: fetchFn = globalThis.fetch }: IntrospectOptions): Promise<FetchedAnswer> {
   // Messages name the endpoint without the user and password a URL may carry, and never the key.
-  const secrets = [apiKey, ...credentialsIn(endpoint)].filter((secret): secret is string => Boolean(secret));
+  const secrets = [apiKey, ...credentialsIn(given)].filter((secret): secret is string => Boolean(secret));
   const redact = (text: string) => secrets.reduce((line, secret) => line.replaceAll(secret, '[redacted]'), text);
-  endpoint = withoutCredentials(endpoint);
+  const endpoint = withoutCredentials(given);
   const signal = AbortSignal.timeout(timeoutMs);
   const late = (error: unknown) => (error as Error)?.name === 'TimeoutError' || signal.aborted;
   let response: Response;
@@ -72,58 +86,50 @@ export async function introspect({ endpoint: given, apiKey, timeoutMs = 10_000, 
     if (late(error)) throw new IntrospectionError('timeout', `no answer from ${endpoint} within ${timeoutMs} ms`);
     throw new IntrospectionError('unreachable', `could not reach ${endpoint}: ${redact(causeOf(error))}`);
   }
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readBounded(response, maxBytes);
+    bytes = await readBounded(response, maxBytes);
   } catch (error) {
     if (error instanceof IntrospectionError) throw error;
     if (late(error)) throw new IntrospectionError('timeout', `the answer from ${endpoint} did not end within ${timeoutMs} ms`);
     throw new IntrospectionError('unreachable', `the answer from ${endpoint} broke off: ${redact(causeOf(error))}`);
   }
-  let body: { data?: IntrospectionQuery | null; errors?: { message?: unknown }[] } | undefined;
-  try {
-    body = JSON.parse(text) as typeof body;
-  } catch {
-    body = undefined;
-  }
-  const said = Array.isArray(body?.errors) && typeof body.errors[0]?.message === 'string' ? redact(body.errors[0].message.slice(0, 300)) : undefined;
-  if (response.status === 401 || response.status === 403) throw new IntrospectionError('refused', `${endpoint} refused the key (HTTP ${response.status})`, said);
-  if (body === undefined || body === null || typeof body !== 'object') {
-    throw new IntrospectionError(response.ok ? 'not-json' : 'status', `${endpoint} answered ${response.ok ? 'with a body that is not JSON' : `HTTP ${response.status}`}`);
-  }
-  if (!body.data?.__schema) {
-    throw new IntrospectionError(
-      response.ok || said ? 'no-schema' : 'status',
-      `${endpoint} answered ${response.ok ? '' : `HTTP ${response.status} `}without a schema${said ? `: ${said}` : ' (is introspection disabled there?)'}`,
-      said,
-    );
-  }
-  let schema: GraphQLSchema;
-  try {
-    schema = lexicographicSortSchema(buildClientSchema(body.data));
-  } catch (error) {
-    throw new IntrospectionError('invalid', `${endpoint} answered an introspection that is not a schema: ${(error as Error).message.slice(0, 300)}`);
-  }
-  const problems = validateSchema(schema);
-  if (problems.length > 0) throw new IntrospectionError('invalid', `${endpoint} answered an invalid schema: ${problems[0].message.slice(0, 300)}`);
-  return withHash(schema);
+  return { answer: { status: response.status, bytes, endpoint }, redact };
+}
+
+/** The schema an answer made, or its failure thrown as an IntrospectionError, secrets cut out. */
+export function settledOutcome(outcome: AnswerOutcome, redact: (text: string) => string): IntrospectedSchema {
+  if ('failure' in outcome) throw new IntrospectionError(outcome.failure, redact(outcome.message), outcome.serviceMessage === undefined ? undefined : redact(outcome.serviceMessage));
+  return introspectedSchema(outcome.sdl, outcome.hash);
 }
 
 /** A schema with its sorted printing and the hash of that. */
 export function withHash(schema: GraphQLSchema): IntrospectedSchema {
   const sdl = printSchema(lexicographicSortSchema(schema));
-  return { schema, sdl, hash: hash('sha256', sdl, 'hex') };
+  return { schema, sdl, hash: sdlHash(sdl) };
 }
 
-/** The body as text, stopped (and the transfer with it) once it passes `maxBytes`. */
-async function readBounded(response: Response, maxBytes: number): Promise<string> {
+/** A printed schema and its hash, the schema itself built only if something reads it. */
+function introspectedSchema(sdl: string, hash: string): IntrospectedSchema {
+  let schema: GraphQLSchema | undefined;
+  return {
+    sdl,
+    hash,
+    get schema() {
+      return (schema ??= buildSchema(sdl));
+    },
+  };
+}
+
+/** The body, stopped (and the transfer with it) once it passes `maxBytes`. */
+async function readBounded(response: Response, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length'));
   if (declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge(maxBytes);
   }
-  if (!response.body) return '';
-  return Buffer.from(await readBoundedBytes(response.body, maxBytes, () => tooLarge(maxBytes))).toString('utf8');
+  if (!response.body) return new Uint8Array(0);
+  return readBoundedBytes(response.body, maxBytes, () => tooLarge(maxBytes));
 }
 
 function tooLarge(maxBytes: number): IntrospectionError {

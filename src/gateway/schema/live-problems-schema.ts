@@ -1,7 +1,9 @@
 import type { GatewayLog } from '../observability/gateway-log.ts';
-import { introspect, IntrospectionError, type IntrospectedSchema, type IntrospectionFailure, type IntrospectOptions } from './introspection.ts';
+import type { IntrospectionFailure } from './introspection-answer.ts';
+import { fetchIntrospectionAnswer, IntrospectionError, settledOutcome, type IntrospectedSchema, type IntrospectOptions } from './introspection.ts';
+import { outcomeOffLoop } from './introspection-thread.ts';
 import { readSnapshot } from './problems-snapshot.ts';
-import { diffSchemas, formatSchemaDiff } from './schema-diff.ts';
+import { diffSchemas, formatSchemaDiff, type SchemaChange } from './schema-diff.ts';
 
 /** Where the schema served came from: the service itself, the committed snapshot (the service could not be introspected at start), or a file the app gave (`problemsSchemaPath`). */
 export type ProblemsSchemaSource = 'live' | 'snapshot' | 'given';
@@ -39,6 +41,8 @@ export interface LiveProblemsSchemaOptions {
   onChange(next: IntrospectedSchema, previous: IntrospectedSchema): Promise<() => void>;
   /** Told of each check that failed (`introspection`) and of each new schema that could not be built (`build`). */
   onFailure?(reason: 'introspection' | 'build'): void;
+  /** Told of each introspection answer: `unchanged` (byte for byte the last one: not parsed) or `parsed`. */
+  onAnswer?(answer: 'unchanged' | 'parsed'): void;
   log: GatewayLog;
 }
 
@@ -51,8 +55,10 @@ export interface LiveProblemsSchema {
   follow(): void;
   /**
    * The service refused an operation the gateway had validated against the schema it serves: the
-   * sign its schema changed. Checks at once, or as soon as the last check is `driftGapMs` old, so a
-   * burst of refusals costs one introspection.
+   * sign its schema changed. Checks at once, or as soon as the last check is old enough, so a burst
+   * of refusals costs one introspection. Each such check that finds the schema unchanged (the service
+   * refuses for reasons of its own) doubles the gap to the next, up to a minute (or the poll
+   * interval, when shorter): what clients send never costs more than a few checks a minute.
    */
   driftSeen(): void;
   /** Introspects now and swaps in what changed; resolves when done (never rejects). */
@@ -63,6 +69,8 @@ export interface LiveProblemsSchema {
 
 /** Shortest time between two checks a refusal may trigger (shorter when polling is more frequent). */
 const DRIFT_GAP_MS = 5000;
+/** The longest it grows to while refusals find the schema unchanged (shorter when polling is more frequent). */
+const DRIFT_GAP_MAX_MS = 60_000;
 
 /**
  * The problems schema the gateway serves, as the service says it is: introspected at start (with the
@@ -70,7 +78,7 @@ const DRIFT_GAP_MS = 5000;
  * schema (another hash) is handed to `onChange`; an unchanged one changes nothing. A failed check is
  * logged when its reason changes and counted every time; the schema served stays.
  */
-export function createLiveProblemsSchema({ introspection, snapshotPath, givenPath, pollMs, onChange, onFailure, log }: LiveProblemsSchemaOptions): LiveProblemsSchema {
+export function createLiveProblemsSchema({ introspection, snapshotPath, givenPath, pollMs, onChange, onFailure, onAnswer, log }: LiveProblemsSchemaOptions): LiveProblemsSchema {
   let served: IntrospectedSchema | undefined;
   let source: ProblemsSchemaSource = givenPath ? 'given' : 'live';
   let checkedAt: string | undefined;
@@ -78,12 +86,37 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
   let lastFailure: string | undefined;
   // A schema that failed to build is not built again on every poll: said once, counted once.
   let unbuildable: string | undefined;
-  let running: Promise<void> | undefined;
+  let running: Promise<boolean> | undefined;
   let lastStart = -Infinity;
   let pollTimer: NodeJS.Timeout | undefined;
   let driftTimer: NodeJS.Timeout | undefined;
   let stopped = false;
-  const driftGapMs = pollMs > 0 ? Math.min(DRIFT_GAP_MS, pollMs) : DRIFT_GAP_MS;
+  const driftGapMaxMs = pollMs > 0 ? Math.min(DRIFT_GAP_MAX_MS, pollMs) : DRIFT_GAP_MAX_MS;
+  const driftGapMinMs = Math.min(DRIFT_GAP_MS, driftGapMaxMs);
+  let driftGapMs = driftGapMinMs;
+  // The last answer read, its bytes and what it made: the same bytes again cost neither parsing nor
+  // building, whatever they made (the schema served, one that failed, an error). Kept whole rather
+  // than hashed: comparing megabytes takes a fraction of what hashing them does, on the event loop.
+  let known: { bytes: Buffer; outcome: IntrospectedSchema & { changes?: SchemaChange[] } | IntrospectionError } | undefined;
+
+  /** The service's schema now (with its changes from what is served), or the IntrospectionError of why not. */
+  const introspectNow = async (): Promise<IntrospectedSchema & { changes?: SchemaChange[] }> => {
+    const { answer, redact } = await fetchIntrospectionAnswer(introspection);
+    const bytes = Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength);
+    if (!known?.bytes.equals(bytes)) {
+      const outcome = await outcomeOffLoop(answer, served && { sdl: served.sdl, hash: served.hash });
+      let settled: IntrospectedSchema & { changes?: SchemaChange[] } | IntrospectionError;
+      try {
+        settled = Object.assign(settledOutcome(outcome, redact), 'changes' in outcome ? { changes: outcome.changes } : {});
+      } catch (error) {
+        settled = error as IntrospectionError;
+      }
+      known = { bytes, outcome: settled };
+      onAnswer?.('parsed');
+    } else onAnswer?.('unchanged');
+    if (known.outcome instanceof Error) throw known.outcome;
+    return known.outcome;
+  };
   const short = (hash: string) => hash.slice(0, 12);
 
   const failed = (message: string, summary: string) => {
@@ -94,14 +127,15 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
     lastFailure = message;
   };
 
-  const checkOnce = async () => {
+  /** Whether the schema served changed. */
+  const checkOnce = async (): Promise<boolean> => {
     lastStart = performance.now();
-    let live: IntrospectedSchema;
+    let live: IntrospectedSchema & { changes?: SchemaChange[] };
     try {
-      live = await introspect(introspection);
+      live = await introspectNow();
     } catch (error) {
       failed((error as Error).message, summaryOf(error));
-      return;
+      return false;
     }
     checkedAt = new Date().toISOString();
     lastCheck = 'ok';
@@ -110,10 +144,11 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
     const previous = served!;
     if (live.hash === previous.hash) {
       source = 'live';
-      return;
+      return false;
     }
-    if (live.hash === unbuildable || stopped) return;
-    const changes = await diffSchemas(previous.schema, live.schema).catch(() => []);
+    if (live.hash === unbuildable || stopped) return false;
+    // Worked out with the schema, off the event loop when it is large.
+    const changes = live.changes ?? [];
     let swap: () => void;
     try {
       swap = await onChange(live, previous);
@@ -121,7 +156,7 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
       unbuildable = live.hash;
       onFailure?.('build');
       log(`problems schema: ${short(live.hash)} cannot be built (${(error as Error).message}); still serving ${short(previous.hash)} (${source})`, 'error');
-      return;
+      return false;
     }
     // The swap and what tells of it, in one turn: no request, /readiness or scrape comes between.
     swap();
@@ -129,13 +164,19 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
     source = 'live';
     unbuildable = undefined;
     log(`problems schema: now serving ${short(live.hash)} (was ${short(previous.hash)}): ${oneLine(formatSchemaDiff(changes, 10))}`, 'warn');
+    return true;
   };
 
-  const check = (): Promise<void> => {
-    if (stopped || !served || source === 'given') return Promise.resolve();
+  const check = (): Promise<boolean> => {
+    if (stopped || !served || source === 'given') return Promise.resolve(false);
     running ??= checkOnce().finally(() => (running = undefined));
     return running;
   };
+
+  const driftCheck = () =>
+    void check().then((changed) => {
+      driftGapMs = changed ? driftGapMinMs : Math.min(driftGapMs * 2, driftGapMaxMs);
+    });
 
   const poll = () => {
     pollTimer = setTimeout(() => {
@@ -150,7 +191,7 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
     async start() {
       if (givenPath) return (served = await readSnapshot(givenPath));
       try {
-        served = await introspect(introspection);
+        served = await introspectNow();
         checkedAt = new Date().toISOString();
         lastCheck = 'ok';
         log(`problems schema: introspected from the service, ${short(served.hash)}; ${pollMs > 0 ? `checked again every ${pollMs / 1000} s` : 'PROBLEMS_SCHEMA_POLL_SECONDS=0: checked again only when a request is refused'}`);
@@ -182,16 +223,16 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
       if (stopped || source === 'given' || running || driftTimer) return;
       const wait = lastStart + driftGapMs - performance.now();
       if (wait <= 0) {
-        void check();
+        driftCheck();
         return;
       }
       driftTimer = setTimeout(() => {
         driftTimer = undefined;
-        void check();
+        driftCheck();
       }, wait);
       driftTimer.unref();
     },
-    check,
+    check: async () => void (await check()),
     status: () => ({ source, hash: served?.hash ?? '', ...(checkedAt ? { checkedAt } : {}), ...(lastCheck ? { lastCheck } : {}) }),
     stop() {
       stopped = true;

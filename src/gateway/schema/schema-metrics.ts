@@ -6,6 +6,8 @@ export interface SchemaMetrics {
   reloaded(): void;
   /** A check failed (`introspection`), or a new schema could not be built (`build`). */
   failed(reason: 'introspection' | 'build'): void;
+  /** An introspection answer came: byte for byte the last one (`unchanged`), or read (`parsed`). */
+  answered(answer: 'unchanged' | 'parsed'): void;
 }
 
 /**
@@ -27,6 +29,13 @@ export function createSchemaMetrics(registry: Registry, status: () => ProblemsSc
     registers,
   });
   for (const reason of ['introspection', 'build']) failures.inc({ reason }, 0);
+  const answers = new Counter({
+    name: 'gateway_problems_schema_introspections_total',
+    help: 'Introspection answers of the problems service, by `answer`: `unchanged` (byte for byte the last one, so not parsed at all) or `parsed` (read, off the event loop when large).',
+    labelNames: ['answer'] as const,
+    registers,
+  });
+  for (const answer of ['unchanged', 'parsed']) answers.inc({ answer }, 0);
   new Gauge({
     name: 'gateway_problems_schema_info',
     help: 'The problems schema served: `hash` (sha256 of the sorted printed schema) and `source` (live, snapshot, given); always 1.',
@@ -49,5 +58,6 @@ export function createSchemaMetrics(registry: Registry, status: () => ProblemsSc
   return {
     reloaded: () => reloads.inc(),
     failed: (reason) => failures.inc({ reason }),
+    answered: (answer) => answers.inc({ answer }),
   };
 }
