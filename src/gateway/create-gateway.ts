@@ -41,10 +41,8 @@ import { toPublicSchema } from './public-schema.ts';
 import { sha256Of } from '../shared/hash.ts';
 import { createSharedStores } from './redis/index.ts';
 import { useSelectionOrder } from './execution/shape/use-selection-order.ts';
-import { settingsFromOptions } from './settings-from-options.ts';
-import { SettingsError, type GatewaySettings } from './settings.ts';
+import { SettingsError, settingsFromOptions, type GatewaySettings } from './settings.ts';
 import { upstreamStepsBySchema, useUpstreamCalls } from './upstream/upstream-calls.ts';
-import { DEFAULT_MAX_ANSWER_BYTES } from './upstream/answer-size-limit.ts';
 import { createEngineSlot, releasedWhenSent, type Disposable, type EngineSlot } from './schema/engine-slot.ts';
 import type { IntrospectedSchema } from './schema/introspection.ts';
 import { createLiveProblemsSchema } from './schema/live-problems-schema.ts';
@@ -171,7 +169,7 @@ export async function createGateway({
       endpoint: `${settings.problemsUrl}/graphql`,
       apiKey: settings.problemsApiKey,
       timeoutMs: settings.problemsTimeoutMs,
-      maxBytes: settings.problemsMaxResponseBytes ?? DEFAULT_MAX_ANSWER_BYTES.problems,
+      maxBytes: settings.problemsMaxResponseBytes,
       // The upstream calls' own pools, which take a URL as the mesh's calls do.
       fetch: upstreamFetch.fetch as unknown as typeof fetch,
     },

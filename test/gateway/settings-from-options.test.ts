@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settingsFromOptions } from '../../src/gateway/settings-from-options.ts';
-import { SettingsError } from '../../src/gateway/settings.ts';
+import { SettingsError, settingsFromOptions } from '../../src/gateway/settings.ts';
 
 describe('settingsFromOptions (embedding)', () => {
   it('takes options over the environment', () => {

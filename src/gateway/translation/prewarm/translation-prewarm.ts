@@ -347,11 +347,11 @@ export function translationPrewarmFor(
   },
 ): TranslationPrewarm {
   return startTranslationPrewarm({
-    languages: settings.translationPrewarm ?? [],
+    languages: settings.translationPrewarm,
     target,
     calls: runtime.calls,
     callsPerSecond: settings.translationPrewarmCallsPerSecond,
-    refreshMs: settings.translationPrewarmRefreshSeconds === undefined ? undefined : settings.translationPrewarmRefreshSeconds * 1000,
+    refreshMs: settings.translationPrewarmRefreshSeconds * 1000,
     cacheTtlMs: settings.translationCacheMaxBytes > 0 ? settings.translationCacheTtlSeconds * 1000 : 0,
     store: shared?.keyValueStore(SHARED_NAMESPACE),
     leases: shared?.leases(SHARED_NAMESPACE),
