@@ -2,11 +2,9 @@ import type { KeyValueStore } from '../cache/key-value-store.ts';
 import type { RateLimitStore } from '../guards/rate-limit-store.ts';
 import type { GatewayLog } from '../observability/gateway-log.ts';
 import type { GatewaySettings } from '../settings.ts';
-import type { SharedPace } from '../translation/prewarm/call-pacer.ts';
-import type { Leases } from '../translation/prewarm/leases.ts';
 import type { TranslationCache } from '../translation/translation-cache.ts';
-import { connectRedis } from './redis-connection.ts';
-import { createRedisKeyValueStore, createRedisLeases, createRedisPace } from './redis-key-value-store.ts';
+import { connectRedis, type RedisConnection } from './redis-connection.ts';
+import { createRedisKeyValueStore } from './redis-key-value-store.ts';
 import { createRedisRateLimitStore } from './redis-rate-limit-store.ts';
 import { createRedisTranslationCache } from './redis-translation-cache.ts';
 
@@ -15,10 +13,9 @@ export interface SharedStores {
   rateLimitStore: RateLimitStore;
   /** A shared KeyValueStore for one cache (`problems`, `responses`): its keys never meet another's. */
   keyValueStore(namespace: string): KeyValueStore;
-  /** Leases every replica honours, for background work of one kind (`translation-prewarm`). */
-  leases(namespace: string): Leases;
-  /** One pace of calls for background work of one kind, all replicas together (`translation-prewarm`). */
-  pace(namespace: string): SharedPace;
+  /** The connection and REDIS_PREFIX, for a feature's own scripts (prewarming's leases and pace). */
+  connection: RedisConnection;
+  prefix: string;
   /** `ok`, or what is wrong with Redis (for /readiness: a degraded dependency, never "not ready"). */
   check(): Promise<string>;
   close(): Promise<void>;
@@ -42,8 +39,8 @@ export async function createSharedStores(
     translationCache: createRedisTranslationCache(connection, { prefix, ttlMs: settings.translationCacheTtlSeconds * 1000, maxBytes: settings.translationCacheMaxBytes }),
     rateLimitStore: createRedisRateLimitStore(connection, { prefix }),
     keyValueStore: (namespace) => createRedisKeyValueStore(connection, { prefix, namespace }),
-    leases: (namespace) => createRedisLeases(connection, { prefix, namespace }),
-    pace: (namespace) => createRedisPace(connection, { prefix, namespace }),
+    connection,
+    prefix,
     check: () => connection.check(),
     close: () => connection.close(),
   };

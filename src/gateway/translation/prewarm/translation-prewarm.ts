@@ -9,6 +9,8 @@ import type { TranslationRuntime } from '../translation-runtime.ts';
 import { createCallPacer, pageSizeFor, pause, type SharedPace } from './call-pacer.ts';
 import { planCataloguePage, readCataloguePage, type CataloguePage, type CataloguePagePlan } from './catalogue-page.ts';
 import { createMemoryLeases, type Leases } from './leases.ts';
+import { createRedisLeases } from './redis-leases.ts';
+import { createRedisPace } from './redis-pace.ts';
 import { createPrewarmMetrics, type PrewarmMetrics } from './prewarm-metrics.ts';
 import { chained, createProgressStore, newWalk, type PrewarmProgress, type ProgressStore } from './prewarm-progress.ts';
 
@@ -343,7 +345,7 @@ export function translationPrewarmFor(
   settings: TranslationPrewarmSettings,
   { target, runtime, shared, metrics, log }: Pick<TranslationPrewarmOptions, 'target' | 'metrics' | 'log'> & {
     runtime: Pick<TranslationRuntime, 'calls'>;
-    shared?: Pick<SharedStores, 'keyValueStore' | 'leases' | 'pace'>;
+    shared?: Pick<SharedStores, 'keyValueStore' | 'connection' | 'prefix'>;
   },
 ): TranslationPrewarm {
   return startTranslationPrewarm({
@@ -354,8 +356,8 @@ export function translationPrewarmFor(
     refreshMs: settings.translationPrewarmRefreshSeconds * 1000,
     cacheTtlMs: settings.translationCacheMaxBytes > 0 ? settings.translationCacheTtlSeconds * 1000 : 0,
     store: shared?.keyValueStore(SHARED_NAMESPACE),
-    leases: shared?.leases(SHARED_NAMESPACE),
-    pace: shared?.pace(SHARED_NAMESPACE),
+    leases: shared && createRedisLeases(shared.connection, { prefix: shared.prefix, namespace: SHARED_NAMESPACE }),
+    pace: shared && createRedisPace(shared.connection, { prefix: shared.prefix, namespace: SHARED_NAMESPACE }),
     metrics,
     log,
   });
