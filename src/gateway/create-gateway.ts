@@ -39,7 +39,7 @@ import { createNodeAdapter, type NodeAdapter, type NodeAdapterOptions } from './
 import { useGatewayPipeline } from './pipeline/yoga-adapter.ts';
 import { toPublicSchema } from './public-schema.ts';
 import { sha256Of } from '../shared/hash.ts';
-import { createSharedStores } from './redis/index.ts';
+import { createSharedStores } from './shared-stores.ts';
 import { useSelectionOrder } from './execution/shape/use-selection-order.ts';
 import { SettingsError, settingsFromOptions, type GatewaySettings } from './settings.ts';
 import { upstreamStepsBySchema, useUpstreamCalls } from './upstream/upstream-calls.ts';

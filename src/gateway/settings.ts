@@ -38,8 +38,8 @@ export function readSettings(env: Env): GatewaySettings {
  * Settings given as an options object (embedding), each value checked as it is, by the same kind
  * that reads its variable; options win over `env`, which holds variables to start from (an entry's
  * environment; nothing by default: library code never reads the process's environment). A bad
- * option fails with one line naming the option and its variable; an option given as undefined is
- * not given.
+ * option fails with one line naming the option and its variable; an option given as undefined,
+ * null or '' is not given.
  */
 export function settingsFromOptions(options: Partial<GatewaySettings> = {}, env: Env = {}): GatewaySettings {
   for (const option of Object.keys(options)) {
@@ -47,7 +47,8 @@ export function settingsFromOptions(options: Partial<GatewaySettings> = {}, env:
   }
   const givenOf = (name: Name): Given => {
     const value = (options as Record<string, unknown>)[name];
-    if (value !== undefined && value !== null) return { option: name, value };
+    // An empty string is not given, as an empty variable is not set: `process.env.X` passed through.
+    if (value !== undefined && value !== null && value !== '') return { option: name, value };
     const text = env[SETTINGS[name].variable]?.trim();
     return text ? { text } : undefined;
   };

@@ -34,6 +34,14 @@ describe('settingsFromOptions (embedding)', () => {
     });
   });
 
+  it('takes an option given as an empty string or undefined as not given, as an empty variable is', () => {
+    expect(settingsFromOptions({ problemsApiKey: '', redisPrefix: '', translationUrl: undefined }, { TRANSLATION_URL: 'http://mt:5000' })).toMatchObject({
+      problemsApiKey: undefined,
+      redisPrefix: 'problems-translation-gateway',
+      translationUrl: 'http://mt:5000',
+    });
+  });
+
   it('takes back what it returned: a whole settings object given as options is the same settings', () => {
     const env = { NODE_ENV: 'production', CORS_ORIGINS: '*', TRUST_PROXY: '2', TRANSLATION_DEFAULT_LANGUAGES: 'es-419,en', PROBLEMS_URL: 'http://host:1/graphql' };
     const settings = readSettings(env);

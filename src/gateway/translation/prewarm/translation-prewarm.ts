@@ -3,7 +3,7 @@ import { parse, type DocumentNode, type ExecutionResult, type GraphQLSchema } fr
 import type { Registry } from 'prom-client';
 import { createMemoryKeyValueStore, type KeyValueStore } from '../../cache/key-value-store.ts';
 import type { GatewayLog } from '../../observability/gateway-log.ts';
-import type { SharedStores } from '../../redis/index.ts';
+import type { RedisStores } from '../../redis/index.ts';
 import type { GatewaySettings } from '../../settings.ts';
 import type { TranslationRuntime } from '../translation-runtime.ts';
 import { createCallPacer, pageSizeFor, pause, type SharedPace } from './call-pacer.ts';
@@ -345,7 +345,7 @@ export function translationPrewarmFor(
   settings: TranslationPrewarmSettings,
   { target, runtime, shared, metrics, log }: Pick<TranslationPrewarmOptions, 'target' | 'metrics' | 'log'> & {
     runtime: Pick<TranslationRuntime, 'calls'>;
-    shared?: Pick<SharedStores, 'keyValueStore' | 'connection' | 'prefix'>;
+    shared?: Pick<RedisStores, 'keyValueStore' | 'connection' | 'prefix'>;
   },
 ): TranslationPrewarm {
   return startTranslationPrewarm({
