@@ -95,8 +95,8 @@ function aString(value: unknown): string {
   return value.trim();
 }
 
-/** Free text, such as a path. */
-export const text: SettingKind<string> = kind('text', aString);
+/** A file or directory path, read where it is used (a bad one stops start-up there, naming the variable). */
+export const path: SettingKind<string> = kind('path', aString);
 
 /** A key sent upstream as a Bearer header: no spaces or commas (it would split the header or the list). */
 export const secret: SettingKind<string> = kind('key', (value) => {

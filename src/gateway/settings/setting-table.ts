@@ -12,8 +12,8 @@ import {
   port,
   production,
   proxies,
+  path,
   secret,
-  text,
   url,
   type SettingKind,
 } from './setting-kinds.ts';
@@ -45,6 +45,9 @@ function setting<T>(entry: { variable: string; kind: SettingKind<T>; default: No
 function optional<T>(entry: { variable: string; kind: SettingKind<T>; unset: string; doc: string }): Setting<T, true> {
   return { variable: entry.variable, kind: entry.kind, default: undefined, doc: entry.doc, shownDefault: `unset: ${entry.unset}`, optional: true };
 }
+
+/** Whole seconds a timer can hold. */
+const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
 const notInProduction = ({ production }: { production: boolean }) => !production;
 
@@ -143,7 +146,7 @@ const translation = {
   }),
   translationCuratedDir: optional({
     variable: 'TRANSLATION_CURATED_DIR',
-    kind: text,
+    kind: path,
     unset: 'none (with `REDIS_URL`, those another replica publishes)',
     doc: 'directory of curated translations, `<dir>/<problem id>/<language>.md`, served before any machine translation and followed while running (format in [Readers\' languages](#readers-languages)); a path that is no directory stops start-up',
   }),
@@ -155,7 +158,7 @@ const translation = {
   }),
   translationCuratedRescanSeconds: setting({
     variable: 'TRANSLATION_CURATED_RESCAN_SECONDS',
-    kind: integer(0, MAX_TIMER_MS / 1000),
+    kind: integer(0, MAX_TIMER_SECONDS),
     default: 30,
     doc: 'how often the curated directory (or the set shared through Redis) is read again for changes a file watcher misses; `0`: the watcher only',
   }),
@@ -174,7 +177,7 @@ const translation = {
   }),
   translationPrewarmRefreshSeconds: setting({
     variable: 'TRANSLATION_PREWARM_REFRESH_SECONDS',
-    kind: integer(1, MAX_TIMER_MS / 1000),
+    kind: integer(1, MAX_TIMER_SECONDS),
     default: 3600,
     doc: 'how long after a language\'s last walk over the catalogue the next begins (changed texts are translated again, unchanged ones cost nothing); keep it under `TRANSLATION_CACHE_TTL_SECONDS`',
   }),
@@ -219,7 +222,7 @@ const clientsAndLimits = {
   maxBodyBytes: setting({ variable: 'MAX_BODY_BYTES', kind: integer(1), default: 1024 * 1024, shownDefault: '`1048576` (1 MiB)', doc: 'largest request body; larger gets 413' }),
   trustedDocuments: optional({
     variable: 'TRUSTED_DOCUMENTS',
-    kind: text,
+    kind: path,
     unset: 'any operation',
     doc: 'path of a trusted-documents manifest (`{ "<sha256>": "<document>" }`): only its operations run, and APQ registration is off',
   }),
