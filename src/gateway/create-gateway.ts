@@ -41,7 +41,7 @@ import { toPublicSchema } from './public-schema.ts';
 import { sha256Of } from '../shared/hash.ts';
 import { createSharedStores } from './shared-stores.ts';
 import { useSelectionOrder } from './execution/shape/use-selection-order.ts';
-import { SettingsError, settingsFromOptions, type GatewaySettings } from './settings.ts';
+import { SETTINGS, SettingsError, settingsFromOptions, type GatewaySettings } from './settings.ts';
 import { upstreamStepsBySchema, useUpstreamCalls } from './upstream/upstream-calls.ts';
 import { createEngineSlot, releasedWhenSent, type Disposable, type EngineSlot } from './schema/engine-slot.ts';
 import type { IntrospectedSchema } from './schema/introspection.ts';
@@ -152,8 +152,8 @@ export async function createGateway({
   onEngineReleased,
 }: GatewayOptions = {}): Promise<Gateway> {
   const settings = settingsFromOptions(givenSettings);
-  for (const [setting, variable] of [['problemsUrl', 'PROBLEMS_URL'], ['translationUrl', 'TRANSLATION_URL']] as const) {
-    if (!settings[setting]) throw new SettingsError(setting, `the gateway needs the service's base URL (option ${setting}, variable ${variable})`);
+  for (const setting of ['problemsUrl', 'translationUrl'] as const) {
+    if (!settings[setting]) throw new SettingsError(setting, `the gateway needs the service's base URL (option ${setting}, variable ${SETTINGS[setting].variable})`);
   }
   // The snapshot .meshrc.yaml names, read before anything is started that would need closing.
   const snapshotPath = problemsSchemaPath ?? (await problemsSnapshotPath(baseDir, log));
