@@ -8,8 +8,7 @@ export type { GatewayLog, LogLevel } from './gateway/observability/gateway-log.t
 export type { RequestLog, RequestLogEntry } from './gateway/observability/request-log.ts';
 export type { GuardList, HeadGuard, ParamsGuard, BatchGuard, OperationGuard, EarlyAnswer } from './gateway/pipeline/guard-list.ts';
 export type { GatewayRequest } from './gateway/pipeline/gateway-request.ts';
-export { readSettings, SettingsError, type GatewaySettings } from './gateway/settings.ts';
-export { settingsFromOptions } from './gateway/settings-from-options.ts';
+export { readSettings, settingsFromOptions, SettingsError, type GatewaySettings } from './gateway/settings.ts';
 export { ErrorCode, type ServiceName } from './gateway/errors.ts';
 export type { TranslationCache, TranslationKey } from './gateway/translation/translation-cache.ts';
 export type { RateLimitStore } from './gateway/guards/rate-limit-store.ts';

@@ -25,7 +25,6 @@ import type { StandIn } from '../upstreams/stand-ins.ts';
 // The entry's to decide, not the library's: an app that embeds the gateway owns its process.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 /** Past the drain, closing the gateway and the stand-ins gets this long before the process exits anyway. */
 const CLOSE_GRACE_MS = 5_000;
 
@@ -73,7 +72,7 @@ async function main(settings: GatewaySettings): Promise<void> {
     prefix: standInsServe ? '[gateway] [stand-ins]' : '[gateway]',
     fields: standInsServe ? { standIns: true } : {},
   });
-  const timeoutMs = settings.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  const timeoutMs = settings.shutdownTimeoutMs;
   // First, so an operator who misspelt a limit reads it before believing it set.
   for (const unknown of unknownVariables(process.env, [...settingsVariables(), ...ENTRY_VARIABLES])) step(unknownVariableLine(unknown), 'warn');
 

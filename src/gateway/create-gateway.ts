@@ -39,12 +39,10 @@ import { createNodeAdapter, type NodeAdapter, type NodeAdapterOptions } from './
 import { useGatewayPipeline } from './pipeline/yoga-adapter.ts';
 import { toPublicSchema } from './public-schema.ts';
 import { sha256Of } from '../shared/hash.ts';
-import { createSharedStores } from './redis/index.ts';
+import { createSharedStores } from './shared-stores.ts';
 import { useSelectionOrder } from './execution/shape/use-selection-order.ts';
-import { settingsFromOptions } from './settings-from-options.ts';
-import { SettingsError, type GatewaySettings } from './settings.ts';
+import { SETTINGS, SettingsError, settingsFromOptions, type GatewaySettings } from './settings.ts';
 import { upstreamStepsBySchema, useUpstreamCalls } from './upstream/upstream-calls.ts';
-import { DEFAULT_MAX_ANSWER_BYTES } from './upstream/answer-size-limit.ts';
 import { createEngineSlot, releasedWhenSent, type Disposable, type EngineSlot } from './schema/engine-slot.ts';
 import type { IntrospectedSchema } from './schema/introspection.ts';
 import { createLiveProblemsSchema } from './schema/live-problems-schema.ts';
@@ -157,8 +155,8 @@ export async function createGateway({
   breakerClock,
 }: GatewayOptions = {}): Promise<Gateway> {
   const settings = settingsFromOptions(givenSettings);
-  for (const [setting, variable] of [['problemsUrl', 'PROBLEMS_URL'], ['translationUrl', 'TRANSLATION_URL']] as const) {
-    if (!settings[setting]) throw new SettingsError(setting, `the gateway needs the service's base URL (option ${setting}, variable ${variable})`);
+  for (const setting of ['problemsUrl', 'translationUrl'] as const) {
+    if (!settings[setting]) throw new SettingsError(setting, `the gateway needs the service's base URL (option ${setting}, variable ${SETTINGS[setting].variable})`);
   }
   // The snapshot .meshrc.yaml names, read before anything is started that would need closing.
   const snapshotPath = problemsSchemaPath ?? (await problemsSnapshotPath(baseDir, log));
@@ -174,7 +172,7 @@ export async function createGateway({
       endpoint: `${settings.problemsUrl}/graphql`,
       apiKey: settings.problemsApiKey,
       timeoutMs: settings.problemsTimeoutMs,
-      maxBytes: settings.problemsMaxResponseBytes ?? DEFAULT_MAX_ANSWER_BYTES.problems,
+      maxBytes: settings.problemsMaxResponseBytes,
       // The upstream calls' own pools, which take a URL as the mesh's calls do.
       fetch: upstreamFetch.fetch as unknown as typeof fetch,
     },

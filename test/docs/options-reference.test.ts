@@ -1,7 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { gatewayOptionDocs, withOptionsTable } from './options-reference.ts';
+import { gatewayOptionDocs, settingsTables, withOptionsTable, withSettingsTables } from './options-reference.ts';
 import { ROOT } from './snippets.ts';
+
+/** The README is as `regenerate` makes it; with `variable`=1 in the environment, it is rewritten so first. */
+function expectReadmeAsGenerated(regenerate: (readme: string) => string, variable: string): void {
+  const readmePath = `${ROOT}README.md`;
+  const readme = readFileSync(readmePath, 'utf8');
+  const expected = regenerate(readme);
+  if (process.env[variable] === '1' && expected !== readme) writeFileSync(readmePath, expected);
+  expect(readme).toBe(expected);
+}
 
 /**
  * The README's table of createGateway options is generated from the TypeScript declaration of
@@ -11,11 +20,7 @@ import { ROOT } from './snippets.ts';
  */
 describe('the README options reference', () => {
   it('lists every option of createGateway with its declared type, default and doc comment', () => {
-    const readmePath = `${ROOT}README.md`;
-    const readme = readFileSync(readmePath, 'utf8');
-    const expected = withOptionsTable(readme);
-    if (process.env.UPDATE_README_OPTIONS === '1' && expected !== readme) writeFileSync(readmePath, expected);
-    expect(readme).toBe(expected);
+    expectReadmeAsGenerated(withOptionsTable, 'UPDATE_README_OPTIONS');
   });
 
   it('reads options the way the declarations state them (inherited ones included)', () => {
@@ -26,5 +31,27 @@ describe('the README options reference', () => {
     // From the mesh options GatewayOptions extends.
     expect(byName.log).toBeDefined();
     for (const option of options) expect(option.description, option.name).not.toBe('');
+  });
+});
+
+/**
+ * The README's configuration tables are generated from the settings table, one per group. When a
+ * setting is added or documented differently, rewrite them:
+ *
+ *   UPDATE_README_SETTINGS=1 npx vitest run test/docs/options-reference.test.ts
+ */
+describe('the README configuration tables', () => {
+  it('list every setting of the table with its variable, option, doc, kind and default, grouped as the table is', () => {
+    expectReadmeAsGenerated(withSettingsTables, 'UPDATE_README_SETTINGS');
+  });
+
+  it('show a default as the table holds it, and what unset means for a setting without one', () => {
+    const tables = settingsTables();
+    expect(tables).toContain('| `PORT` | `port` | port the gateway listens on | port, 0 to 65535 | `4000` |');
+    expect(tables).toContain('| `REDIS_TIMEOUT_MS` | `redisTimeoutMs` | budget of one Redis operation; past it a read is a miss and the rate limit counts in process | whole number, from 1 to 150 | `100` |');
+    expect(tables).toContain('| `UPSTREAM_BREAKER_FAILURES` | `upstreamBreakerFailures` |');
+    expect(tables).toContain('| `NODE_ENV` | `production` |');
+    expect(tables).toMatch(/\| `REDIS_URL` \| `redisUrl` \| .* \| unset: in-process \|/);
+    expect(tables).toMatch(/\*\*Redis\*\*\n\n\| variable \| option \| meaning \| value \| default \|/);
   });
 });

@@ -1,4 +1,6 @@
 import ts from 'typescript';
+import { SETTING_GROUPS } from '../../src/gateway/settings.ts';
+import type { Setting } from '../../src/gateway/settings/setting-table.ts';
 import { ROOT } from './snippets.ts';
 
 export const OPTIONS_START = '<!-- createGateway options: generated from GatewayOptions (test/docs/options-reference.test.ts) -->';
@@ -64,4 +66,39 @@ export function withOptionsTable(readme: string, table = optionsTable()): string
   const end = readme.indexOf(OPTIONS_END);
   if (start < 0 || end < start) throw new Error('README.md has no createGateway options markers');
   return readme.slice(0, start) + table + readme.slice(end + OPTIONS_END.length);
+}
+
+export const SETTINGS_START = '<!-- settings: generated from src/gateway/settings/setting-table.ts (test/docs/options-reference.test.ts) -->';
+export const SETTINGS_END = '<!-- end of settings -->';
+
+/** A default as the README shows it: the table's own words, else the value. */
+function shownDefault(setting: Setting): string {
+  if (setting.shownDefault) return setting.shownDefault;
+  const value = setting.default;
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : `\`${value.join(',')}\``;
+  return `\`${String(value)}\``;
+}
+
+/** The README's configuration tables, one per group of the settings table (variable, option, doc, kind with its bounds, default), between their markers. */
+export function settingsTables(groups: readonly { title: string; settings: Record<string, Setting> }[] = SETTING_GROUPS): string {
+  const tables = groups.map(({ title, settings }) =>
+    [
+      `**${title}**`,
+      '',
+      '| variable | option | meaning | value | default |',
+      '|---|---|---|---|---|',
+      ...Object.entries(settings).map(
+        ([option, setting]) => `| \`${setting.variable}\` | \`${option}\` | ${cell(setting.doc)} | ${cell(setting.kind.type)} | ${cell(shownDefault(setting))} |`,
+      ),
+    ].join('\n'),
+  );
+  return [SETTINGS_START, ...tables, SETTINGS_END].join('\n\n');
+}
+
+/** The README with its configuration tables replaced by `tables`. */
+export function withSettingsTables(readme: string, tables = settingsTables()): string {
+  const start = readme.indexOf(SETTINGS_START);
+  const end = readme.indexOf(SETTINGS_END);
+  if (start < 0 || end < start) throw new Error('README.md has no settings markers');
+  return readme.slice(0, start) + tables + readme.slice(end + SETTINGS_END.length);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type RedisConnection } from '../../src/gateway/redis/redis-connection.ts';
-import { createRedisPace } from '../../src/gateway/redis/redis-key-value-store.ts';
+import { createRedisPace } from '../../src/gateway/translation/prewarm/redis-pace.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 
 /** The pace prewarming's replicas share (SharedPace in Redis), asked directly from two connections as two replicas would. */

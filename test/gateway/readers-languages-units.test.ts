@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_HEADER_CHARS, MAX_TAGS, NO_PREFERENCE, readAcceptLanguage } from '../../src/gateway/translation/accept-language.ts';
 import { parseCuratedFile } from '../../src/gateway/translation/curated/curated-file.ts';
 import { languageChain, negotiateLanguage } from '../../src/gateway/translation/language-negotiation.ts';
-import { createRedisTranslationCache } from '../../src/gateway/redis/redis-translation-cache.ts';
+import { createRedisTranslationCache } from '../../src/gateway/translation/redis-translation-cache.ts';
 import { connectRedis } from '../../src/gateway/redis/redis-connection.ts';
 import { startRedis } from '../helpers/redis-server.ts';
 import { translationCacheKey } from '../../src/gateway/translation/translation-cache.ts';

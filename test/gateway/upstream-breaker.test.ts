@@ -307,8 +307,8 @@ describe('circuit breaker among the upstream steps', () => {
 });
 
 describe('circuit breaker settings', () => {
-  it('reads UPSTREAM_BREAKER_* (unset: the breaker applies its defaults) and refuses bad values naming the variable', () => {
-    expect(readSettings({})).toMatchObject({ upstreamBreakerFailures: undefined, upstreamBreakerCooldownMs: undefined });
+  it('reads UPSTREAM_BREAKER_* (unset: the settings table\'s defaults) and refuses bad values naming the variable', () => {
+    expect(readSettings({})).toMatchObject({ upstreamBreakerFailures: 5, upstreamBreakerCooldownMs: 10_000, upstreamBreakerFailurePercent: 50, upstreamBreakerWindowMs: 10_000 });
     expect(
       readSettings({ UPSTREAM_BREAKER_FAILURES: '0', UPSTREAM_BREAKER_COOLDOWN_MS: '2500', UPSTREAM_BREAKER_FAILURE_PERCENT: '75', UPSTREAM_BREAKER_WINDOW_MS: '30000' }),
     ).toMatchObject({ upstreamBreakerFailures: 0, upstreamBreakerCooldownMs: 2500, upstreamBreakerFailurePercent: 75, upstreamBreakerWindowMs: 30_000 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type RedisConnection } from '../../src/gateway/redis/redis-connection.ts';
-import { createRedisRateLimitStore } from '../../src/gateway/redis/redis-rate-limit-store.ts';
+import { createRedisRateLimitStore } from '../../src/gateway/guards/redis-rate-limit-store.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 

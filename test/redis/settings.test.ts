@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settingsFromOptions } from '../../src/gateway/settings-from-options.ts';
-import { SettingsError, readSettings } from '../../src/gateway/settings.ts';
+import { SettingsError, readSettings, settingsFromOptions } from '../../src/gateway/settings.ts';
 
 describe('Redis settings (REDIS_URL, REDIS_PREFIX, REDIS_TIMEOUT_MS)', () => {
   it('MUST default to the package name as prefix and a 100 ms budget, Redis unset', () => {

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, type RedisConnection } from '../../src/gateway/redis/redis-connection.ts';
-import { createRedisRateLimitStore } from '../../src/gateway/redis/redis-rate-limit-store.ts';
-import { createRedisTranslationCache } from '../../src/gateway/redis/redis-translation-cache.ts';
+import { createRedisRateLimitStore } from '../../src/gateway/guards/redis-rate-limit-store.ts';
+import { createRedisTranslationCache } from '../../src/gateway/translation/redis-translation-cache.ts';
 import type { TranslationKey } from '../../src/gateway/translation/translation-cache.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 

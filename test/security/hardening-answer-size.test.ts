@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSettings } from '../../src/gateway/settings.ts';
-import { DEFAULT_MAX_ANSWER_BYTES } from '../../src/gateway/upstream/answer-size-limit.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
@@ -58,7 +57,7 @@ describe('hardening: upstream answers are bounded while they stream', () => {
   });
 
   it('defaults to 10 MiB for problems answers (PROBLEMS_MAX_RESPONSE_BYTES) and 16 MiB for translation ones', () => {
-    expect(DEFAULT_MAX_ANSWER_BYTES).toEqual({ problems: 10 * MiB, translation: 16 * MiB });
+    expect(readSettings({})).toMatchObject({ problemsMaxResponseBytes: 10 * MiB, translationMaxResponseBytes: 16 * MiB });
     expect(readSettings({ PROBLEMS_MAX_RESPONSE_BYTES: '2048' }).problemsMaxResponseBytes).toBe(2048);
     expect(() => readSettings({ TRANSLATION_MAX_RESPONSE_BYTES: '0' })).toThrow(/TRANSLATION_MAX_RESPONSE_BYTES/);
   });

@@ -94,7 +94,7 @@ export function createObservability({ settings, graphqlEndpoint = '/graphql', re
           problems: { url: settings.problemsUrl, apiKey: settings.problemsApiKey },
           translation: { url: settings.translationUrl, apiKey: settings.translationApiKey },
         },
-        standIns: settings.standIns ?? false,
+        standIns: settings.standIns === true,
         dependencies: readinessDependencies,
         keyRefusals,
         breakers,

@@ -144,7 +144,7 @@ export function translationRuntimeFor(
     batchSize: settings.translationBatchSize,
     maxCharsPerCall: settings.translationMaxCharsPerCall,
     concurrency: settings.translationConcurrency,
-    maxCallsPerRequest: settings.translationMaxCallsPerRequest ?? 100,
+    maxCallsPerRequest: settings.translationMaxCallsPerRequest,
     maxTextLength: settings.translationMaxTextLength,
     bodyApiKey: settings.translationKeyInBody ? settings.translationApiKey : undefined,
     translationUrl: settings.translationUrl,

@@ -1,12 +1,9 @@
 import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
 import type { UpstreamStep } from './upstream-call.ts';
 
-/** Bounds when PROBLEMS_ / TRANSLATION_MAX_RESPONSE_BYTES are unset: far above any real answer. */
-export const DEFAULT_MAX_ANSWER_BYTES: Record<ServiceName, number> = { problems: 10 * 1024 * 1024, translation: 16 * 1024 * 1024 };
-
 export interface AnswerSizeLimitOptions {
-  /** Largest answer body read from each service, in bytes. @default DEFAULT_MAX_ANSWER_BYTES */
-  maxBytes?: Partial<Record<ServiceName, number | undefined>>;
+  /** Largest answer body read from each service, in bytes (PROBLEMS_ / TRANSLATION_MAX_RESPONSE_BYTES). */
+  maxBytes: Record<ServiceName, number>;
 }
 
 /**
@@ -16,10 +13,10 @@ export interface AnswerSizeLimitOptions {
  * step (upstream-errors.ts), which reads the body under the call's time budget, passes the
  * UpstreamError on. Not retried: the same call would get the same answer.
  */
-export function limitAnswerSize({ maxBytes = {} }: AnswerSizeLimitOptions = {}): UpstreamStep {
+export function limitAnswerSize({ maxBytes }: AnswerSizeLimitOptions): UpstreamStep {
   return async (call, next) => {
     const response = await next(call);
-    const limit = maxBytes[call.service] ?? DEFAULT_MAX_ANSWER_BYTES[call.service];
+    const limit = maxBytes[call.service];
     const tooLarge = () =>
       new UpstreamError(`The ${call.service} service answered with more than ${limit} bytes.`, {
         code: ErrorCode.UpstreamResponseTooLarge,

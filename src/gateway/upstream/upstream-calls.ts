@@ -76,7 +76,7 @@ export function upstreamStepsBySchema({ settings, observers, problemsStore, log,
     breakUpstreamCircuits({
       failures: settings.upstreamBreakerFailures,
       cooldownMs: settings.upstreamBreakerCooldownMs,
-      failureRatio: settings.upstreamBreakerFailurePercent === undefined ? undefined : settings.upstreamBreakerFailurePercent / 100,
+      failureRatio: settings.upstreamBreakerFailurePercent / 100,
       windowMs: settings.upstreamBreakerWindowMs,
       observers,
       log,

@@ -3,12 +3,14 @@ import { parse, type DocumentNode, type ExecutionResult, type GraphQLSchema } fr
 import type { Registry } from 'prom-client';
 import { createMemoryKeyValueStore, type KeyValueStore } from '../../cache/key-value-store.ts';
 import type { GatewayLog } from '../../observability/gateway-log.ts';
-import type { SharedStores } from '../../redis/index.ts';
+import type { RedisStores } from '../../redis/index.ts';
 import type { GatewaySettings } from '../../settings.ts';
 import type { TranslationRuntime } from '../translation-runtime.ts';
 import { createCallPacer, pageSizeFor, pause, type SharedPace } from './call-pacer.ts';
 import { planCataloguePage, type CataloguePage, type CataloguePagePlan } from './catalogue-page.ts';
 import { createMemoryLeases, type Leases } from './leases.ts';
+import { createRedisLeases } from './redis-leases.ts';
+import { createRedisPace } from './redis-pace.ts';
 import { createPrewarmMetrics, type PrewarmMetrics } from './prewarm-metrics.ts';
 import { chained, createProgressStore, newWalk, type PrewarmProgress, type ProgressStore } from './prewarm-progress.ts';
 
@@ -374,19 +376,19 @@ export function translationPrewarmFor(
   settings: TranslationPrewarmSettings,
   { target, runtime, shared, metrics, log }: Pick<TranslationPrewarmOptions, 'target' | 'metrics' | 'log'> & {
     runtime: Pick<TranslationRuntime, 'calls'>;
-    shared?: Pick<SharedStores, 'keyValueStore' | 'leases' | 'pace'>;
+    shared?: Pick<RedisStores, 'keyValueStore' | 'connection' | 'prefix'>;
   },
 ): TranslationPrewarm {
   return startTranslationPrewarm({
-    languages: settings.translationPrewarm ?? [],
+    languages: settings.translationPrewarm,
     target,
     calls: runtime.calls,
     callsPerSecond: settings.translationPrewarmCallsPerSecond,
-    refreshMs: settings.translationPrewarmRefreshSeconds === undefined ? undefined : settings.translationPrewarmRefreshSeconds * 1000,
+    refreshMs: settings.translationPrewarmRefreshSeconds * 1000,
     cacheTtlMs: settings.translationCacheMaxBytes > 0 ? settings.translationCacheTtlSeconds * 1000 : 0,
     store: shared?.keyValueStore(SHARED_NAMESPACE),
-    leases: shared?.leases(SHARED_NAMESPACE),
-    pace: shared?.pace(SHARED_NAMESPACE),
+    leases: shared && createRedisLeases(shared.connection, { prefix: shared.prefix, namespace: SHARED_NAMESPACE }),
+    pace: shared && createRedisPace(shared.connection, { prefix: shared.prefix, namespace: SHARED_NAMESPACE }),
     metrics,
     log,
   });

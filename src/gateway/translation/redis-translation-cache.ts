@@ -1,7 +1,7 @@
-import { translationCacheKey, type TranslationCache } from '../translation/translation-cache.ts';
-import type { TranslatedText } from '../translation/translation-client.ts';
-import type { RedisConnection } from './redis-connection.ts';
-import { boundedWrites } from './redis-key-value-store.ts';
+import type { RedisConnection } from '../redis/redis-connection.ts';
+import { boundedWrites } from '../redis/redis-key-value-store.ts';
+import { translationCacheKey, type TranslationCache } from './translation-cache.ts';
+import type { TranslatedText } from './translation-client.ts';
 
 export interface RedisTranslationCacheOptions {
   /** `REDIS_PREFIX`: what every key starts with. */

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { sha256Of } from '../../shared/hash.ts';
-import { createMemoryRateLimitStore, type RateLimitStore } from '../guards/rate-limit-store.ts';
-import type { RedisConnection } from './redis-connection.ts';
+import type { RedisConnection } from '../redis/redis-connection.ts';
+import { createMemoryRateLimitStore, type RateLimitStore } from './rate-limit-store.ts';
 
 export interface RedisRateLimitStoreOptions {
   /** `REDIS_PREFIX`: what every key starts with. */

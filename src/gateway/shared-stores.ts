@@ -1,0 +1,33 @@
+import type { RateLimitStore } from './guards/rate-limit-store.ts';
+import { createRedisRateLimitStore } from './guards/redis-rate-limit-store.ts';
+import type { GatewayLog } from './observability/gateway-log.ts';
+import { connectRedisStores, type RedisStores } from './redis/index.ts';
+import type { GatewaySettings } from './settings.ts';
+import { createRedisTranslationCache } from './translation/redis-translation-cache.ts';
+import type { TranslationCache } from './translation/translation-cache.ts';
+
+export interface SharedStores extends RedisStores {
+  translationCache: TranslationCache;
+  rateLimitStore: RateLimitStore;
+}
+
+/**
+ * The stores several replicas share when `REDIS_URL` is set: translation cache, problems answers and
+ * rate-limit counters in one Redis, each feature's part made by the feature (redis/ knows none).
+ * Resolves even when Redis is unreachable: caches then degrade to misses and rate limits to this
+ * replica's counters.
+ */
+export async function createSharedStores(
+  settings: Pick<GatewaySettings, 'redisUrl' | 'redisPrefix' | 'redisTimeoutMs' | 'translationCacheTtlSeconds' | 'translationCacheMaxBytes'>,
+  log: GatewayLog = console.warn,
+): Promise<SharedStores | undefined> {
+  const redis = await connectRedisStores(settings, log);
+  if (!redis) return undefined;
+  const { connection, prefix } = redis;
+  return {
+    ...redis,
+    // TRANSLATION_CACHE_MAX_BYTES bounds the shared cache too, all replicas together.
+    translationCache: createRedisTranslationCache(connection, { prefix, ttlMs: settings.translationCacheTtlSeconds * 1000, maxBytes: settings.translationCacheMaxBytes }),
+    rateLimitStore: createRedisRateLimitStore(connection, { prefix }),
+  };
+}
