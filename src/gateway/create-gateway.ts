@@ -51,6 +51,7 @@ import { createLiveProblemsSchema } from './schema/live-problems-schema.ts';
 import { watchSchemaDrift } from './schema/schema-drift.ts';
 import { createSchemaMetrics } from './schema/schema-metrics.ts';
 import { invalidTrustedDocuments } from './schema/stale-trusted-documents.ts';
+import { staleSdkOperationsLine } from '../sdk/stale-operations.ts';
 
 export interface GatewayOptions {
   /**
@@ -58,7 +59,7 @@ export interface GatewayOptions {
    * "Configuration" for each; e.g. `{ problemsUrl, translationUrl, gatewayApiKeys: ['k'] }`). The
    * process environment is never read: `problemsUrl` and `translationUrl` are required here.
    */
-  settings?: Partial<GatewaySettings>;
+  settings?: { [Setting in keyof GatewaySettings]?: GatewaySettings[Setting] | undefined };
   /** Where per-client rate-limit counters live. @default in-process */
   rateLimitStore?: RateLimitStore;
   /** Where translations are kept. @default in-process LRU bounded by TRANSLATION_CACHE_MAX_BYTES */
@@ -235,6 +236,7 @@ export async function createGateway({
     onRejected: observability.onRateLimited,
   });
   const trustedDocuments = settings.trustedDocuments ? loadTrustedDocuments(settings.trustedDocuments) : undefined;
+  if (trustedDocuments) log(`trusted documents: ${Object.keys(trustedDocuments).length} loaded from ${settings.trustedDocuments}; any other operation is refused`, 'info');
   const maskErrors = errorMasking({ production: settings.production });
   // One set of CORS options for yoga and for the node:http adapter in front of it: the same headers either way.
   const cors = { origin: settings.corsOrigins === '*' ? '*' : settings.corsOrigins };
@@ -304,6 +306,8 @@ export async function createGateway({
       if (stale.length > 0) {
         log(`trusted documents that no longer validate against problems schema ${problems.hash.slice(0, 12)} (they answer GRAPHQL_VALIDATION_FAILED): ${stale.join(', ')}`, 'warn');
       }
+      const staleSdk = staleSdkOperationsLine(schema, problems.hash);
+      if (staleSdk) log(staleSdk, 'warn');
       const responseCache = createResponseCache({
         sharedStore: shared?.keyValueStore('responses'),
         ttlMs: settings.responseCacheTtlSeconds * 1000,
@@ -375,7 +379,7 @@ export async function createGateway({
         // MAX_BODY_BYTES is enforced by the declared-length guard and useRequestBody, which reads each body once.
         maxRequestBodySize: false,
         ...(settings.graphiql
-          ? graphiqlYogaOptions({ keysRequired: settings.gatewayApiKeys.length > 0, onPath: (request) => routes.routeFor(new URL(request.url).pathname) === 'graphql' })
+          ? graphiqlYogaOptions({ keysRequired: settings.gatewayApiKeys.length > 0, schema, onPath: (request) => routes.routeFor(new URL(request.url).pathname) === 'graphql' })
           : { graphiql: false }),
       }) as unknown as YogaServerInstance<object, object>;
       // Every request enters here: head guards before any body is read; repeated queries, and queries
