@@ -53,13 +53,16 @@ import { createSchemaMetrics } from './schema/schema-metrics.ts';
 import { invalidTrustedDocuments } from './schema/stale-trusted-documents.ts';
 import { staleSdkOperationsLine } from '../sdk/stale-operations.ts';
 
+/** Settings given in code: any of them, each possibly `undefined` (as `process.env.X` is), which counts as not given. */
+export type SettingsOptions = { [Setting in keyof GatewaySettings]?: GatewaySettings[Setting] | undefined };
+
 export interface GatewayOptions {
   /**
    * Settings over the defaults, validated as the environment variables behind them are (see README
    * "Configuration" for each; e.g. `{ problemsUrl, translationUrl, gatewayApiKeys: ['k'] }`). The
    * process environment is never read: `problemsUrl` and `translationUrl` are required here.
    */
-  settings?: { [Setting in keyof GatewaySettings]?: GatewaySettings[Setting] | undefined };
+  settings?: SettingsOptions;
   /** Where per-client rate-limit counters live. @default in-process */
   rateLimitStore?: RateLimitStore;
   /** Where translations are kept. @default in-process LRU bounded by TRANSLATION_CACHE_MAX_BYTES */
@@ -84,7 +87,8 @@ export interface GatewayOptions {
   onEngineReleased?: () => void;
   /**
    * Path of the GraphQL endpoint on a server of its own. Mounted by an app (Express or Connect
-   * `app.use(path, gateway.listener)`), the gateway serves GraphQL at the mount path instead.
+   * `app.use(path, gateway.listener)`, or `mountAt(path, gateway.listener)` for node:http, Fastify
+   * and Koa), the gateway serves GraphQL at the mount path instead, its other routes below it.
    * @default '/graphql'
    */
   graphqlEndpoint?: string;
