@@ -61,11 +61,13 @@ describe('a gateway over a problems service whose connection has edges only', ()
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
+  const lines: string[] = [];
+
   it('opens GraphiQL on examples that ask edges, and each runs without errors', async () => {
     dir = mkdtempSync(join(tmpdir(), 'edges-schema-'));
     const path = join(dir, 'schema.graphql');
     writeFileSync(path, withoutNodes(UPSTREAM));
-    stack = await startStack({ problemsSchemaPath: path, settings: { graphiql: true } });
+    stack = await startStack({ problemsSchemaPath: path, settings: { graphiql: true }, log: (line) => void lines.push(line) });
     const response = await fetch(stack.gatewayUrl, { headers: { accept: 'text/html' } });
     const html = await response.text();
     const options = JSON.parse(/<script id="graphiql-options" type="application\/json">(.*?)<\/script>/s.exec(html)![1]!);
@@ -75,5 +77,12 @@ describe('a gateway over a problems service whose connection has edges only', ()
       const result = await stack.query(tab.query);
       expect(result.errors, tab.query).toBeUndefined();
     }
+  });
+
+  it("says at start, in one line, which of the package's SDK operations the schema refuses", () => {
+    const said = lines.filter((line) => line.startsWith('SDK operations that do not validate'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('ProblemsInLanguage (Cannot query field "nodes" on type "ProblemConnection".)');
+    expect(said[0]).not.toContain('TranslateText');
   });
 });
