@@ -7,37 +7,13 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphiqlExamplesFor, type GraphiQLExample } from '../../src/gateway/graphiql/examples.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { CHROMIUM, CHROMIUM_ARGS, editorText, staysLocal } from './chromium.ts';
 
 // GraphiQL in a real browser with no internet: Debian's Chromium, driven by playwright-core (which
 // downloads no browser). Every request to a host other than this machine is aborted and counted; the
 // page must still load, run the cross-source query and show a translated statement.
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SCREENSHOT = fileURLToPath(new URL('../../test-artifacts/graphiql.png', import.meta.url));
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
-/** Whether a browser request stays on this machine (data:/blob:/about: URLs never leave the page). */
-function staysLocal(rawUrl: string): boolean {
-  const url = new URL(rawUrl);
-  if (url.protocol === 'data:' || url.protocol === 'blob:' || url.protocol === 'about:') return true;
-  return LOOPBACK_HOSTS.has(url.hostname) || /^127\./.test(url.hostname);
-}
-
-/** Monaco draws spaces as U+00A0: the text of an editor, as a reader sees it. */
-function editorText(raw: string | null | undefined): string {
-  return (raw ?? '').replace(/\u00a0/g, ' ');
-}
 
 /** What went wrong in the page so far, for failure messages. */
 function diagnostics(): string {
