@@ -18,7 +18,7 @@ beforeAll(async () => {
   const { problemsUrl, problemsApiKey, translationUrl, translationApiKey } = stack.upstreamSettings;
   env = { PORT: '0', PROBLEMS_URL: problemsUrl!, PROBLEMS_API_KEY: problemsApiKey!, TRANSLATION_URL: translationUrl!, TRANSLATION_API_KEY: translationApiKey! };
   browser = await launchOfflineChromium();
-}, 60_000);
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
   await stack?.close();
@@ -29,15 +29,15 @@ describe.each(RECIPES)('the %s recipe, mounted at /api/graphql', (recipe) => {
   let stop: () => Promise<number | null>;
   let output: string;
   beforeAll(async () => {
-    const ran = await runProgram(`${ROOT}examples/${recipe}/server.ts`, env);
+    const ran = await runProgram(`${ROOT}examples/${recipe}/server.ts`, env, 240_000);
     if (!ran.url) throw new Error(`examples/${recipe}/server.ts did not serve:\n${ran.output}`);
     url = ran.url;
     stop = ran.stop;
     output = ran.output;
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     expect(await stop?.(), output).toBe(0);
-  });
+  }, 60_000);
 
   it('serves the probes and metrics below the mount, and 404 naming the mount for other paths below it', async () => {
     expect(new URL(url).pathname).toBe(MOUNT);
@@ -52,7 +52,7 @@ describe.each(RECIPES)('the %s recipe, mounted at /api/graphql', (recipe) => {
     const missing = await fetch(`${url}/nope`);
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain(`GraphQL is served at ${MOUNT}.`);
-  });
+  }, 120_000);
 
   it('opens GraphiQL in Chromium with every file it asks for, and runs the cross-source query', async () => {
     const page = await browser.context.newPage();

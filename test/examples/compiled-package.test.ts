@@ -112,7 +112,7 @@ describe('the packed package, installed in a new app', () => {
     expect(result.errors).toBeUndefined();
     expect(result.data.problem.translation.title).toBeTruthy();
     expect(result.data.problem.translation.title).not.toBe(result.data.problem.title);
-  });
+  }, 240_000);
 
   const consumer = /* ts */ `
     import { createServer } from 'node:http';
@@ -147,7 +147,7 @@ describe('the packed package, installed in a new app', () => {
     expect(result).toMatchObject({ merge: true, document: 'Document', error: 'SettingsError' });
     expect(result.title).toBeTruthy();
     expect(result.title).not.toBe(result.original);
-  });
+  }, 240_000);
 
   it('type-checks under a default strict tsc, without skipLibCheck: its declarations reach no faulty dependency typings', async () => {
     writeFileSync(
@@ -157,7 +157,7 @@ describe('the packed package, installed in a new app', () => {
     const result = await run(process.execPath, [TSC, '-p', 'tsconfig.libcheck.json'], { cwd: app }).catch((error: { stdout: string }) => error);
     const errors = result.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
     expect(errors).toEqual([]);
-  });
+  }, 240_000);
 
   it("runs the package's start-up entry from node_modules: the stand-ins in development, the query answered, a clean stop", async () => {
     const child = spawn(process.execPath, ['node_modules/problems-translation-gateway/dist/src/cli/start.js'], {
@@ -190,5 +190,5 @@ describe('the packed package, installed in a new app', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
-  });
+  }, 240_000);
 });
