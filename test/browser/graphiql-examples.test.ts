@@ -82,7 +82,7 @@ describe('a gateway over a problems service whose connection has edges only', ()
   it("says at start, in one line, which of the package's SDK operations the schema refuses", () => {
     const said = lines.filter((line) => line.startsWith('SDK operations that do not validate'));
     expect(said).toHaveLength(1);
-    expect(said[0]).toContain('ProblemsInLanguage (Cannot query field "nodes" on type "ProblemConnection".)');
+    expect(said[0]).toContain('ProblemsInLanguage (Cannot query field "nodes" on type "ProblemConnection".');
     expect(said[0]).not.toContain('TranslateText');
   });
 });
