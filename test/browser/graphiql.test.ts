@@ -99,7 +99,7 @@ describe('GraphiQL in Chromium, offline', () => {
 
     const page = await context!.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    const response = await page.goto(stack.gatewayUrl, { waitUntil: 'load', timeout: 15_000 });
+    const response = await page.goto(stack.gatewayUrl, { waitUntil: 'commit', timeout: 60_000 });
     expect(response?.status()).toBe(200);
     expect(await response?.request().headerValue('accept')).toContain('text/html');
     expect(response?.headers()['content-type']).toMatch(/^text\/html/);
@@ -110,7 +110,7 @@ describe('GraphiQL in Chromium, offline', () => {
       'the cross-source query in its editor',
       async () => editorText(await queryEditor.textContent()),
       (text) => text.includes('query ProblemsInYourLanguage'),
-      15_000,
+      90_000,
     );
     const tabs = editorText(await page.locator('.graphiql-tabs').textContent());
     for (const example of graphiqlExamples) expect(tabs).toContain(example.name);
@@ -121,7 +121,7 @@ describe('GraphiQL in Chromium, offline', () => {
       'a result with statements',
       async () => editorText(await resultPane.textContent()),
       (text) => text.includes('"statement"') || text.includes('"errors"'),
-      15_000,
+      90_000,
     );
 
     await mkdir(join(SCREENSHOT, '..'), { recursive: true });
@@ -136,13 +136,13 @@ describe('GraphiQL in Chromium, offline', () => {
     expect([...external], 'requests to hosts other than this machine').toEqual([]);
     expect(failedLocal, 'requests to the gateway that failed').toEqual([]);
     expect(pageErrors, 'uncaught errors in the page').toEqual([]);
-  }, 60_000);
+  }, 240_000);
 
   it('switches to every example tab and runs it', async () => {
     // What each example's answer shows near its top (Monaco renders only the lines on screen).
     const shows: Record<string, string[]> = {
       ProblemsInYourLanguage: ['"totalCount"', '"language": "es"'],
-      ProblemsOnly: ['"totalCount"', '"hasNextPage"'],
+      ProblemsOnly: ['"totalCount"', '"title"'],
       TranslationOnly: ['"translation"', '"languages"'],
       TheLink: ['"nodes"', '"language": "es"'],
     };
@@ -152,10 +152,10 @@ describe('GraphiQL in Chromium, offline', () => {
     // GraphiQL restores the tabs of the last visit from localStorage: start as a first visit.
     await page.addInitScript(() => window.localStorage.clear());
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(stack.gatewayUrl, { waitUntil: 'load', timeout: 15_000 });
+    await page.goto(stack.gatewayUrl, { waitUntil: 'commit', timeout: 60_000 });
     const queryEditor = page.locator('.graphiql-query-editor .view-lines');
     const resultPane = page.locator('.graphiql-response .view-lines');
-    await waitFor('the first tab', async () => editorText(await queryEditor.textContent()), (text) => text.includes(`query ${graphiqlExamples[0].name}`), 15_000);
+    await waitFor('the first tab', async () => editorText(await queryEditor.textContent()), (text) => text.includes(`query ${graphiqlExamples[0].name}`), 90_000);
 
     // The last tab first, then back to the first: every switch is a real one.
     for (const example of [...graphiqlExamples.slice(1), graphiqlExamples[0]]) {
@@ -173,7 +173,7 @@ describe('GraphiQL in Chromium, offline', () => {
           return editorText(await queryEditor.textContent());
         },
         (text) => text.includes(`query ${example.name}`),
-        20_000,
+        60_000,
       );
       // Right after a switch GraphiQL can still hold the previous tab's operation name for a moment
       // ("Cannot infer operation <previous>"): run again until the tab's own operation runs.
@@ -189,11 +189,11 @@ describe('GraphiQL in Chromium, offline', () => {
           return text;
         },
         (text) => (text.includes('"errors"') && !text.includes('Cannot infer operation')) || shows[example.name].every((marker) => text.includes(marker)),
-        20_000,
+        60_000,
       );
       expect(result, example.name).not.toContain('"errors"');
     }
     expect([...external], 'requests to hosts other than this machine').toEqual([]);
     expect(pageErrors, 'uncaught errors in the page').toEqual([]);
-  }, 120_000);
+  }, 400_000);
 });

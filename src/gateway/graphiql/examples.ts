@@ -44,6 +44,8 @@ const SIZE_ARGUMENTS = ['first', 'limit', 'take', 'pageSize', 'size', 'count', '
 /** Item fields shown first when the item has them; then its other leaf fields in schema order. */
 const PREFERRED_FIELDS = ['id', 'title', 'name'];
 const LINK_FIELD = 'translation';
+/** Long texts (the link translates them): left out of the list's own tab, which shows a page at a glance. */
+const LONG_TEXT_FIELDS = new Set(['statement', 'description', 'body', 'content', 'text']);
 
 /** The examples for this schema, in tab order: the cross-source query first (the tab the page opens on). */
 export function graphiqlExamplesFor(schema: GraphQLSchema): GraphiQLExample[] {
@@ -96,9 +98,10 @@ function hasLink(item: GraphQLObjectType): boolean {
   return item.getFields()[LINK_FIELD] !== undefined;
 }
 
-/** Up to `count` leaf fields of the item (scalars and enums, no required argument), the preferred ones first. */
+/** Up to `count` short leaf fields of the item (scalars and enums, no required argument, no long text), the preferred ones first. */
 function leafFieldsOf(item: GraphQLObjectType, count: number): string[] {
   const leaves = Object.values(item.getFields())
+    .filter((field) => !LONG_TEXT_FIELDS.has(field.name))
     .filter((field) => {
       const named = getNamedType(field.type);
       return (isScalarType(named) || isEnumType(named)) && field.args.every((argument) => !isNonNullType(argument.type));
