@@ -4,6 +4,7 @@
  * the typed SDK. README "Embedding" shows each.
  */
 export { createGateway, type Gateway, type GatewayOptions, type GatewayYoga } from './gateway/create-gateway.ts';
+export { mountAt, type MountedListener } from './gateway/mount-at.ts';
 export type { GatewayLog, LogLevel } from './gateway/observability/gateway-log.ts';
 export type { RequestLog, RequestLogEntry } from './gateway/observability/request-log.ts';
 export type { GuardList, HeadGuard, ParamsGuard, BatchGuard, OperationGuard, EarlyAnswer } from './gateway/pipeline/guard-list.ts';

@@ -14,7 +14,7 @@ import type { RequestListener } from 'node:http';
 import type { Gateway } from '../gateway/create-gateway.ts';
 import { SettingsError, readSettings, settingsVariables, unknownVariableLine, unknownVariables, type GatewaySettings } from '../gateway/settings.ts';
 import { createEntryLog } from './entry-log.ts';
-import { listen, type CutOffRequest, type RunningServer } from '../shared/listen.ts';
+import { checkPortFree, listen, type CutOffRequest, type RunningServer } from '../shared/listen.ts';
 import { RELEASE_AFTER_MS, releaseStartUpMemory } from './release-start-up-memory.ts';
 import { seconds, startUpLine } from './start-up-line.ts';
 import type { StandIn } from '../upstreams/stand-ins.ts';
@@ -135,6 +135,7 @@ async function main(settings: GatewaySettings): Promise<void> {
   // Loaded only once the settings are known to be usable, so a refusal is immediate. The statements'
   // thread and the stand-ins start while the gateway's code loads (loading waits on files as much as
   // on the CPU), and the stand-ins' code is not loaded at all when no upstream needs one (production).
+  await checkPortFree(settings.port, '0.0.0.0');
   const { warmStatementThread, warmUp } = await import('./warm-up.ts');
   warmStatementThread();
   const loadingCode = Promise.all([

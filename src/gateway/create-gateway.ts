@@ -49,6 +49,10 @@ import { createLiveProblemsSchema } from './schema/live-problems-schema.ts';
 import { watchSchemaDrift } from './schema/schema-drift.ts';
 import { createSchemaMetrics } from './schema/schema-metrics.ts';
 import { invalidTrustedDocuments } from './schema/stale-trusted-documents.ts';
+import { staleSdkOperationsLine } from '../sdk/stale-operations.ts';
+
+/** Settings given in code: any of them, each possibly `undefined` (as `process.env.X` is), which counts as not given. */
+export type SettingsOptions = { [Setting in keyof GatewaySettings]?: GatewaySettings[Setting] | undefined };
 
 export interface GatewayOptions {
   /**
@@ -56,7 +60,7 @@ export interface GatewayOptions {
    * "Configuration" for each; e.g. `{ problemsUrl, translationUrl, gatewayApiKeys: ['k'] }`). The
    * process environment is never read: `problemsUrl` and `translationUrl` are required here.
    */
-  settings?: Partial<GatewaySettings>;
+  settings?: SettingsOptions;
   /** Where per-client rate-limit counters live. @default in-process */
   rateLimitStore?: RateLimitStore;
   /** Where translations are kept. @default in-process LRU bounded by TRANSLATION_CACHE_MAX_BYTES */
@@ -81,7 +85,8 @@ export interface GatewayOptions {
   onEngineReleased?: () => void;
   /**
    * Path of the GraphQL endpoint on a server of its own. Mounted by an app (Express or Connect
-   * `app.use(path, gateway.listener)`), the gateway serves GraphQL at the mount path instead.
+   * `app.use(path, gateway.listener)`, or `mountAt(path, gateway.listener)` for node:http, Fastify
+   * and Koa), the gateway serves GraphQL at the mount path instead, its other routes below it.
    * @default '/graphql'
    */
   graphqlEndpoint?: string;
@@ -238,6 +243,7 @@ export async function createGateway({
     onRejected: observability.onRateLimited,
   });
   const trustedDocuments = settings.trustedDocuments ? loadTrustedDocuments(settings.trustedDocuments) : undefined;
+  if (trustedDocuments) log(`trusted documents: ${Object.keys(trustedDocuments).length} loaded from ${settings.trustedDocuments}; any other operation is refused`, 'info');
   const maskErrors = errorMasking({ production: settings.production });
   // One set of CORS options for yoga and for the node:http adapter in front of it: the same headers either way.
   const cors = { origin: settings.corsOrigins === '*' ? '*' : settings.corsOrigins };
@@ -307,6 +313,8 @@ export async function createGateway({
       if (stale.length > 0) {
         log(`trusted documents that no longer validate against problems schema ${problems.hash.slice(0, 12)} (they answer GRAPHQL_VALIDATION_FAILED): ${stale.join(', ')}`, 'warn');
       }
+      const staleSdk = staleSdkOperationsLine(schema, problems.hash);
+      if (staleSdk) log(staleSdk, 'warn');
       const responseCache = createResponseCache({
         sharedStore: shared?.keyValueStore('responses'),
         ttlMs: settings.responseCacheTtlSeconds * 1000,
@@ -378,7 +386,7 @@ export async function createGateway({
         // MAX_BODY_BYTES is enforced by the declared-length guard and useRequestBody, which reads each body once.
         maxRequestBodySize: false,
         ...(settings.graphiql
-          ? graphiqlYogaOptions({ keysRequired: settings.gatewayApiKeys.length > 0, onPath: (request) => routes.routeFor(new URL(request.url).pathname) === 'graphql' })
+          ? graphiqlYogaOptions({ keysRequired: settings.gatewayApiKeys.length > 0, schema, onPath: (request) => routes.routeFor(new URL(request.url).pathname) === 'graphql' })
           : { graphiql: false }),
       }) as unknown as YogaServerInstance<object, object>;
       // Every request enters here: head guards before any body is read; repeated queries, and queries

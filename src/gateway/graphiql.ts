@@ -1,6 +1,7 @@
+import type { GraphQLSchema } from 'graphql';
 import type { GraphiQLOptions, YogaServerOptions } from 'graphql-yoga';
 import { renderGraphiQLPage } from './graphiql/assets.ts';
-import { crossSourceExample, graphiqlExamples } from './graphiql/examples.ts';
+import { graphiqlExamplesFor } from './graphiql/examples.ts';
 import { gatewayRequestOf } from './pipeline/gateway-request.ts';
 
 export { useGraphiQLAssets } from './graphiql/assets.ts';
@@ -8,6 +9,8 @@ export { useGraphiQLAssets } from './graphiql/assets.ts';
 export interface GraphiQLPageOptions {
   /** Whether clients must send a gateway key (GATEWAY_API_KEYS set): the page then hints at the header. */
   keysRequired: boolean;
+  /** The schema served, from which the example tabs are written (its list field, pagination shape and fields). */
+  schema: GraphQLSchema;
 }
 
 export interface GraphiQLServingOptions extends GraphiQLPageOptions {
@@ -19,12 +22,13 @@ export interface GraphiQLServingOptions extends GraphiQLPageOptions {
 export const GATEWAY_KEY_HEADERS_HINT = JSON.stringify({ Authorization: 'Bearer <your gateway key>' }, null, 2);
 
 /** The GraphiQL options of the page: title, example tabs, and the key hint when keys are required. */
-export function graphiqlOptions({ keysRequired }: GraphiQLPageOptions): GraphiQLOptions {
+export function graphiqlOptions({ keysRequired, schema }: GraphiQLPageOptions): GraphiQLOptions {
   const headers = keysRequired ? GATEWAY_KEY_HEADERS_HINT : undefined;
+  const examples = graphiqlExamplesFor(schema);
   return {
     title: 'Problems + Translation gateway',
-    defaultQuery: crossSourceExample.query,
-    defaultTabs: graphiqlExamples.map(({ query }) => ({ query, variables: null, headers: headers ?? null })),
+    defaultQuery: examples[0]?.query ?? '{ __typename }\n',
+    defaultTabs: examples.map(({ query }) => ({ query, variables: null, headers: headers ?? null })),
     // Yoga passes `headers` to GraphiQL as the headers of every new tab.
     ...(headers ? { headers } : {}),
   };

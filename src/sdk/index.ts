@@ -19,11 +19,11 @@ export interface GatewaySdkOptions {
   /** The gateway's GraphQL endpoint. */
   url: string;
   /** A gateway key, sent as `Authorization: Bearer …`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Extra headers, e.g. `x-request-id`. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** @default globalThis.fetch */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
 }
 
 /** Errors of a response, with whatever data came with them (an upstream fault costs fields, not all). */

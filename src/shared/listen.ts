@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 
 export interface ListenOptions {
   /** Port to listen on; 0 picks a free one (what tests use). @default 0 */
@@ -127,4 +127,22 @@ export async function listen(listener: RequestListener, { port = 0, host = '127.
       return { cutOff };
     },
   };
+}
+
+/**
+ * Resolves when `port` can be bound on `host` now (bound and let go at once), and rejects with one
+ * line naming the port when it cannot: an entry checks it before the seconds a schema build takes,
+ * so a port taken is said at once. Another process may still take the port in between; `listen`
+ * then fails as it would have.
+ */
+export async function checkPortFree(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? 'is in use by another process' : error.code === 'EACCES' ? 'may not be bound by this user' : `cannot be bound (${error.code ?? error.message})`;
+      reject(new Error(`port ${port} on ${host} ${why}: stop what holds it or set PORT to another port`));
+    });
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }

@@ -27,7 +27,7 @@ describe('the README options reference', () => {
     const options = gatewayOptionDocs();
     const byName = Object.fromEntries(options.map((option) => [option.name, option]));
     expect(byName.graphqlEndpoint).toMatchObject({ type: 'string', defaultValue: "'/graphql'" });
-    expect(byName.settings?.type).toBe('Partial<GatewaySettings>');
+    expect(byName.settings?.type).toBe('SettingsOptions');
     // From the mesh options GatewayOptions extends.
     expect(byName.log).toBeDefined();
     for (const option of options) expect(option.description, option.name).not.toBe('');

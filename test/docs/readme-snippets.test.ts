@@ -43,10 +43,10 @@ describe('the README snippets marked runnable', () => {
     await stack?.close();
   });
 
-  it('include the recipes for node:http, Express, Fastify and Koa, each the file under examples/ word for word', () => {
+  it('include the recipes for node:http, Express, Connect, Fastify and Koa, each the file under examples/ word for word', () => {
     // Recipes are the examples with a server; others (curated-translations) are data a README section shows.
     const examples = readdirSync(`${ROOT}examples`).filter((name) => existsSync(`${ROOT}examples/${name}/server.ts`));
-    expect(examples.sort()).toEqual(['express', 'fastify', 'koa', 'node-http']);
+    expect(examples.sort()).toEqual(['connect', 'express', 'fastify', 'koa', 'node-http']);
     const codes = snippets.map((snippet) => snippet.code);
     for (const example of examples) expect(codes, `examples/${example}/server.ts`).toContain(readFileSync(`${ROOT}examples/${example}/server.ts`, 'utf8'));
     expect(snippets.length).toBeGreaterThanOrEqual(8);

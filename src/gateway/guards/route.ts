@@ -60,7 +60,7 @@ export function routeGuard(table: RouteTable): HeadGuard {
       // Mounted by an app, the gateway serves GraphQL at the mount path itself.
       const mountRoot = request.mountPath !== undefined && (request.pathname === '/' || request.pathname === '');
       const route = table.routeFor(mountRoot ? table.graphqlEndpoint : request.pathname);
-      if (!route) return notFound;
+      if (!route) return request.mountPath === undefined ? notFound : gatewayError(404, `Not found: GraphQL is served at ${request.mountPath}.`, ErrorCode.NotFound);
       const { method } = request.head;
       request.route = route;
       request.graphql = route === 'graphql' && method !== 'OPTIONS' && !(method === 'GET' && !request.hasQueryParameter);
