@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useReadiness } from '../../src/gateway/observability/use-readiness.ts';
 import { PROBLEMS_KEY, TRANSLATION_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
 import { baseOf } from './helpers.ts';
+import { standInTranslation, titleOf } from '../helpers/stand-in-translation.ts';
 
 /**
  * GET /readiness: 200 while the gateway can serve, with each upstream's state (checked at probe time)
@@ -47,7 +48,7 @@ describe('readiness and health', () => {
     expectNoSecrets(text);
     const served = await other.query(/* GraphQL */ `{ problem(id: "p1001") { title } }`);
     expect(served.errors).toBeUndefined();
-    expect(served.data.problem.title).toBeTruthy();
+    expect(served.data.problem.title).toBe(titleOf('p1001'));
   });
 
   it('MUST stay in rotation (200 "degraded") with problems down, since translation queries are still served', async () => {
@@ -64,7 +65,7 @@ describe('readiness and health', () => {
     expectNoSecrets(text);
     const served = await other.query(/* GraphQL */ `{ translation { translate(text: "Print the answer.", to: "es") { text } } }`);
     expect(served.errors).toBeUndefined();
-    expect(served.data.translation.translate.text).toBeTruthy();
+    expect(served.data.translation.translate.text).toBe(standInTranslation('Print the answer.', 'es'));
   });
 
   it('MUST name translation when it refuses the key, without the key', async () => {
