@@ -5,13 +5,14 @@ import { GraphQLClient } from 'graphql-request';
 import { TranslateTextDocument, type TranslateTextQuery } from 'problems-translation-gateway/sdk';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { standInTranslation } from '../helpers/stand-in-translation.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { SHARED_CLIENT_KEY, sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 /**
  * The typed documents `npm run codegen` writes (client preset) go to each client as they are, and
  * each types its result from them; the generated manifest serves as TRUSTED_DOCUMENTS.
  */
-const KEY = 'typed-suite-key';
+const KEY = SHARED_CLIENT_KEY;
 const MANIFEST = new URL('../../src/sdk/gql/persisted-documents.json', import.meta.url).pathname;
 const variables = { text: 'Print the answer.', to: 'es' };
 
@@ -19,7 +20,7 @@ describe('typed documents from codegen', () => {
   let stack: Stack;
   let trusted: Awaited<ReturnType<Stack['addGateway']>>;
   beforeAll(async () => {
-    stack = await startStack({ settings: { gatewayApiKeys: [KEY] } });
+    stack = await sharedStack('keyed');
     trusted = await stack.addGateway({ settings: { gatewayApiKeys: [KEY], trustedDocuments: MANIFEST } });
   });
   afterAll(async () => {

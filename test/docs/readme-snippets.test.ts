@@ -2,12 +2,13 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { SHARED_CLIENT_KEY, sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 import { standInTranslation, translatedTitleOf } from '../helpers/stand-in-translation.ts';
 import { ROOT, runInThisWorker, runnableSnippets, runProgram, SERVES } from './snippets.ts';
 
 const run = promisify(execFile);
-const KEY = 'readme-snippets-key';
+const KEY = SHARED_CLIENT_KEY;
 const DIR = `${ROOT}test-artifacts/readme-snippets/`;
 const LINK = /* GraphQL */ `{ problems(first: 2) { nodes { id title translation(to: "es") { title } } } }`;
 const snippets = runnableSnippets();
@@ -29,7 +30,7 @@ describe('the README snippets marked runnable', () => {
   let stack: Stack;
   let env: Record<string, string>;
   beforeAll(async () => {
-    stack = await startStack({ settings: { gatewayApiKeys: [KEY] } });
+    stack = await sharedStack('keyed');
     const { problemsUrl, problemsApiKey, translationUrl, translationApiKey } = stack.upstreamSettings;
     env = {
       PORT: '0',

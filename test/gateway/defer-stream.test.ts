@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 import { translatedTitleOf } from '../helpers/stand-in-translation.ts';
 
 interface Payload {
@@ -22,7 +23,7 @@ async function ssePayloads(response: Response): Promise<Payload[]> {
 describe('@defer and @stream', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
   });
   afterAll(async () => {
     await stack?.close();
