@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -193,7 +194,10 @@ describe("readers' languages: curated translations", () => {
     });
     example.close();
     expect(skipped).toEqual([]);
-    expect(entries.length).toBeGreaterThan(0);
+    // Every file of the example, each read: <problem id>/<language>.md.
+    expect(entries.map((entry) => `${entry.problemId}/${entry.language}.md`).sort()).toEqual(
+      readdirSync(join(import.meta.dirname, '../../examples/curated-translations'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md')).sort(),
+    );
     for (const entry of entries) expect(entry.sourceSha256).toBe(statementSha256(problem(entry.problemId).statement));
   });
 
