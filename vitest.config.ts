@@ -12,6 +12,25 @@ const TIMING_SENSITIVE = [
   'test/gateway/prewarm-readers-first.test.ts',
 ];
 
+// The process tier: tests that start processes (npm start, the compiled entry, the packed package,
+// README servers, the bench, Chromium, the CLIs). A process start takes seconds on a quiet 2-core
+// machine and a minute on a loaded one, where each waits for a core: these get longer timeouts than
+// the in-process tier, whose tests wait on nothing but the worker they run in.
+const PROCESS_TIER = [
+  'test/operations/shutdown.test.ts',
+  'test/operations/start-up-checks.test.ts',
+  'test/operations/release-start-up-memory.test.ts',
+  'test/operations/mesh-cli.test.ts',
+  'test/gateway/npm-start.test.ts',
+  'test/gateway/live-schema-compiled.test.ts',
+  'test/gateway/refresh-sources.test.ts',
+  'test/gateway/schema-print.test.ts',
+  'test/docs/readme-snippets.test.ts',
+  'test/examples/compiled-package.test.ts',
+  'test/bench/bench.test.ts',
+  'test/browser/**/*.test.ts',
+];
+
 export default defineConfig({
   resolve: {
     // graphql 16 ships CommonJS (`main`) and ESM (`module`) copies with no `exports` map: Node (and so
@@ -36,11 +55,12 @@ export default defineConfig({
     // processes they start (npm start, npm pack, the README snippets, the bench, a browser) or on
     // timers, and the other file uses the core meanwhile.
     maxWorkers: 2,
-    // Building the mesh takes a few seconds on a busy 2-core machine.
+    // Building the mesh takes a few seconds on a busy 2-core machine (the process tier has its own).
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'], exclude: [...TIMING_SENSITIVE] } },
+      { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'], exclude: [...TIMING_SENSITIVE, ...PROCESS_TIER] } },
+      { extends: true, test: { name: 'process', include: [...PROCESS_TIER], testTimeout: 180_000, hookTimeout: 300_000 } },
       {
         // Files that bound a latency or compare timings (the event loop kept free while a statement
         // is worked on, linear growth, answers within a budget while Redis fails): run after the

@@ -3,13 +3,14 @@ import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client/core'
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apolloTypePolicies } from 'problems-translation-gateway/sdk';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { SHARED_CLIENT_KEY, sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 /**
  * Apollo Client core (no React) with its normalized cache and PersistedQueryLink, against a gateway
  * that requires a key, with the cache policy the package ships (apolloTypePolicies).
  */
-const KEY = 'apollo-suite-key';
+const KEY = SHARED_CLIENT_KEY;
 
 const TranslateText = gql`
   query TranslateText {
@@ -33,7 +34,7 @@ describe('Apollo Client core', () => {
   };
 
   beforeAll(async () => {
-    stack = await startStack({ settings: { gatewayApiKeys: [KEY] } });
+    stack = await sharedStack('keyed');
   });
   afterAll(async () => {
     await stack?.close();

@@ -48,7 +48,8 @@ describe('Content-Type in any case', () => {
     const embedded = await stack.gateway.fetch(new Request(stack.gatewayUrl, init(contentType, body('p1003'))));
     answers.push({ status: embedded.status, json: await embedded.json() });
     expect(answers).toEqual(['p1001', 'p1002', 'p1003'].map((id) => ({ status: 200, json: { data: { problem: { id } } } })));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Log lines are written once the answers are out: waited for, then read.
+    await expect.poll(() => logged.length).toBe(3);
     expect(logged.map((entry) => entry.lane)).toEqual([undefined, lane, undefined]);
   });
 

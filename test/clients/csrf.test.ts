@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { SHARED_CLIENT_KEY, sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 /**
  * What the CSRF check refuses, and why: only requests a cross-site page can make a browser send
  * without a preflight, and only those that could do something. Keys are required, as in production.
  */
-const KEY = 'csrf-suite-key';
+const KEY = SHARED_CLIENT_KEY;
 const QUERY = '{ problem(id: "p1001") { id } }';
 
 describe('CSRF check', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ settings: { gatewayApiKeys: [KEY] } });
+    stack = await sharedStack('keyed');
   });
   afterAll(async () => {
     await stack?.close();

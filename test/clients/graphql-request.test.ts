@@ -1,14 +1,15 @@
 import { GraphQLClient, gql } from 'graphql-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { SHARED_CLIENT_KEY, sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 /** graphql-request, POST (its default) and GET, against a gateway that requires a key. */
-const KEY = 'graphql-request-suite-key';
+const KEY = SHARED_CLIENT_KEY;
 
 describe('graphql-request', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ settings: { gatewayApiKeys: [KEY] } });
+    stack = await sharedStack('keyed');
   });
   afterAll(async () => {
     await stack?.close();

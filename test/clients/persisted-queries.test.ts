@@ -54,7 +54,9 @@ describe('automatic persisted queries', () => {
     const first = await get(sha256(query));
     const second = await get(sha256(query));
     expect(await second.json()).toEqual(await first.json());
-    expect(second.headers.get('etag')).toBeTruthy();
+    // The cached answer's validator: a SHA-256 of its body, the same for both.
+    expect(second.headers.get('etag')).toMatch(/^"[\w-]{43}"$/);
+    expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
     expect(stack.problems.stats.requests).toBe(0);
   });
 

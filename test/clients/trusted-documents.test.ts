@@ -5,13 +5,14 @@ import { GraphQLClient } from 'graphql-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/gateway/create-gateway.ts';
 import { ProblemsInLanguageDocument, TranslateTextDocument } from '../../src/sdk/gql/graphql.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { SHARED_CLIENT_KEY, sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 /**
  * TRUSTED_DOCUMENTS: only the manifest's operations run, by hash, document id or exact text. The
  * manifest is the one `npm run codegen` writes for the SDK's operations.
  */
-const KEY = 'trusted-suite-key';
+const KEY = SHARED_CLIENT_KEY;
 const MANIFEST = fileURLToPath(new URL('../../src/sdk/gql/persisted-documents.json', import.meta.url));
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -22,7 +23,7 @@ describe('trusted documents', () => {
 
   beforeAll(async () => {
     manifest = JSON.parse(await readFile(MANIFEST, 'utf8'));
-    stack = await startStack({ settings: { gatewayApiKeys: [KEY] } });
+    stack = await sharedStack('keyed');
     trusted = await stack.addGateway({ settings: { gatewayApiKeys: [KEY], trustedDocuments: MANIFEST } });
   });
   afterAll(async () => {

@@ -4,13 +4,15 @@ import { Client, cacheExchange, fetchExchange } from '@urql/core';
 import { GraphQLClient } from 'graphql-request';
 import { TranslateTextDocument, type TranslateTextQuery } from 'problems-translation-gateway/sdk';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { standInTranslation } from '../helpers/stand-in-translation.ts';
+import { SHARED_CLIENT_KEY, sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 /**
  * The typed documents `npm run codegen` writes (client preset) go to each client as they are, and
  * each types its result from them; the generated manifest serves as TRUSTED_DOCUMENTS.
  */
-const KEY = 'typed-suite-key';
+const KEY = SHARED_CLIENT_KEY;
 const MANIFEST = new URL('../../src/sdk/gql/persisted-documents.json', import.meta.url).pathname;
 const variables = { text: 'Print the answer.', to: 'es' };
 
@@ -18,7 +20,7 @@ describe('typed documents from codegen', () => {
   let stack: Stack;
   let trusted: Awaited<ReturnType<Stack['addGateway']>>;
   beforeAll(async () => {
-    stack = await startStack({ settings: { gatewayApiKeys: [KEY] } });
+    stack = await sharedStack('keyed');
     trusted = await stack.addGateway({ settings: { gatewayApiKeys: [KEY], trustedDocuments: MANIFEST } });
   });
   afterAll(async () => {
@@ -32,21 +34,21 @@ describe('typed documents from codegen', () => {
     });
     const { data } = await client.query({ query: TranslateTextDocument, variables });
     expectTypeOf(data).toEqualTypeOf<TranslateTextQuery | undefined>();
-    expect(data?.translation.translate?.text).toBeTruthy();
+    expect(data?.translation.translate?.text).toBe(standInTranslation(variables.text, variables.to));
   });
 
   it('urql types its result from them', async () => {
     const client = new Client({ url: stack.gatewayUrl, exchanges: [cacheExchange, fetchExchange], fetchOptions: { headers: { authorization: `Bearer ${KEY}` } } });
     const result = await client.query(TranslateTextDocument, variables).toPromise();
     expectTypeOf(result.data).toEqualTypeOf<TranslateTextQuery | undefined>();
-    expect(result.data?.translation.translate?.text).toBeTruthy();
+    expect(result.data?.translation.translate?.text).toBe(standInTranslation(variables.text, variables.to));
   });
 
   it('graphql-request types its result from them', async () => {
     const client = new GraphQLClient(stack.gatewayUrl, { headers: { authorization: `Bearer ${KEY}` } });
     const data = await client.request(TranslateTextDocument, variables);
     expectTypeOf(data).toEqualTypeOf<TranslateTextQuery>();
-    expect(data.translation.translate?.text).toBeTruthy();
+    expect(data.translation.translate?.text).toBe(standInTranslation(variables.text, variables.to));
   });
 
   it('Apollo Client with PersistedQueryLink runs them against TRUSTED_DOCUMENTS set to the generated manifest', async () => {
@@ -60,6 +62,6 @@ describe('typed documents from codegen', () => {
     });
     // end of snippet
     const { data } = await client.query({ query: TranslateTextDocument, variables });
-    expect(data?.translation.translate?.text).toBeTruthy();
+    expect(data?.translation.translate?.text).toBe(standInTranslation(variables.text, variables.to));
   });
 });

@@ -1,16 +1,17 @@
 import { Client, cacheExchange, fetchExchange, gql } from '@urql/core';
 import { persistedExchange } from '@urql/exchange-persisted';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { SHARED_CLIENT_KEY, sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 /** urql on its defaults (queries as GET within the URL limit), against a gateway that requires a key. */
-const KEY = 'urql-suite-key';
+const KEY = SHARED_CLIENT_KEY;
 
 describe('urql core on its defaults', () => {
   let stack: Stack;
   const methods: string[] = [];
   beforeAll(async () => {
-    stack = await startStack({ settings: { gatewayApiKeys: [KEY] } });
+    stack = await sharedStack('keyed');
   });
   afterAll(async () => {
     await stack?.close();

@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
+import { format } from 'node:util';
+import { vi } from 'vitest';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -30,6 +33,32 @@ export function runnableSnippets(markdown = readFileSync(`${ROOT}README.md`, 'ut
   return snippets;
 }
 
+/** What a server snippet prints once it listens; the readme test reads the URL from it. */
+export const SERVES = /GraphQL at /;
+
+/**
+ * Runs a snippet as a module of this worker, as vitest runs a test file (TypeScript transformed, the
+ * package's name mapped to src/), with `env` in process.env while it runs (a worker thread's
+ * environment is its own). Resolves with the lines it printed through console.log; rejects with its
+ * error, as the process would have exited non-zero.
+ */
+export async function runInThisWorker(file: string, env: Record<string, string>): Promise<string[]> {
+  const saved = Object.keys(env).map((name) => [name, process.env[name]] as const);
+  Object.assign(process.env, env);
+  const printed: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(format(...args)));
+  try {
+    await import(/* @vite-ignore */ file);
+  } finally {
+    log.mockRestore();
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+  return printed;
+}
+
 export interface Ran {
   /** Set when the program printed `GraphQL at <url>` and is still serving: stop it with `stop()`. */
   url?: string;
@@ -39,12 +68,15 @@ export interface Ran {
 }
 
 /**
- * Runs a TypeScript program as an app would under tsx, in this repository (the package's name maps
- * to its sources through tsconfig paths). Resolves once it prints `GraphQL at <url>` (a server,
- * still running) or once it exits.
+ * Runs a TypeScript program as an app would, in this repository (the package's name maps to its
+ * sources): on Node's own type stripping where Node has it (resolve-package-name.ts maps the name),
+ * else under tsx (through tsconfig paths). Resolves once it prints `GraphQL at <url>` (a server, still
+ * running) or once it exits.
  */
-export function runProgram(file: string, env: Record<string, string>, timeoutMs = 90_000): Promise<Ran> {
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+export function runProgram(file: string, env: Record<string, string>, timeoutMs = 150_000): Promise<Ran> {
+  const typeStripping = Boolean((process.features as { typescript?: unknown }).typescript) && 'registerHooks' in nodeModule;
+  const loader = typeStripping ? new URL('./resolve-package-name.ts', import.meta.url).pathname : 'tsx';
+  const child = spawn(process.execPath, ['--import', loader, file], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -83,7 +83,8 @@ describe('an upstream whose answers break its types: every way of answering comp
     // kept nothing (its answers would be lane `cache`).
     lanes.length = 0;
     const answers = [await post(forwarding.gatewayUrl, query), await post(forwarding.gatewayUrl, query), await post(forwarding.gatewayUrl, query)];
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Log lines are written once the answers are out: waited for, then read.
+    await expect.poll(() => lanes.length).toBe(3);
     expect(lanes).toEqual([undefined, 'direct', 'direct']);
     for (const answer of answers) expect(answer).toEqual(delegated);
   });

@@ -8,6 +8,7 @@ import { recordUpstreamRequests } from '../helpers/record-upstream-requests.ts';
 import type { GatewaySettings } from '../../src/gateway/settings.ts';
 import { PROBLEMS_KEY, TRANSLATION_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
 import { protectedSpans } from './statement-spans.ts';
+import { standInTranslation, titleOf } from '../helpers/stand-in-translation.ts';
 
 /** Asks the translation stand-in directly, to compare with what the gateway returns. */
 async function translateDirectly(stack: Stack, q: string[], target: string, format: 'text' | 'html' = 'text'): Promise<string[]> {
@@ -118,7 +119,7 @@ describe('the gateway over both stand-ins, over real HTTP', () => {
     it('a wrong translation key costs the translation fields only, with an error naming the service', async () => {
       await withSettings({ translationApiKey: 'wrong-key' }, async (query) => {
         const result = await query(crossSource);
-        expect(result.data.problem.title).toBeTruthy();
+        expect(result.data.problem.title).toBe(titleOf('p1002'));
         expect(result.data.problem.translation).toBeNull();
         expect(result.errors?.length).toBeGreaterThanOrEqual(1);
         for (const error of result.errors!) {
@@ -133,7 +134,7 @@ describe('the gateway over both stand-ins, over real HTTP', () => {
       await withSettings({ problemsApiKey: undefined }, async (query) => {
         const result = await query(crossSource);
         expect(result.data?.problem ?? null).toBeNull();
-        expect(result.data.translation.translate.text).toBeTruthy();
+        expect(result.data.translation.translate.text).toBe(standInTranslation('Print the sum.', 'es'));
         expect(result.errors?.[0]).toMatchObject({
           path: ['problem'],
           extensions: { code: 'UPSTREAM_AUTH_REFUSED', service: 'problems', status: 401 },
@@ -145,7 +146,7 @@ describe('the gateway over both stand-ins, over real HTTP', () => {
     it('an unreachable translation service is reported as unavailable, without its address', async () => {
       await withSettings({ translationUrl: 'http://127.0.0.1:9' }, async (query) => {
         const result = await query(crossSource);
-        expect(result.data.problem.title).toBeTruthy();
+        expect(result.data.problem.title).toBe(titleOf('p1002'));
         expect(result.errors?.[0].extensions).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', service: 'translation' });
         expect(result.text).not.toContain('127.0.0.1:9');
       });

@@ -3,6 +3,7 @@ import { listen } from '../../src/shared/listen.ts';
 import { createProblemsService } from '../../src/upstreams/problems/service.ts';
 import { postGraphQL } from '../helpers/start-stack.ts';
 import { runEntry, type RunningCommand } from '../helpers/run-command.ts';
+import { translatedTitleOf } from '../helpers/stand-in-translation.ts';
 
 /** The README's `npm start`, run as a user would: a separate process, stopped with Ctrl-C (SIGINT). */
 describe('npm start (src/cli/start.ts)', () => {
@@ -89,7 +90,7 @@ describe('npm start (src/cli/start.ts)', () => {
     expect(readiness).toEqual({ status: 'ready', services: { problems: 'ok', translation: 'ok' }, standIns: true, schema: expect.objectContaining({ source: 'live', lastCheck: 'ok' }) });
     const result = await postGraphQL(`http://127.0.0.1:${port}/graphql`, /* GraphQL */ `{ problem(id: "p1001") { translation(to: "es") { title } } }`);
     expect(result.errors).toBeUndefined();
-    expect(result.data.problem.translation.title).toBeTruthy();
+    expect(result.data.problem.translation.title).toBe(translatedTitleOf('p1001', 'es'));
     command.child.kill('SIGTERM');
     expect(await command.exited).toBe(0);
     // The request's log line and the shutdown lines are in the same JSON stream; nothing else is.

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaFileSource } from '../../src/sdk/write-schema.ts';
 import { runCommand } from '../helpers/run-command.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 /** `npm run schema:print -- <url>`, as its script runs it. */
 function printSchemaOf(args: string[], env: Record<string, string> = {}) {
@@ -11,7 +12,7 @@ function printSchemaOf(args: string[], env: Record<string, string> = {}) {
 describe('npm run schema:print', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
   });
   afterAll(async () => {
     await stack?.close();

@@ -4,6 +4,7 @@ import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { createProblemsService } from '../../src/upstreams/problems/service.ts';
 import { createTranslationService } from '../../src/upstreams/translation/service.ts';
 import { postGraphQL } from '../helpers/start-stack.ts';
+import { translatedTitleOf } from '../helpers/stand-in-translation.ts';
 
 /**
  * A gateway is configured by the settings it is given, nothing else: building it leaves the process's
@@ -62,7 +63,7 @@ describe('settings belong to the gateway, not to the process', () => {
     ]);
     for (const result of [a, b]) {
       expect(result.errors).toBeUndefined();
-      expect(result.data.problem.translation.title).toBeTruthy();
+      expect(result.data.problem.translation.title).toBe(translatedTitleOf('p1001', 'es'));
     }
     for (const { problems, translation } of upstreams) {
       expect(problems.stats.requests).toBeGreaterThan(0);

@@ -65,7 +65,8 @@ describe('unexpected errors, masked once for every way of answering', () => {
     expect((await answer(await fetch(added.gatewayUrl, init({ id: 'p1002' })))).status).toBe(200);
     lanes.length = 0;
     const viaListener = await answer(await fetch(added.gatewayUrl, init({ id: 'p1003' })));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Its log line is written once the answer is out: waited for, then read.
+    await expect.poll(() => lanes.length).toBe(1);
     expect(lanes).toEqual(['direct']);
     const viaYoga = await answer(await added.gateway.fetch(new Request(added.gatewayUrl, init({ id: 'p1003' }))));
     expect(viaListener).toEqual({ status: 500, body: UNEXPECTED });

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { standInTranslation, titleOf, translatedTitleOf } from '../helpers/stand-in-translation.ts';
 
 /**
  * One test per row of the fault table in README "How the link works": the translation stand-in is
@@ -30,7 +31,7 @@ describe('upstream faults', () => {
     const nodes = result.data.problems.nodes;
     expect(nodes).toHaveLength(5);
     for (const node of nodes) {
-      expect(node.title).toBeTruthy();
+      expect(node.title).toBe(titleOf(node.id));
       expect(node.translation).toBeNull();
     }
     expect(result.errors).toHaveLength(1);
@@ -94,7 +95,7 @@ describe('upstream faults', () => {
     stack.translation.setFaults({ status: 503, retryAfter: 0, failFirst: 1, routes: ['POST /translate'] });
     const result = await stack.query(PAGE);
     expect(result.errors).toBeUndefined();
-    for (const node of result.data.problems.nodes) expect(node.translation.title).toBeTruthy();
+    for (const node of result.data.problems.nodes) expect(node.translation.title).toBe(translatedTitleOf(node.id, 'es'));
     expect(translateCalls()).toBe(2);
   });
 
@@ -108,7 +109,7 @@ describe('upstream faults', () => {
 
   it('an unsupported language: an error naming the argument and the languages offered', async () => {
     const result = await stack.query(/* GraphQL */ `{ problem(id: "p1001") { title translation(to: "zz") { title } } }`);
-    expect(result.data.problem.title).toBeTruthy();
+    expect(result.data.problem.title).toBe(titleOf('p1001'));
     expect(result.data.problem.translation).toBeNull();
     expect(result.errors).toHaveLength(1);
     expect(result.errors![0].extensions).toEqual({ code: 'UNSUPPORTED_LANGUAGE', service: 'translation', argument: 'to' });
@@ -157,7 +158,7 @@ describe('upstream faults', () => {
     {
       const result = await down.query(/* GraphQL */ `{ problems(first: 2) { nodes { id } } translation { translate(text: "Print the sum.", to: "es") { text } } }`);
       expect(result.data.problems).toBeNull();
-      expect(result.data.translation.translate.text).toBeTruthy();
+      expect(result.data.translation.translate.text).toBe(standInTranslation('Print the sum.', 'es'));
       expect(result.errors).toHaveLength(1);
       expect(result.errors![0]).toMatchObject({
         message: 'The problems service could not be reached.',

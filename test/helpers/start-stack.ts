@@ -15,6 +15,10 @@ export interface GraphQLResponse<TData = any> {
   text: string;
 }
 
+export interface AddedGateway extends Pick<Stack, 'gateway' | 'gatewayUrl' | 'query'> {
+  close(): Promise<void>;
+}
+
 export interface Stack {
   gateway: Gateway;
   gatewayUrl: string;
@@ -25,8 +29,8 @@ export interface Stack {
   /** The settings that point a gateway at the stand-ins (URLs and keys). */
   upstreamSettings: Pick<GatewaySettings, 'problemsUrl' | 'problemsApiKey' | 'translationUrl' | 'translationApiKey'>;
   query<TData = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<TData>>;
-  /** Another gateway, with other settings (over the stand-ins unless they say otherwise), closed with the stack. */
-  addGateway(options?: GatewayOptions): Promise<Pick<Stack, 'gateway' | 'gatewayUrl' | 'query'>>;
+  /** Another gateway, with other settings (over the stand-ins unless they say otherwise), closed with the stack or by its own `close()`. */
+  addGateway(options?: GatewayOptions): Promise<AddedGateway>;
   close(): Promise<void>;
 }
 
@@ -65,16 +69,23 @@ export async function startStack(gatewayOptions: GatewayOptions = {}): Promise<S
     // Request log lines stay out of test output unless a test asks for them (options.requestLog).
     const gateway = await createGateway({ log: () => undefined, requestLog: false, ...options, settings });
     const server = await listen(gateway.listener);
-    gateways.push({ gateway, server });
+    const added = { gateway, server };
+    gateways.push(added);
     const gatewayUrl = `${server.url}/graphql`;
     return {
       gateway,
       gatewayUrl,
+      close: async () => {
+        if (!gateways.includes(added)) return;
+        gateways.splice(gateways.indexOf(added), 1);
+        await server.close();
+        await gateway.close();
+      },
       query: <TData = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>) =>
         postGraphQL<TData>(gatewayUrl, query, variables, headers),
     };
   };
-  const main = await addGateway(gatewayOptions);
+  const { close: _closeMain, ...main } = await addGateway(gatewayOptions);
   return {
     ...main,
     problems,

@@ -40,5 +40,5 @@ describe('releasing start-up memory (the CLI, once started)', () => {
     } finally {
       run.child.kill('SIGKILL');
     }
-  }, 60_000);
+  });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordUpstreamRequests } from '../helpers/record-upstream-requests.ts';
-import { startStack, type GraphQLResponse, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { GraphQLResponse, Stack } from '../helpers/start-stack.ts';
 
 /**
  * The cost limit (MAX_COST, default 5000) judges the values the executor will use, not the raw
@@ -15,7 +16,7 @@ describe('cost limit', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
   });
   afterAll(async () => {
     await stack?.close();

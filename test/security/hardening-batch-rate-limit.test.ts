@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { SHARED_CLIENT_KEY, sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
-const KEY = 'batch-key';
+const KEY = SHARED_CLIENT_KEY;
 
 describe('hardening: every operation of a batch counts against RATE_LIMIT_REQUESTS', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await startStack({ settings: { gatewayApiKeys: [KEY] } });
+    stack = await sharedStack('keyed');
   });
   afterAll(async () => {
     await stack?.close();

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSettings } from '../../src/gateway/settings.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { SHARED_CLIENT_KEY, sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
-const KEY = 'proxy-key';
+const KEY = SHARED_CLIENT_KEY;
 
 describe('hardening: behind a trusted proxy, the client is the address the proxy appended', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await startStack({ settings: { gatewayApiKeys: [KEY] } });
+    stack = await sharedStack('keyed');
   });
   afterAll(async () => {
     await stack?.close();
