@@ -12,6 +12,7 @@ export const VARIABLE_OF_SETTING: Record<keyof GatewaySettings, string> = {
   redisUrl: 'REDIS_URL',
   redisPrefix: 'REDIS_PREFIX',
   redisTimeoutMs: 'REDIS_TIMEOUT_MS',
+  redisCacheMaxBytes: 'REDIS_CACHE_MAX_BYTES',
   problemsTimeoutMs: 'PROBLEMS_TIMEOUT_MS',
   translationTimeoutMs: 'TRANSLATION_TIMEOUT_MS',
   upstreamRetries: 'UPSTREAM_RETRIES',

@@ -36,6 +36,8 @@ export interface GatewaySettings {
    * included. @default 100
    */
   redisTimeoutMs: number;
+  /** `REDIS_CACHE_MAX_BYTES`: most bytes the problems answers take in Redis, and so the whole answers, each across all replicas; 0 keeps neither there. @default 33554432 (32 MiB) */
+  redisCacheMaxBytes: number;
   /** `PROBLEMS_TIMEOUT_MS`: budget for one problems call, retries included. @default 10000 */
   problemsTimeoutMs: number;
   /** `TRANSLATION_TIMEOUT_MS`: budget for one translation call, retries included. @default 15000 */
@@ -259,6 +261,7 @@ export function readSettings(env: Env): GatewaySettings {
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: readKeyPrefix(env, 'REDIS_PREFIX', 'problems-translation-gateway'),
     redisTimeoutMs: readInteger(env, 'REDIS_TIMEOUT_MS', 100, 1, 150),
+    redisCacheMaxBytes: readInteger(env, 'REDIS_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0),
     // Node's timers hold at most 2^31 - 1 ms; a larger value would fire at once.
     problemsTimeoutMs: readInteger(env, 'PROBLEMS_TIMEOUT_MS', 10_000, 1, MAX_TIMER_MS),
     translationTimeoutMs: readInteger(env, 'TRANSLATION_TIMEOUT_MS', 15_000, 1, MAX_TIMER_MS),

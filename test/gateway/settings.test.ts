@@ -30,6 +30,7 @@ describe('readSettings', () => {
       persistedQueriesTtlSeconds: 86_400,
       redisPrefix: 'problems-translation-gateway',
       redisTimeoutMs: 100,
+      redisCacheMaxBytes: 32 * 1024 * 1024,
       // Unset: each is bounded where it is used (README "Environment" gives the defaults).
       problemsMaxResponseBytes: undefined,
       translationMaxResponseBytes: undefined,

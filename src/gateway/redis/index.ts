@@ -5,7 +5,9 @@ import type { GatewaySettings } from '../settings.ts';
 import type { SharedPace } from '../translation/prewarm/call-pacer.ts';
 import type { Leases } from '../translation/prewarm/leases.ts';
 import type { TranslationCache } from '../translation/translation-cache.ts';
+import { redisCacheBudgets, totalBudgetBytes } from './redis-cache-budgets.ts';
 import { connectRedis } from './redis-connection.ts';
+import { watchEvictionPolicy } from './redis-eviction-policy.ts';
 import { createRedisKeyValueStore, createRedisLeases, createRedisPace } from './redis-key-value-store.ts';
 import { createRedisRateLimitStore } from './redis-rate-limit-store.ts';
 import { createRedisTranslationCache } from './redis-translation-cache.ts';
@@ -31,17 +33,18 @@ export interface SharedStores {
  * and rate limits to this replica's counters.
  */
 export async function createSharedStores(
-  settings: Pick<GatewaySettings, 'redisUrl' | 'redisPrefix' | 'redisTimeoutMs' | 'translationCacheTtlSeconds' | 'translationCacheMaxBytes'>,
+  settings: Pick<GatewaySettings, 'redisUrl' | 'redisPrefix' | 'redisTimeoutMs' | 'translationCacheTtlSeconds' | 'translationCacheMaxBytes' | 'redisCacheMaxBytes'>,
   log: GatewayLog = console.warn,
 ): Promise<SharedStores | undefined> {
   if (!settings.redisUrl) return undefined;
   const connection = await connectRedis({ url: settings.redisUrl, timeoutMs: settings.redisTimeoutMs, log });
   const prefix = settings.redisPrefix;
+  const budgets = redisCacheBudgets(settings);
+  await watchEvictionPolicy(connection, totalBudgetBytes(budgets), log);
   return {
-    // TRANSLATION_CACHE_MAX_BYTES bounds the shared cache too, all replicas together.
-    translationCache: createRedisTranslationCache(connection, { prefix, ttlMs: settings.translationCacheTtlSeconds * 1000, maxBytes: settings.translationCacheMaxBytes }),
+    translationCache: createRedisTranslationCache(connection, { prefix, ttlMs: settings.translationCacheTtlSeconds * 1000, maxBytes: budgets.translation }),
     rateLimitStore: createRedisRateLimitStore(connection, { prefix }),
-    keyValueStore: (namespace) => createRedisKeyValueStore(connection, { prefix, namespace }),
+    keyValueStore: (namespace) => createRedisKeyValueStore(connection, { prefix, namespace, maxBytes: Object.hasOwn(budgets, namespace) ? budgets[namespace] : undefined }),
     leases: (namespace) => createRedisLeases(connection, { prefix, namespace }),
     pace: (namespace) => createRedisPace(connection, { prefix, namespace }),
     check: () => connection.check(),
