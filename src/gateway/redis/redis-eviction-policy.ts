@@ -52,11 +52,11 @@ export function watchEvictionPolicy(redis: RedisConnection, budgetBytes: number,
       say(describeEvictionPolicy(policy, maxmemory, budgetBytes));
     } catch (error) {
       if (redis.client.status !== 'ready') return;
-      // Only the reply's first word (NOPERM, ERR): the rest is the server's to word.
-      const reason = /^\w+/.exec((error as Error).message)?.[0] ?? 'refused';
+      // Only a reply's code (NOPERM, ERR): the rest is the server's to word. Anything else is our timeout.
+      const code = /^[A-Z]{2,}\b/.exec((error as Error).message)?.[0];
       say({
         level: 'info',
-        line: `redis: could not read maxmemory-policy (CONFIG: ${reason}); rate-limit counters are safe from eviction under a volatile-* policy or noeviction, not under allkeys-*`,
+        line: `redis: could not read maxmemory-policy (${code ? `CONFIG: ${code}` : 'no answer in time'}); rate-limit counters are safe from eviction under a volatile-* policy or noeviction, not under allkeys-*`,
       });
     }
   };
