@@ -198,6 +198,7 @@ export async function createGateway({
     readinessDependencies: shared ? { redis: () => shared.check() } : undefined,
     problemsSchema: problemsSchema.status,
   });
+  await observability.checkKeyAtStart(log);
   const schemaMetrics = createSchemaMetrics(observability.metrics, problemsSchema.status, () => engines?.alive() ?? 0);
 
   // What every upstream HTTP call goes through (upstream/upstream-calls.ts lists the steps), whether

@@ -18,7 +18,7 @@ export interface SharedStores extends RedisStores {
  * replica's counters.
  */
 export async function createSharedStores(
-  settings: Pick<GatewaySettings, 'redisUrl' | 'redisPrefix' | 'redisTimeoutMs' | 'translationCacheTtlSeconds' | 'translationCacheMaxBytes'>,
+  settings: Pick<GatewaySettings, 'redisUrl' | 'redisPrefix' | 'redisTimeoutMs' | 'translationCacheTtlSeconds' | 'translationCacheMaxBytes' | 'redisCacheMaxBytes'>,
   log: GatewayLog = console.warn,
 ): Promise<SharedStores | undefined> {
   const redis = await connectRedisStores(settings, log);

@@ -30,6 +30,7 @@ describe('readSettings', () => {
       persistedQueriesTtlSeconds: 86_400,
       redisPrefix: 'problems-translation-gateway',
       redisTimeoutMs: 100,
+      redisCacheMaxBytes: 32 * 1024 * 1024,
       problemsMaxResponseBytes: 10 * 1024 * 1024,
       translationMaxResponseBytes: 16 * 1024 * 1024,
       translationMaxCallsPerRequest: 100,

@@ -76,6 +76,8 @@ describe('translation calls per client request are bounded', () => {
 
   it('16 translation roots of translate, translateMany, detect and languages: one call of each kind, not 64', async () => {
     const gateway = await stack.addGateway({ settings: { maxAliases: 100, maxRootFields: 100, translationCacheTtlSeconds: 0 } });
+    // Calls of the request only: not the start-up check of the key (a detection of no text).
+    stack.translation.resetStats();
     const roots = Array.from(
       { length: 16 },
       (_, index) => `t${index}: translation {
@@ -100,6 +102,7 @@ describe('translation calls per client request are bounded', () => {
     const gateway = await stack.addGateway({
       settings: { translationUrl: proxy.url, maxAliases: 100, translationConcurrency: 4, translationCacheTtlSeconds: 60 },
     });
+    stack.translation.resetStats();
     stack.translation.setFaults({ latencyMs: 30, routes: ['POST /detect'] });
     const fields = Array.from({ length: 32 }, (_, index) => `d${index}: detect(text: "Dado un arreglo de enteros número ${index}") { code }`);
     const result = await gateway.query(`{ translation { ${fields.join('\n')} } }`);

@@ -9,9 +9,9 @@ import type { MaybeInProcess } from '../../shared/with-timeout.ts';
 export interface KeyValueStore extends MaybeInProcess {
   get(key: string): Promise<string | undefined>;
   /**
-   * Keeps `value` under `key` for `ttlMs`. With `bound`, within that bound: the entries written with
-   * one makes room by dropping the oldest of them (the owner's own first), and a key kept already is
-   * left as it is (its TTL too).
+   * Keeps `value` under `key` for `ttlMs`. With `bound`, within that bound: room is made only by
+   * dropping the owner's own oldest entries, never another owner's (past the bound, the value is not
+   * kept), and a key kept already is left as it is (its TTL too).
    */
   set(key: string, value: string, ttlMs: number, bound?: WriteBound): Promise<void>;
 }
@@ -36,7 +36,8 @@ const sizeInMemory = (key: string, value: string) => 2 * (key.length + value.len
 
 /**
  * The in-process store: least recently used entries go first once over `maxBytes`; each entry has its
- * TTL. Entries written with a bound also count against their owner's share, oldest out first.
+ * TTL. Entries written with a bound also count against their owner's share, oldest out first, and
+ * never push out another owner's.
  */
 export function createMemoryKeyValueStore({ maxBytes = 32 * 1024 * 1024 }: MemoryKeyValueStoreOptions = {}): KeyValueStore & { readonly size: number } {
   // Each owner's keys, oldest first, with their sizes; an entry leaves its owner's list when it leaves the store.
@@ -57,7 +58,8 @@ export function createMemoryKeyValueStore({ maxBytes = 32 * 1024 * 1024 }: Memor
       if (keys?.size === 0) owned.delete(owner);
     },
   });
-  const keepWithin = (owner: string, ownerMaxBytes: number) => {
+  /** Drops `owner`'s oldest entries while `over(its total)` says so. */
+  const dropOwnOldest = (owner: string, over: (ownerBytes: number) => boolean) => {
     const keys = owned.get(owner);
     if (!keys) return;
     let total = 0;
@@ -67,7 +69,7 @@ export function createMemoryKeyValueStore({ maxBytes = 32 * 1024 * 1024 }: Memor
       else entries.delete(key);
     }
     for (const [key, size] of keys) {
-      if (total <= ownerMaxBytes) break;
+      if (!over(total)) break;
       entries.delete(key);
       total -= size;
     }
@@ -80,12 +82,17 @@ export function createMemoryKeyValueStore({ maxBytes = 32 * 1024 * 1024 }: Memor
       if (!bound) return void entries.set(key, value, { ttl: ttlMs });
       const size = sizeInMemory(key, value);
       if (size > bound.ownerMaxBytes || entries.has(key)) return;
+      dropOwnOldest(bound.owner, (ownerBytes) => ownerBytes + size > bound.ownerMaxBytes);
+      // Past the whole bound only the owner's own entries make room: another's are never pushed out.
+      const limit = Math.min(bound.maxBytes, maxBytes);
+      if (entries.calculatedSize + size > limit) entries.purgeStale();
+      dropOwnOldest(bound.owner, () => entries.calculatedSize + size > limit);
+      if (entries.calculatedSize + size > limit) return;
       entries.set(key, value, { ttl: ttlMs });
       let keys = owned.get(bound.owner);
       if (!keys) owned.set(bound.owner, (keys = new Map()));
       keys.set(key, size);
       ownerOf.set(key, bound.owner);
-      keepWithin(bound.owner, bound.ownerMaxBytes);
     },
     get size() {
       return entries.size;

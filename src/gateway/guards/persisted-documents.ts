@@ -44,7 +44,8 @@ interface PersistedQueryExtension {
  * so no hash can ever be made to mean another document, and only once it has passed parsing and
  * validation with the operation limits (stored when its validation ends), at most
  * MAX_STORED_DOCUMENT_CHARS long, within the client's share of the store (CLIENT_SHARE): a client
- * registering more drops its own oldest, never another's. A document not stored still runs; its
+ * registering more drops its own oldest, never another's, even with the whole store full (then only
+ * its own make room, or it is not kept). A document not stored still runs; its
  * client sends it again with the hash next time. Trusted documents: only the manifest's
  * operations run, named by `extensions.persistedQuery.sha256Hash` or `documentId`, or sent as the
  * text of an entry in any printing of it (clients print documents their own way: graphql-request

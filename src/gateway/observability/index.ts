@@ -7,7 +7,8 @@ import type { RequestObserver } from './observed-request.ts';
 import { requestLogObserver, writeRequestLogLine, type RequestLog } from './request-log.ts';
 import type { GatewayTracing } from './tracing.ts';
 import { useMetricsEndpoint } from './use-metrics-endpoint.ts';
-import { useReadiness, watchBreakers, watchKeyRefusals, type ReadinessOptions } from './use-readiness.ts';
+import type { GatewayLog } from './gateway-log.ts';
+import { translationKeyRefusal, useReadiness, watchBreakers, watchKeyRefusals, type ReadinessOptions, type UpstreamTargets } from './use-readiness.ts';
 import type { BreakerObserver } from '../upstream/circuit-breaker.ts';
 import { useRequestObservation } from './use-request-observation.ts';
 
@@ -23,6 +24,7 @@ export interface ObservabilityOptions {
     | 'problemsApiKey'
     | 'translationUrl'
     | 'translationApiKey'
+    | 'translationKeyInBody'
     | 'standIns'
   >;
   /** The path GraphQL is served at: the route the HTTP metrics name. @default '/graphql' */
@@ -65,7 +67,16 @@ export interface Observability {
   flushTraces(): Promise<void>;
   /** Exports what is left and stops the tracer. */
   close(): Promise<void>;
+  /**
+   * Asks the translation service whether it refuses the key, once, at start (a call that costs no
+   * translation): a wrong TRANSLATION_API_KEY is then said in one line and `gateway_upstream_up` is 0
+   * before any reader gets a refused translation. Bounded by the readiness timeout.
+   */
+  checkKeyAtStart(log: GatewayLog): Promise<void>;
 }
+
+/** As long as a readiness check may take. */
+const START_CHECK_TIMEOUT_MS = 2000;
 
 /** Request log, metrics, tracing and readiness of one gateway, wired to the same per-request record. */
 export function createObservability({ settings, graphqlEndpoint = '/graphql', requestLog = writeRequestLogLine, readinessDependencies, tracing, problemsSchema }: ObservabilityOptions): Observability {
@@ -86,14 +97,15 @@ export function createObservability({ settings, graphqlEndpoint = '/graphql', re
     labelNames: ['service'] as const,
     registers: [metrics.registry],
   });
+  const upstreams: UpstreamTargets = {
+    problems: { url: settings.problemsUrl, apiKey: settings.problemsApiKey },
+    translation: { url: settings.translationUrl, apiKey: settings.translationApiKey, keyInBody: settings.translationKeyInBody },
+  };
   return {
     yogaPlugins: [
       useRequestObservation({ observers }),
       useReadiness({
-        upstreams: {
-          problems: { url: settings.problemsUrl, apiKey: settings.problemsApiKey },
-          translation: { url: settings.translationUrl, apiKey: settings.translationApiKey },
-        },
+        upstreams,
         standIns: settings.standIns === true,
         dependencies: readinessDependencies,
         keyRefusals,
@@ -111,5 +123,11 @@ export function createObservability({ settings, graphqlEndpoint = '/graphql', re
     metrics: metrics.registry,
     flushTraces: async () => tracing?.forceFlush(),
     close: async () => tracing?.shutdown(),
+    async checkKeyAtStart(log) {
+      const refusal = await translationKeyRefusal(upstreams.translation, START_CHECK_TIMEOUT_MS);
+      if (refusal === undefined) return;
+      upstreamUp.set({ service: 'translation' }, 0);
+      log(`translation: the service ${refusal.replace('the key', 'TRANSLATION_API_KEY')}; every translation fails until it is fixed, and /readiness says degraded`, 'error');
+    },
   };
 }

@@ -4,11 +4,12 @@ import type { Plugin } from 'graphql-yoga';
 import type { ServiceName } from '../errors.ts';
 import type { ProblemsSchemaStatus } from '../schema/live-problems-schema.ts';
 import type { BreakerObserver } from '../upstream/circuit-breaker.ts';
+import { parsedUrl } from '../upstream/parsed-url.ts';
 import type { RequestObserver, UpstreamCallEnd } from './observed-request.ts';
 import { refuseUnlessRead } from './read-only-endpoint.ts';
 
 /** Where each upstream is and the key the gateway sends it, as the mesh was built with. */
-export type UpstreamTargets = Record<ServiceName, { url?: string; apiKey?: string }>;
+export type UpstreamTargets = Record<ServiceName, { url?: string; apiKey?: string; keyInBody?: boolean }>;
 
 export interface ReadinessOptions {
   upstreams: UpstreamTargets;
@@ -65,7 +66,7 @@ interface UpstreamCheck {
   /** The variable to name when the URL is missing. */
   urlVariable: string;
   /** Calls the service with its key; resolves with `ok` or what is wrong. */
-  probe(base: string, headers: Record<string, string>, signal: AbortSignal, fetchFn: typeof fetch): Promise<string>;
+  probe(base: string, headers: Record<string, string>, signal: AbortSignal, fetchFn: typeof fetch, bodyKey: Record<string, string>): Promise<string>;
 }
 
 /**
@@ -90,15 +91,43 @@ const CHECKS: Record<ServiceName, UpstreamCheck> = {
   },
   translation: {
     urlVariable: 'TRANSLATION_URL',
-    async probe(base, headers, signal, fetchFn) {
+    async probe(base, headers, signal, fetchFn, bodyKey) {
       const response = await fetchFn(`${base}/languages`, { headers: { ...headers, accept: 'application/json' }, signal });
       const problem = statusProblem(response);
       if (problem) return problem;
       const body = await readJson(response);
-      return Array.isArray(body) ? 'ok' : 'answered without a language list';
+      if (!Array.isArray(body)) return 'answered without a language list';
+      return (await keyRefusal(base, headers, signal, fetchFn, bodyKey)) ?? 'ok';
     },
   },
 };
+
+/**
+ * Whether the translation service refuses the key. LibreTranslate checks no key on /languages, only
+ * where it works (/translate, /detect), and checks it first there: a detection of no text is refused
+ * for the key (403) or, the key accepted, for the missing text (400), before any work and costing
+ * no reader anything. Undefined when the key was not refused (or the service did not say).
+ */
+async function keyRefusal(base: string, headers: Record<string, string>, signal: AbortSignal, fetchFn: typeof fetch, bodyKey: Record<string, string>): Promise<string | undefined> {
+  const response = await fetchFn(`${base}/detect`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ q: '', ...bodyKey }),
+    signal,
+  });
+  void response.body?.cancel().catch(() => undefined);
+  return response.status === 401 || response.status === 403 ? `refused the key (HTTP ${response.status})` : undefined;
+}
+
+/** The translation key checked alone (keyRefusal), as at start: undefined when it was not refused or the service could not be asked. */
+export async function translationKeyRefusal(target: UpstreamTargets['translation'], timeoutMs: number, fetchFn: typeof fetch = globalThis.fetch): Promise<string | undefined> {
+  if (!target.url) return undefined;
+  const signal = AbortSignal.timeout(timeoutMs);
+  return keyRefusal(asCalled(target.url), headersOf(target.apiKey), signal, fetchFn, bodyKeyOf(target)).catch(() => undefined);
+}
+
+const headersOf = (key: string | undefined): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
+const bodyKeyOf = ({ apiKey, keyInBody = false }: UpstreamTargets[ServiceName]): Record<string, string> => (apiKey && keyInBody ? { api_key: apiKey } : {});
 
 /**
  * GET `endpoint`: whether a load balancer should send this gateway requests. 200 while it serves:
@@ -255,19 +284,27 @@ export async function checkUpstreams(
 
 async function checkOne(
   { urlVariable, probe }: UpstreamCheck,
-  { url: base, apiKey: key }: UpstreamTargets[ServiceName],
+  target: UpstreamTargets[ServiceName],
   timeoutMs: number,
   fetchFn: typeof fetch,
 ): Promise<string> {
   // The same base and key the mesh was built with, so readiness probes what the gateway really calls.
-  if (!base) return `not configured (${urlVariable} is not set)`;
-  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+  if (!target.url) return `not configured (${urlVariable} is not set)`;
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    return await probe(base, headers, signal, fetchFn);
+    return await probe(asCalled(target.url), headersOf(target.apiKey), signal, fetchFn, bodyKeyOf(target));
   } catch {
     return signal.aborted ? `did not answer within ${timeoutMs} ms` : 'unreachable';
   }
+}
+
+/**
+ * `url` as upstream calls reach it: by origin and path (upstream-fetch.ts), so a `user:pass@` in it
+ * is not sent, where fetch would refuse the URL outright and the service would read as unreachable.
+ */
+function asCalled(url: string): string {
+  const parsed = parsedUrl(url);
+  return parsed ? `${parsed.origin}${parsed.url.pathname.replace(/\/+$/, '')}` : url;
 }
 
 /** A dependency's own check, held to the same time limit as the upstreams'. */

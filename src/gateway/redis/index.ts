@@ -1,7 +1,9 @@
 import type { KeyValueStore } from '../cache/key-value-store.ts';
 import type { GatewayLog } from '../observability/gateway-log.ts';
 import type { GatewaySettings } from '../settings.ts';
+import { redisCacheBudgets, totalBudgetBytes } from './redis-cache-budgets.ts';
 import { connectRedis, type RedisConnection } from './redis-connection.ts';
+import { watchEvictionPolicy } from './redis-eviction-policy.ts';
 import { createRedisKeyValueStore } from './redis-key-value-store.ts';
 
 /** One Redis shared by replicas, as every feature finds it: no feature's own keys or scripts here. */
@@ -21,12 +23,17 @@ export interface RedisStores {
  * unreachable (it says so in one line and keeps connecting in the background): every store then
  * degrades on its own.
  */
-export async function connectRedisStores(settings: Pick<GatewaySettings, 'redisUrl' | 'redisPrefix' | 'redisTimeoutMs'>, log: GatewayLog = console.warn): Promise<RedisStores | undefined> {
+export async function connectRedisStores(
+  settings: Pick<GatewaySettings, 'redisUrl' | 'redisPrefix' | 'redisTimeoutMs' | 'translationCacheMaxBytes' | 'redisCacheMaxBytes'>,
+  log: GatewayLog = console.warn,
+): Promise<RedisStores | undefined> {
   if (!settings.redisUrl) return undefined;
   const connection = await connectRedis({ url: settings.redisUrl, timeoutMs: settings.redisTimeoutMs, log });
   const prefix = settings.redisPrefix;
+  const budgets = redisCacheBudgets(settings);
+  await watchEvictionPolicy(connection, totalBudgetBytes(budgets), log);
   return {
-    keyValueStore: (namespace) => createRedisKeyValueStore(connection, { prefix, namespace }),
+    keyValueStore: (namespace) => createRedisKeyValueStore(connection, { prefix, namespace, maxBytes: Object.hasOwn(budgets, namespace) ? budgets[namespace] : undefined }),
     connection,
     prefix,
     check: () => connection.check(),

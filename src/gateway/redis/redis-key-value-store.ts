@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { sha256Of } from '../../shared/hash.ts';
 import type { KeyValueStore, WriteBound } from '../cache/key-value-store.ts';
+import { withinBudget } from './redis-cache-budgets.ts';
 import type { RedisConnection } from './redis-connection.ts';
 
 export interface RedisKeyValueStoreOptions {
@@ -8,22 +9,25 @@ export interface RedisKeyValueStoreOptions {
   prefix: string;
   /** Which cache the entries belong to (`problems`, `responses`), so caches never read each other's. */
   namespace: string;
+  /** The namespace's byte budget (redis-cache-budgets.ts): every write goes through boundedWrites within it. @default none */
+  maxBytes?: number;
 }
 
 /**
  * A KeyValueStore in Redis, shared by every replica: SET with PX, so each entry lives exactly its
  * TTL and Redis' memory is bounded by what the TTLs keep. Keys are hashed here whatever the caller
  * passes, so no credential or upstream detail a caller folds into its key can show up in Redis.
- * Entries written with a bound (client-written ones) also go through boundedWrites.
+ * Entries written with a bound (client-written ones), or in a namespace with a budget, go through
+ * boundedWrites.
  */
-export function createRedisKeyValueStore(redis: RedisConnection, { prefix, namespace }: RedisKeyValueStoreOptions): KeyValueStore {
+export function createRedisKeyValueStore(redis: RedisConnection, { prefix, namespace, maxBytes }: RedisKeyValueStoreOptions): KeyValueStore {
   const keyOf = (key: string) => `${prefix}:${namespace}:${sha256Of(key)}`;
   const bounded = boundedWrites(redis, `${prefix}:${namespace}`);
   return {
     get: async (key) => (await redis.run((client) => client.get(keyOf(key)))) ?? undefined,
     set: async (key, value, ttlMs, bound) => {
       if (ttlMs <= 0) return;
-      if (bound) return bounded.set([[keyOf(key), value]], ttlMs, bound);
+      if (bound || maxBytes !== undefined) return bounded.set([[keyOf(key), value]], ttlMs, withinBudget(bound, maxBytes));
       await redis.run((client) => client.set(keyOf(key), value, 'PX', Math.ceil(ttlMs)));
     },
   };
@@ -86,21 +90,26 @@ for i, key in ipairs(KEYS) do
     if tag ~= '' then
       ownerIndex, ownerTotal = ownerKeys(tag)
       oldestWhile(ownerIndex, ownerTotal, ownerMax, size)
+      -- Past the whole budget only the owner's own entries make room: another's are never pushed out.
+      oldestWhile(ownerIndex, total, max, size)
+    else
+      oldestWhile(index, total, max, size)
     end
-    oldestWhile(index, total, max, size)
-    local member = tag .. '|' .. size .. '|' .. key
-    redis.call('SET', key, value, 'PX', ttl)
-    redis.call('ZADD', index, now + ttl, member)
-    redis.call('INCRBY', total, size)
-    redis.call('PEXPIRE', index, ttl)
-    redis.call('PEXPIRE', total, ttl)
-    if tag ~= '' then
-      redis.call('ZADD', ownerIndex, now + ttl, member)
-      redis.call('INCRBY', ownerTotal, size)
-      redis.call('PEXPIRE', ownerIndex, ttl)
-      redis.call('PEXPIRE', ownerTotal, ttl)
+    if tonumber(redis.call('GET', total) or '0') + size <= max then
+      local member = tag .. '|' .. size .. '|' .. key
+      redis.call('SET', key, value, 'PX', ttl)
+      redis.call('ZADD', index, now + ttl, member)
+      redis.call('INCRBY', total, size)
+      redis.call('PEXPIRE', index, ttl)
+      redis.call('PEXPIRE', total, ttl)
+      if tag ~= '' then
+        redis.call('ZADD', ownerIndex, now + ttl, member)
+        redis.call('INCRBY', ownerTotal, size)
+        redis.call('PEXPIRE', ownerIndex, ttl)
+        redis.call('PEXPIRE', ownerTotal, ttl)
+      end
+      written = written + 1
     end
-    written = written + 1
   end
 end
 return written

@@ -274,6 +274,13 @@ const redis = {
     default: 100,
     doc: 'budget of one Redis operation; past it a read is a miss and the rate limit counts in process',
   }),
+  redisCacheMaxBytes: setting({
+    variable: 'REDIS_CACHE_MAX_BYTES',
+    kind: integer(0),
+    default: 32 * 1024 * 1024,
+    shownDefault: '`33554432` (32 MiB)',
+    doc: 'most bytes the problems answers take in Redis, all replicas together, and as much again the whole answers; `0` keeps neither there (see docs/operations.md, Redis memory)',
+  }),
 };
 
 const schemaAndExecution = {

@@ -5,7 +5,7 @@ import { createCallGate, isBudgetError, requestKeyOf, type CallGate } from './tr
 import { translationCacheKey, type TranslationCache, type TranslationKey } from './translation-cache.ts';
 import { isUnusableAnswer, type TextFormat, type TranslatedText } from './translation-client.ts';
 import { upstreamCauseOf } from '../upstream/upstream-errors.ts';
-import { createLimitLearner, createServiceLimits, limitNamedIn, type CallCaps, type CallShape, type LimitLearner, type ServiceLimits } from './translation-limits.ts';
+import { createLimitLearner, createServiceLimits, everyCallRefused, limitNamedIn, type CallCaps, type CallShape, type LimitLearner, type ServiceLimits } from './translation-limits.ts';
 import { characters, joinParts, splitText } from './text-parts.ts';
 import { createFailingTexts, type FailingTexts } from './failing-texts.ts';
 
@@ -279,7 +279,7 @@ export function createTranslationBatcher<TContext extends object>({
         const parts = splitItem(item, caps.longest, options.format);
         if (!parts) {
           // Refused only when the service is known to refuse that length; else it goes alone, to see.
-          if (item.chars > caps.refusedAbove) item.fail({ error: tooLong(item.root, caps) });
+          if (item.chars > caps.refusedAbove) item.fail({ error: caps.refusedAboveProven ? tooLong(item.root, caps) : everyCallRefused() });
           return item.chars > caps.refusedAbove ? [] : [item];
         }
         if (!split.has(item.root)) {

@@ -13,6 +13,8 @@
  * size again, and the limit is learned again if it still holds.
  */
 
+import { ErrorCode, UpstreamError } from '../errors.ts';
+
 /** How long a learned limit (or the published one) is trusted before it is tried again. */
 export const LEARNED_LIMIT_TTL_MS = 10 * 60 * 1000;
 
@@ -89,6 +91,12 @@ export interface CallCaps {
    * is known to be refused (a setting, the published limit, or a text refused alone).
    */
   refusedAbove: number;
+  /**
+   * Whether `refusedAbove` is known to be a limit on size: false when it rests only on this flush's
+   * refusals of texts alone while the service accepted no call of it. A service refusing every call,
+   * the shortest text too, is failing (an outage answering 400), and no text is to blame.
+   */
+  refusedAboveProven: boolean;
   /** Whether any refusal is known: else every call is sized by the settings alone. */
   limited: boolean;
   /** Where the character cap comes from, for error messages. */
@@ -162,7 +170,8 @@ export function createLimitLearner<TRoot>(shared: ServiceLimits, settings: { max
       const longest = Math.min(chars, cap(ok.longest, bad.longest, Infinity));
       const limited = bad.texts !== Infinity || bad.chars !== Infinity || bad.longest !== Infinity;
       const refusedAbove = Math.min(settings.maxChars ?? Infinity, published ?? Infinity, bad.longest - 1);
-      return { texts, chars, longest, refusedAbove, limited, charsFrom };
+      const refusedAboveProven = !(refusedAbove === bad.longest - 1 && bad.longest < shared.bad.longest && acceptedHere === 0);
+      return { texts, chars, longest, refusedAbove, refusedAboveProven, limited, charsFrom };
     },
     knownToFit(shape) {
       const { ok } = view();
@@ -215,6 +224,15 @@ export function createLimitLearner<TRoot>(shared: ServiceLimits, settings: { max
 }
 
 const MEASURES = ['texts', 'chars', 'longest'] as const;
+
+/** The failure of a text the service refused though no call was accepted (CallCaps.refusedAboveProven false): the service's, not the text's. */
+export function everyCallRefused(cause?: unknown): UpstreamError {
+  return new UpstreamError(
+    'The translation service refused every call of this request (HTTP 400), the shortest texts too: it is failing, not refusing these texts for their length.',
+    { code: ErrorCode.UpstreamBadRequest, service: 'translation', status: 400 },
+    cause,
+  );
+}
 
 /**
  * The limit a refusal names, in LibreTranslate's words ("request (N) exceeds text limit (L)", for

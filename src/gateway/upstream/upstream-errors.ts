@@ -1,3 +1,4 @@
+import { secretForms } from '../../shared/secret-forms.ts';
 import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
 import { bearerToken } from '../guards/client-identity.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
@@ -140,11 +141,11 @@ function withUpstreamMessage(error: UpstreamError, text: string, call: UpstreamC
   return error;
 }
 
-/** `text` without the key the call carried, in case the service quotes it back ("Invalid API key: …"). */
+/** `text` without the key the call carried, in case the service quotes it back ("Invalid API key: …"), encoded or not (secretForms). */
 function withoutKeys(text: string, call: UpstreamCall): string {
   const authorization = plainHeaders(call.init.headers as HeadersInit | undefined).authorization;
   let line = text;
-  for (const secret of [bearerToken(authorization ?? null), authorization]) if (secret) line = line.replaceAll(secret, '[redacted]');
+  for (const secret of [authorization, bearerToken(authorization ?? null)]) if (secret) for (const form of secretForms(secret)) line = line.replaceAll(form, '[redacted]');
   return line;
 }
 

@@ -24,6 +24,11 @@ export interface TranslationServiceOptions {
    * @default undefined
    */
   apiKey?: string;
+  /**
+   * Answer GET /languages without a key, as a stock LibreTranslate does (it checks the key only where
+   * it translates or detects). @default false
+   */
+  languagesWithoutKey?: boolean;
   /** Longest text accepted, in characters, for each text of `q`. @default 5000 */
   maxTextLength?: number;
   /** Most texts accepted in one array `q`. @default 200 (LibreTranslate's own batch limit is off by default) */
@@ -229,6 +234,7 @@ function send(res: ServerResponse, { status, body, headers = {} }: Reply): void 
 export function createTranslationService(initial: TranslationServiceOptions = {}): TranslationService {
   const options: ResolvedTranslationServiceOptions = {
     apiKey: undefined,
+    languagesWithoutKey: false,
     maxTextLength: 5000,
     maxBatchSize: 200,
     batchLimit: undefined,
@@ -409,7 +415,7 @@ export function createTranslationService(initial: TranslationServiceOptions = {}
     }
 
     const reply =
-      authorized(req, body) ??
+      (path === '/languages' && options.languagesWithoutKey ? undefined : authorized(req, body)) ??
       rateLimited() ??
       (body && !body.ok
         ? invalid(body.error)

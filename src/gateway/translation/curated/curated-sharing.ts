@@ -4,9 +4,10 @@ import type { CuratedEntry, CuratedSet } from './curated-directory.ts';
 
 /**
  * Curated translations shared through Redis (REDIS_URL): a replica that reads a curated directory
- * publishes its set, each version under its own key and the version in force under `version`; a
- * replica without a directory follows what is published, reading the version every `intervalMs`
- * and the set only when the version changed. So one replica (a job, an admin replica) may hold the
+ * publishes its set under one key, `set` (with its version inside), and the version under `version`;
+ * a replica without a directory follows what is published, reading the version every `intervalMs`
+ * and the set only when the version changed. One key for the set, whatever the version, so a change
+ * replaces the set in Redis rather than leaving the old one there for its TTL. So one replica (a job, an admin replica) may hold the
  * files and every replica serves them. Published keys live `ttlMs` and are written again at least
  * every `republishMs`: when no replica publishes any more, followers stop serving the set once it expires.
  */
@@ -29,7 +30,8 @@ export interface CuratedPublisher {
 }
 
 const VERSION_KEY = 'version';
-const setKey = (version: string) => `set:${version}`;
+/** Versions before this one kept each set under `set:<version>`: a key of its own, so neither reads the other's. */
+const SET_KEY = 'set';
 
 export function createCuratedPublisher({ store, ttlMs = 24 * 60 * 60 * 1000, republishMs = 10 * 60 * 1000, timeoutMs = 2000 }: CuratedSharingOptions): CuratedPublisher {
   let latest: { body: string; version: string } | undefined;
@@ -37,7 +39,7 @@ export function createCuratedPublisher({ store, ttlMs = 24 * 60 * 60 * 1000, rep
     if (!latest) return;
     const { body, version } = latest;
     // The set before the version naming it, so a follower never reads a version whose set is not there yet.
-    void withTimeout(() => store.set(setKey(version), body, ttlMs), timeoutMs)
+    void withTimeout(() => store.set(SET_KEY, body, ttlMs), timeoutMs)
       .then(() => withTimeout(() => store.set(VERSION_KEY, version, ttlMs), timeoutMs))
       .catch(() => undefined);
   };
@@ -45,7 +47,7 @@ export function createCuratedPublisher({ store, ttlMs = 24 * 60 * 60 * 1000, rep
   timer.unref();
   return {
     publish(set, version) {
-      latest = { body: JSON.stringify([...set.values()].flatMap((languages) => [...languages.values()])), version };
+      latest = { body: JSON.stringify({ version, entries: [...set.values()].flatMap((languages) => [...languages.values()]) }), version };
       write();
     },
     close: () => clearInterval(timer),
@@ -69,11 +71,12 @@ export function followCuratedSet({ store, intervalMs, timeoutMs = 2000 }: Curate
         onReceived(new Map(), '');
         return;
       }
-      const body = await withTimeout(() => store.get(setKey(version)), timeoutMs).catch(() => undefined);
-      const set = body === undefined ? undefined : parseSet(body);
-      if (!set) return;
-      held = version;
-      onReceived(set, version);
+      const body = await withTimeout(() => store.get(SET_KEY), timeoutMs).catch(() => undefined);
+      const published = body === undefined ? undefined : parseSet(body);
+      if (!published) return;
+      // The set may be newer than the version read (published between the two reads): it says its own.
+      held = published.version;
+      onReceived(published.set, published.version);
     })().finally(() => {
       checking = undefined;
     }));
@@ -82,15 +85,17 @@ export function followCuratedSet({ store, intervalMs, timeoutMs = 2000 }: Curate
   return { check, close: () => clearInterval(timer) };
 }
 
-/** A published set, or undefined when it is not one (another version's shape, a truncated value). */
-function parseSet(body: string): CuratedSet | undefined {
-  let entries: unknown;
+/** A published set and its version, or undefined when it is not one (another version's shape, a truncated value). */
+function parseSet(body: string): { set: CuratedSet; version: string } | undefined {
+  let published: { version?: unknown; entries?: unknown } | null;
   try {
-    entries = JSON.parse(body);
+    published = JSON.parse(body);
   } catch {
     return undefined;
   }
-  if (!Array.isArray(entries)) return undefined;
+  const entries = published?.entries;
+  const version = published?.version;
+  if (!Array.isArray(entries) || typeof version !== 'string' || version === '') return undefined;
   const set = new Map<string, Map<string, CuratedEntry>>();
   for (const entry of entries as Partial<CuratedEntry>[]) {
     const { problemId, language, file, title, statement, sourceSha256, madeAt } = entry ?? {};
@@ -99,5 +104,5 @@ function parseSet(body: string): CuratedSet | undefined {
     if (!languages) set.set(problemId!, (languages = new Map()));
     languages.set(language!, entry as CuratedEntry);
   }
-  return set;
+  return { set, version };
 }
