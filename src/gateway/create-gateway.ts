@@ -34,7 +34,7 @@ import type { RequestLog } from './observability/request-log.ts';
 import { logErrorCauses } from './observability/mesh-logger.ts';
 import { observeArrivalGuard } from './observability/use-request-observation.ts';
 import { errorMasking, useErrorMasking } from './pipeline/error-masking.ts';
-import type { GuardList } from './pipeline/guard-list.ts';
+import type { GuardList } from './request/guards.ts';
 import { createNodeAdapter, type NodeAdapter, type NodeAdapterOptions } from './pipeline/node-adapter.ts';
 import { useGatewayPipeline } from './pipeline/yoga-adapter.ts';
 import { toPublicSchema } from './public-schema.ts';

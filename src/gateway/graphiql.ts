@@ -1,7 +1,7 @@
 import type { GraphiQLOptions, YogaServerOptions } from 'graphql-yoga';
 import { renderGraphiQLPage } from './graphiql/assets.ts';
 import { crossSourceExample, graphiqlExamples } from './graphiql/examples.ts';
-import { gatewayRequestOf } from './pipeline/gateway-request.ts';
+import { gatewayRequestOf } from './request/gateway-request.ts';
 
 export { useGraphiQLAssets } from './graphiql/assets.ts';
 

@@ -1,7 +1,7 @@
 import { createGraphQLError } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/gateway/observability/index.ts';
-import type { GuardList } from '../../src/gateway/pipeline/guard-list.ts';
+import type { GuardList } from '../../src/gateway/request/guards.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
 const BY_ID = /* GraphQL */ `query ById($id: ID!) { problem(id: $id) { id title } }`;

@@ -8,13 +8,17 @@ import type { PreparedOperation, PreparedOperations, PreparedRun } from '../exec
 import { operationNameOf, REQUEST_ID_HEADER, tellFinished, type RequestObserver } from '../observability/observed-request.ts';
 import { memoized } from '../../shared/memoized.ts';
 import { readStream } from '../../shared/read-stream.ts';
-import { estimateOperation, type OperationEstimate } from '../execution/shape/operation-cost.ts';
+import { estimateOperation } from '../execution/shape/operation-cost.ts';
+import type { OperationEstimate } from '../request/operation-estimate.ts';
 import { normalizedContentType } from '../guards/content-type-case.ts';
-import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type CacheableParams, type ResponseCache } from '../execution/cache/response-cache.ts';
-import { UNEXPECTED_ERROR, UNEXPECTED_RESULT } from './gateway-error.ts';
-import { createGatewayRequest, type GatewayRequest } from './gateway-request.ts';
-import { answerLanguageHeaders, answerLanguageOf } from '../translation/languages-served.ts';
-import { runHeadGuards, runOperationGuards, runParamsGuards, type EarlyAnswer, type GuardList } from './guard-list.ts';
+import { cachingHeaders, matchesEtag, secondsLeft, type CacheableParams, type ResponseCache } from '../execution/cache/response-cache.ts';
+import type { CachedAnswer } from '../request/cached-answer.ts';
+import { UNEXPECTED_ERROR, UNEXPECTED_RESULT, type EarlyAnswer } from '../request/early-answer.ts';
+import type { GatewayRequest } from '../request/gateway-request.ts';
+import type { GuardList } from '../request/guards.ts';
+import { answerLanguageHeaders, answerLanguageOf } from '../request/languages-served.ts';
+import { createGatewayRequest } from './create-gateway-request.ts';
+import { runHeadGuards, runOperationGuards, runParamsGuards } from './guard-list.ts';
 
 /** What the adapter needs to forward prepared operations itself (the fast path's, in front of yoga). */
 export interface DirectForwarding {

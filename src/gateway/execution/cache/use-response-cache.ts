@@ -1,8 +1,8 @@
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { sha256Of } from '../../../shared/hash.ts';
-import { gatewayRequestOf } from '../../pipeline/gateway-request.ts';
-import { answerLanguageHeaders, answerLanguageOf, noteAnswerLanguage } from '../../translation/languages-served.ts';
+import { gatewayRequestOf } from '../../request/gateway-request.ts';
+import { answerLanguageHeaders, answerLanguageOf, noteAnswerLanguage } from '../../request/languages-served.ts';
 import { cachingHeaders, matchesEtag, secondsLeft, type ResponseCache } from './response-cache.ts';
 
 /** Where an operation's cache key waits for its execution, on the operation's own context. */
