@@ -180,7 +180,11 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       return true;
     }
     const forward = forwardingOf(params);
-    if (!forward) return false;
+    if (!forward) {
+      // Handed on to yoga with what was done here, so that nothing is done twice.
+      gateway.paramsChecked = { cacheKey: key };
+      return false;
+    }
     const { run, operation, estimate } = forward;
     observed.lane = 'direct';
     observed.operations.set(observed, { name: operationNameOf(operation.name?.value), type: 'query' });

@@ -65,7 +65,8 @@ export function useGatewayPipeline(guards: GuardList): Plugin {
     },
     onParams({ params, context }) {
       const gateway = gatewayRequestOf(context);
-      if (!gateway) return;
+      // The front door ran them on this very operation before handing the request on.
+      if (!gateway || gateway.paramsChecked) return;
       const refusal = runParamsGuards(guards.params, gateway, params);
       if (refusal) throw refusal;
     },

@@ -43,6 +43,12 @@ export interface GatewayRequest {
   /** The response cache's answers for this request's operations, when yoga served it (use-response-cache.ts). */
   responseCache?: { operations: number; answers: CachedAnswer[] };
   /**
+   * Set by the front door (node-adapter.ts) when it read this request's one operation, ran the
+   * params guards on it and looked it up in the response cache, then handed it on to yoga: yoga's
+   * stages do not run those guards or read the cache again, and keep the answer under `cacheKey`.
+   */
+  paramsChecked?: { cacheKey: string | undefined };
+  /**
    * The reader's languages, from `Accept-Language`, read once when the request arrives (bounded:
    * translation/accept-language.ts): what translation fields without `to:` negotiate with, and what
    * cached answers vary by.
