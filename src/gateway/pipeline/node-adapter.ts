@@ -18,12 +18,15 @@ import type { GatewayRequest } from '../request/gateway-request.ts';
 import type { GuardList } from '../request/guards.ts';
 import { answerLanguageHeaders, answerLanguageOf } from '../request/languages-served.ts';
 import { createGatewayRequest } from './create-gateway-request.ts';
+import type { DocumentPlanner } from './document-planner.ts';
 import { runHeadGuards, runOperationGuards, runParamsGuards } from './guard-list.ts';
 
 /** What the adapter needs to forward prepared operations itself (the fast path's, in front of yoga). */
 export interface DirectForwarding {
-  /** Texts yoga has vetted and the fast path forwarded (execution/forward/prepared-operations.ts). */
+  /** The plans of the texts seen (execution/forward/prepared-operations.ts). */
   operations: PreparedOperations;
+  /** Plans a text seen for the first time (document-planner.ts); without it, only texts yoga has forwarded are. */
+  plan?: DocumentPlanner;
   /** Told every answer's errors before they are masked, to log their causes as Mesh does for yoga's (mesh-logger.ts). */
   onErrors?: (errors: readonly GraphQLError[]) => void;
 }
@@ -179,7 +182,7 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       writeAnswer(response, gateway, 200, { 'content-type': `${mediaType}; charset=utf-8` }, cached.body, { cached, ifNoneMatch });
       return true;
     }
-    const forward = forwardingOf(params);
+    const forward = forwardingOf(params, head);
     if (!forward) {
       // Handed on to yoga with what was done here, so that nothing is done twice.
       gateway.paramsChecked = { cacheKey: key };
@@ -276,8 +279,10 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
    * How to forward this request itself: its text is a prepared operation and its variables coerce;
    * undefined sends it to yoga (graphql-js words a coercion error).
    */
-  function forwardingOf(params: CacheableParams): { run: PreparedRun; operation: PreparedOperation['operation']; estimate: OperationEstimate } | undefined {
-    const prepared = direct?.operations.find(params.query, params.operationName);
+  function forwardingOf(params: CacheableParams, request: GatewayRequest['head']): { run: PreparedRun; operation: PreparedOperation['operation']; estimate: OperationEstimate } | undefined {
+    if (!direct) return undefined;
+    const found = direct.operations.find(params.query, params.operationName);
+    const prepared = found === undefined ? direct.plan?.(params.query, params.operationName, request) : found;
     if (!prepared) return undefined;
     const variables = (params.variables ?? undefined) as Record<string, unknown> | undefined;
     const estimate = estimateOperation(prepared.schema, prepared.document, params.operationName, variables);
