@@ -465,7 +465,7 @@ function paramsOfQueryString(search: string): CacheableParams | undefined {
       return Symbol('not JSON');
     }
   };
-  return plainParams(entries.get('query') ?? undefined, json('variables'), entries.get('operationName') ?? undefined, json('extensions'), entries.get('documentId') ?? undefined);
+  return plainParams(entries.get('query') ?? undefined, json('variables'), entries.get('operationName') || undefined, json('extensions'), entries.get('documentId') ?? undefined);
 }
 
 function plainParams(query: unknown, variables: unknown, operationName: unknown, extensions: unknown, documentId: unknown): CacheableParams | undefined {
