@@ -7,8 +7,9 @@ export { createGateway, type Gateway, type GatewayOptions, type GatewayYoga } fr
 export { mountAt, type MountedListener } from './gateway/mount-at.ts';
 export type { GatewayLog, LogLevel } from './gateway/observability/gateway-log.ts';
 export type { RequestLog, RequestLogEntry } from './gateway/observability/request-log.ts';
-export type { GuardList, HeadGuard, ParamsGuard, BatchGuard, OperationGuard, EarlyAnswer } from './gateway/pipeline/guard-list.ts';
-export type { GatewayRequest } from './gateway/pipeline/gateway-request.ts';
+export type { GuardList, HeadGuard, ParamsGuard, BatchGuard, OperationGuard } from './gateway/request/guards.ts';
+export type { EarlyAnswer } from './gateway/request/early-answer.ts';
+export type { GatewayRequest } from './gateway/request/gateway-request.ts';
 export { readSettings, settingsFromOptions, SettingsError, type GatewaySettings } from './gateway/settings.ts';
 export { ErrorCode, type ServiceName } from './gateway/errors.ts';
 export type { TranslationCache, TranslationKey } from './gateway/translation/translation-cache.ts';

@@ -34,8 +34,9 @@ import type { RequestLog } from './observability/request-log.ts';
 import { logErrorCauses } from './observability/mesh-logger.ts';
 import { observeArrivalGuard } from './observability/use-request-observation.ts';
 import { errorMasking, useErrorMasking } from './pipeline/error-masking.ts';
-import type { GuardList } from './pipeline/guard-list.ts';
+import type { GuardList } from './request/guards.ts';
 import { createNodeAdapter, type NodeAdapter, type NodeAdapterOptions } from './pipeline/node-adapter.ts';
+import { documentPlanner } from './pipeline/document-planner.ts';
 import { useGatewayPipeline } from './pipeline/yoga-adapter.ts';
 import { toPublicSchema } from './public-schema.ts';
 import { sha256Of } from '../shared/hash.ts';
@@ -245,6 +246,7 @@ export async function createGateway({
   });
   const trustedDocuments = settings.trustedDocuments ? loadTrustedDocuments(settings.trustedDocuments) : undefined;
   if (trustedDocuments) log(`trusted documents: ${Object.keys(trustedDocuments).length} loaded from ${settings.trustedDocuments}; any other operation is refused`, 'info');
+  const trustedTexts = trustedDocuments && new Set(Object.values(trustedDocuments));
   const maskErrors = errorMasking({ production: settings.production });
   // One set of CORS options for yoga and for the node:http adapter in front of it: the same headers either way.
   const cors = { origin: settings.corsOrigins === '*' ? '*' : settings.corsOrigins };
@@ -308,7 +310,6 @@ export async function createGateway({
     const disposal = new AbortController();
     try {
       const forwarding = await createForwarding({ settings, built, baseDir, send: composeSteps(upstreamSteps), network: upstreamFetch.fetch, signal: disposal.signal, log: logOnce });
-      const preparedOperations = forwarding?.prepared;
       const schema = toPublicSchema(mesh.schema);
       const stale = trustedDocuments ? invalidTrustedDocuments(schema, trustedDocuments) : [];
       if (stale.length > 0) {
@@ -398,8 +399,10 @@ export async function createGateway({
         maskErrors,
         observers: observability.observers,
         cors,
-        direct: preparedOperations && {
-          operations: preparedOperations,
+        direct: forwarding && {
+          operations: forwarding.prepared,
+          // The first request of a text takes the same way as the thousandth: planned here, once.
+          plan: documentPlanner({ checks: (context) => yoga.getEnveloped(context), forwarding, trustedTexts }),
           // Mesh logs the causes of errors only under NODE_ENV=production, which the production setting follows.
           onErrors: settings.production ? (errors) => logErrorCauses(mesh.logger, errors) : undefined,
         },

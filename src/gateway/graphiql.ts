@@ -2,7 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { GraphiQLOptions, YogaServerOptions } from 'graphql-yoga';
 import { renderGraphiQLPage } from './graphiql/assets.ts';
 import { graphiqlExamplesFor } from './graphiql/examples.ts';
-import { gatewayRequestOf } from './pipeline/gateway-request.ts';
+import { gatewayRequestOf } from './request/gateway-request.ts';
 
 export { useGraphiQLAssets } from './graphiql/assets.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { identifyCallerGuard } from '../../src/gateway/guards/client-key.ts';
-import { createGatewayRequest, type GatewayRequest } from '../../src/gateway/pipeline/gateway-request.ts';
+import { createGatewayRequest } from '../../src/gateway/pipeline/create-gateway-request.ts';
+import type { GatewayRequest } from '../../src/gateway/request/gateway-request.ts';
 import type { CallerOptions } from '../../src/gateway/guards/client-identity.ts';
 
 function requestWith(authorization: string | undefined, socketAddress = '10.0.0.1'): GatewayRequest {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const GATEWAY = 'src/gateway';
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
@@ -11,11 +12,132 @@ function sourceFiles(folder: string): string[] {
     .map((file) => join(folder, file));
 }
 
-/** Every relative module a file imports (static, dynamic and re-exports), as a path from the project root. */
+/** Every relative module a file imports (static, dynamic, type-only and re-exports), as a path from the project root. */
 function importsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g)].map((match) => match[1]);
   return specifiers.map((specifier) => relative(ROOT, resolve(ROOT, dirname(file), specifier)));
+}
+
+/**
+ * The floors of src/gateway, from the ground up; a file stands on the floor of the longest entry that
+ * names it (a folder ends in `/`). A file imports only from its own floor or below: the request and
+ * plan types never know the features that read them, the features never know the front door that
+ * runs them, and only the composition root knows everything.
+ */
+const FLOORS: { name: string; members: string[] }[] = [
+  {
+    name: 'ground',
+    members: [
+      'errors.ts',
+      'project-root.ts',
+      'mesh-cli-guard.ts',
+      'public-schema.ts',
+      'settings.ts',
+      'cache/',
+      'graphiql/',
+      // What the request log, metrics and traces know of a request, and the log they write to:
+      // the request object and the upstream steps both write there.
+      'observability/observed-request.ts',
+      'observability/gateway-log.ts',
+    ],
+  },
+  // The request object and the plain data every part of a request reads: guards' types, early
+  // answers, the operation's estimate, the answer's languages, a cached answer.
+  { name: 'request', members: ['request/'] },
+  {
+    name: 'features',
+    members: ['guards/', 'execution/', 'upstream/', 'translation/', 'links/', 'statement/', 'observability/', 'redis/', 'schema/', 'mesh.ts', 'settings-from-options.ts'],
+  },
+  // The front door: the adapters and the path every request takes.
+  { name: 'front door', members: ['pipeline/'] },
+  // The composition root: every guard, plugin and step in order.
+  { name: 'composition root', members: ['create-gateway.ts', 'graphiql.ts'] },
+];
+
+/** Imports that run from a lower floor to a higher one, each with why it is there (file → file). */
+const ARROWS_BACK_UP: Record<string, string> = {
+  'src/gateway/settings.ts → src/gateway/translation/language-tags.ts':
+    'a language setting is checked with the one parser of language tags the translation fields use',
+  'src/gateway/upstream/observation.ts → src/gateway/pipeline/gateway-request.ts':
+    'reads gatewayRequestOf through a re-export until that file (the upstream steps, another owner this session) imports request/ directly',
+};
+
+/**
+ * Which feature folder may import which (a file at the top of src/gateway counts as its own folder).
+ * A new arrow between features is a decision about the layers: add it here, with the commit saying why.
+ */
+const FEATURE_IMPORTS: Record<string, string[]> = {
+  execution: ['mesh', 'observability', 'upstream'],
+  guards: ['execution', 'observability', 'translation'],
+  links: ['statement', 'translation'],
+  mesh: ['links', 'observability', 'schema'],
+  observability: ['schema', 'translation', 'upstream'],
+  // redis implements the stores translation declares, and prewarming takes redis' lease store: the
+  // one pair of features that import each other.
+  redis: ['guards', 'observability', 'translation'],
+  schema: ['guards', 'links', 'observability', 'upstream'],
+  'settings-from-options': [],
+  statement: [],
+  translation: ['observability', 'redis', 'statement', 'upstream'],
+  upstream: ['guards', 'observability'],
+};
+
+function floorOf(file: string): number {
+  const inside = relative(GATEWAY, file);
+  let found = -1;
+  let longest = -1;
+  FLOORS.forEach(({ members }, index) => {
+    for (const member of members) {
+      const matches = member.endsWith('/') ? inside.startsWith(member) : inside === member;
+      if (matches && member.length > longest) {
+        longest = member.length;
+        found = index;
+      }
+    }
+  });
+  return found;
+}
+
+const FEATURES = FLOORS.findIndex(({ name }) => name === 'features');
+
+function featureFolderOf(file: string): string {
+  return relative(GATEWAY, file).split('/')[0].replace(/\.ts$/, '');
+}
+
+/** Import circles of a graph (file → what it imports): Tarjan's strongly connected components of more than one file, or a file importing itself. */
+function circlesOf(edges: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  let next = 0;
+  const visit = (file: string): void => {
+    index.set(file, next);
+    low.set(file, next);
+    next += 1;
+    stack.push(file);
+    onStack.add(file);
+    for (const target of edges.get(file) ?? []) {
+      if (!edges.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || edges.get(file)!.includes(file)) circles.push(component.sort());
+  };
+  for (const file of edges.keys()) if (!index.has(file)) visit(file);
+  return circles;
 }
 
 /**
@@ -40,10 +162,59 @@ describe('layout', () => {
   it('finds the imports it checks (the check itself works)', () => {
     expect(importsOf('src/cli/start.ts')).toContain('src/upstreams/stand-ins.ts');
     expect(importsOf('src/cli/start.ts')).toContain('src/gateway/create-gateway.ts');
+    // Type-only imports count: a circle of types is a circle a reader has to untangle too.
+    expect(importsOf('src/gateway/request/guards.ts')).toContain('src/gateway/request/gateway-request.ts');
   });
 
   it('library code neither reads nor writes process.env', () => {
     const readers = [...sourceFiles('src/gateway'), 'src/index.ts'].filter((file) => /process\.env/.test(readFileSync(join(ROOT, file), 'utf8')));
     expect(readers).toEqual([]);
+  });
+});
+
+describe('the floors of src/gateway', () => {
+  const files = sourceFiles(GATEWAY);
+
+  it('places every file of src/gateway on a floor', () => {
+    expect(files.filter((file) => floorOf(file) < 0)).toEqual([]);
+  });
+
+  it('no file imports from a floor above its own, but the arrows named with their reason', () => {
+    const upward = files.flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target.startsWith(`${GATEWAY}/`) && floorOf(target) > floorOf(file))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(upward.filter((arrow) => !(arrow in ARROWS_BACK_UP))).toEqual([]);
+  });
+
+  it('features import only the features the table allows', () => {
+    const unlisted = new Set<string>();
+    for (const file of files.filter((each) => floorOf(each) === FEATURES)) {
+      const from = featureFolderOf(file);
+      for (const target of importsOf(file)) {
+        if (!target.startsWith(`${GATEWAY}/`) || floorOf(target) !== FEATURES) continue;
+        const to = featureFolderOf(target);
+        if (to !== from && !FEATURE_IMPORTS[from]?.includes(to)) unlisted.add(`${from} → ${to} (${file} → ${target})`);
+      }
+    }
+    expect([...unlisted]).toEqual([]);
+  });
+
+  it('has no import circle', () => {
+    expect(circlesOf(new Map(files.map((file) => [file, importsOf(file)])))).toEqual([]);
+  });
+
+  it('sees a circle when there is one (the check itself works)', () => {
+    // The request object as it was: it took a type from the response cache, which took one from the
+    // languages served, which read the request back.
+    const circle = new Map([
+      ['request.ts', ['cache.ts']],
+      ['cache.ts', ['languages.ts']],
+      ['languages.ts', ['request.ts']],
+      ['guard.ts', ['request.ts']],
+    ]);
+    expect(circlesOf(circle)).toEqual([['cache.ts', 'languages.ts', 'request.ts']]);
+    expect(circlesOf(new Map([['request.ts', ['request.ts']]]))).toEqual([['request.ts']]);
   });
 });

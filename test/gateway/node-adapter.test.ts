@@ -8,6 +8,7 @@ import { createRouteTable, routeGuard } from '../../src/gateway/guards/route.ts'
 import { rateLimitGuards } from '../../src/gateway/guards/rate-limits.ts';
 import { createMemoryRateLimitStore } from '../../src/gateway/guards/rate-limit-store.ts';
 import { createResponseCache } from '../../src/gateway/execution/cache/response-cache.ts';
+import type { GatewayRequest } from '../../src/gateway/request/gateway-request.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
@@ -145,7 +146,7 @@ describe('answers from the cache in front of yoga', () => {
 
 describe('what the node:http adapter answers and hands on', () => {
   const cache = createResponseCache({ ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
-  const handedOn: { method?: string; body?: unknown }[] = [];
+  const handedOn: { method?: string; body?: unknown; paramsChecked?: GatewayRequest['paramsChecked'] }[] = [];
   let server: RunningServer;
   const QUERY_TEXT = '{ a }';
   beforeAll(async () => {
@@ -170,11 +171,11 @@ describe('what the node:http adapter answers and hands on', () => {
       cache,
       maskErrors: (result) => result,
       observers: [],
-      next: async (request: IncomingMessage, response: ServerResponse) => {
+      next: async (request: IncomingMessage, response: ServerResponse, { gateway }) => {
         // A body already read comes along as `request.body`, an async iterable of its bytes (as yoga's adapter takes it).
         const given = (request as { body?: AsyncIterable<Buffer> }).body;
         const finish = (received: string) => {
-          handedOn.push({ method: request.method, body: received });
+          handedOn.push({ method: request.method, body: received, paramsChecked: gateway.paramsChecked });
           response.writeHead(299, { 'content-type': 'text/plain' });
           response.end(received);
         };
@@ -227,6 +228,16 @@ describe('what the node:http adapter answers and hands on', () => {
     expect(status).toBe(299);
     expect(handedOn).toHaveLength(1);
     if (init.body) expect(text).toBe(init.body);
+  });
+
+  it('hands a miss on with the key it looked up, so that yoga neither checks its params nor reads the cache again', async () => {
+    handedOn.length = 0;
+    await send({ body: JSON.stringify({ query: '{ b }' }) });
+    expect(handedOn).toEqual([expect.objectContaining({ paramsChecked: { cacheKey: cache.keyOf('Bearer k', { query: '{ b }' }) } })]);
+    // What it did not look up (a batch) is yoga's to check and look up.
+    handedOn.length = 0;
+    await send({ body: JSON.stringify([{ query: '{ b }' }]) });
+    expect(handedOn).toEqual([expect.objectContaining({ paramsChecked: undefined })]);
   });
 
   it.each([

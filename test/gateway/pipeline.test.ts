@@ -1,10 +1,13 @@
 import { createGraphQLError } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/gateway/observability/index.ts';
-import type { GuardList } from '../../src/gateway/pipeline/guard-list.ts';
+import type { GuardList } from '../../src/gateway/request/guards.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
 const BY_ID = /* GraphQL */ `query ById($id: ID!) { problem(id: $id) { id title } }`;
+
+/** How many times the params guards ran on a request carrying `x-count-params` (by its value). */
+const paramsChecks = new Map<string, number>();
 
 /** Throw-away guards, one per phase, each refusing only what carries its header. */
 const throwAway: Partial<GuardList> = {
@@ -22,6 +25,14 @@ const throwAway: Partial<GuardList> = {
         params.variables && typeof params.variables === 'object' && 'secret' in params.variables
           ? createGraphQLError('No secrets here.', { extensions: { code: 'NO_SECRETS', http: { status: 400 } } })
           : undefined,
+    },
+    {
+      name: 'count',
+      check: (request) => {
+        const counted = request.head.headers.get('x-count-params');
+        if (counted !== null) paramsChecks.set(counted, (paramsChecks.get(counted) ?? 0) + 1);
+        return undefined;
+      },
     },
   ],
   operation: [
@@ -74,7 +85,7 @@ describe('one request pipeline', () => {
   it('lists every guard and plugin in the order they apply', () => {
     expect(added.gateway.pipeline.guards).toEqual({
       head: ['route', 'observe arrival', 'identify caller', 'requests budget', 'require key', 'csrf', 'declared length', 'teapot'],
-      params: ['variables depth', 'no variables named secret'],
+      params: ['variables depth', 'no variables named secret', 'count'],
       batch: ['requests budget of a batch'],
       operation: ['conditions', 'translation arguments', 'execution limits', 'problem p1003 is closed', 'translation budget'],
     });
@@ -110,6 +121,21 @@ describe('one request pipeline', () => {
     expect(listener.status).toBe(400);
     expect(JSON.parse(listener.body).errors[0].extensions.code).toBe('NO_SECRETS');
     expect(yoga).toEqual({ status: listener.status, body: listener.body });
+  });
+
+  it('runs the params guards once on a request the front door hands on to yoga', async () => {
+    // A text never asked before, with `@include`: the front door checks its params, misses the
+    // cache, and hands it on; yoga does not check them again.
+    const query = /* GraphQL */ `query Once($id: ID!, $slug: Boolean!) { problem(id: $id) { id slug @include(if: $slug) } }`;
+    for (const [round, expected] of [['first', 200], ['second', 200]] as const) {
+      const response = await fetch(added.gatewayUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer key-a', 'x-count-params': round },
+        body: JSON.stringify({ query, variables: { id: 'p1001', slug: round === 'first' } }),
+      });
+      expect(response.status).toBe(expected);
+      expect(paramsChecks.get(round)).toBe(1);
+    }
   });
 
   it('applies an operation guard added to the list on both adapters, on an operation the node:http adapter forwards itself', async () => {

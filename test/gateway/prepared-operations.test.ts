@@ -8,7 +8,7 @@ const preparedFor = (query: string): PreparedOperation => {
   return { schema, document, operation: document.definitions[0] as OperationDefinitionNode, bind: () => undefined };
 };
 
-/** The texts the direct lane may forward: found by text and operation name, bounded however clients send them. */
+/** The plans of the texts seen: found by text and operation name, bounded however clients send them. */
 describe('prepared operations', () => {
   it('finds a text by its operation name, and no name apart from the name ""', () => {
     const prepared = createPreparedOperations();
@@ -32,5 +32,19 @@ describe('prepared operations', () => {
     expect(prepared.find(texts[0], null)).toBeUndefined();
     expect(prepared.find(texts[9], null)).toBeDefined();
     expect(texts.filter((text) => prepared.find(text, null)).length).toBeLessThanOrEqual(5);
+  });
+
+  it('records a text left to yoga, which a forwarding plan may replace and which never replaces one', () => {
+    const prepared = createPreparedOperations({ maxTextLength: 100 });
+    prepared.remember('{ a }', null, null);
+    expect(prepared.find('{ a }', null)).toBeNull();
+    expect(prepared.find('{ a }', 'A')).toBeUndefined();
+    const entry = preparedFor('{ a }');
+    prepared.remember('{ a }', null, entry);
+    expect(prepared.find('{ a }', null)).toBe(entry);
+    prepared.remember('{ a }', null, null);
+    expect(prepared.find('{ a }', null)).toBe(entry);
+    expect(prepared.keeps('{ a }')).toBe(true);
+    expect(prepared.keeps(`{ a } #${'x'.repeat(100)}`)).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Kind, parse, print, stripIgnoredCharacters } from 'graphql';
 import { request as upstreamRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Gateway } from '../../src/gateway/create-gateway.ts';
 import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
 import type { GatewaySettings } from '../../src/gateway/settings.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
@@ -63,6 +64,12 @@ async function post(url: string, body: GraphQLRequest, accept = 'application/gra
   return { status: response.status, text: await response.text() };
 }
 
+/** As post, through yoga alone: the gateway's fetch handler never passes the listener in front of it. */
+async function viaYoga(fetchOf: Gateway['fetch'], url: string, body: GraphQLRequest, accept = 'application/graphql-response+json', headers: Record<string, string> = {}) {
+  const response = await fetchOf(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept, ...headers }, body: JSON.stringify(body) }));
+  return { status: response.status, text: await response.text() };
+}
+
 /** The body the fast path sends for `request`: the selected operation and the document's fragments, printed compactly. */
 function forwardedBody({ query, variables, operationName }: GraphQLRequest) {
   const document = parse(query);
@@ -84,7 +91,7 @@ describe('the single-source fast path', () => {
   let stack: Stack;
   let problems: Awaited<ReturnType<typeof startProblemsInFront>>;
   const closing: RunningServer[] = [];
-  const pairs: Record<'plain' | 'production' | 'faults' | 'cached', { fast: string; delegated: string }> = {} as never;
+  const pairs: Record<'plain' | 'production' | 'faults' | 'cached', { fast: string; fastYoga: Gateway['fetch']; delegated: string }> = {} as never;
   const logs: { fast: RequestLogEntry[]; delegated: RequestLogEntry[] } = { fast: [], delegated: [] };
 
   async function pair(settings: Partial<GatewaySettings>, log?: typeof logs) {
@@ -94,7 +101,7 @@ describe('the single-source fast path', () => {
       settings: { ...common, fastPathEnabled: false },
       ...(log ? { requestLog: (entry) => log.delegated.push(entry) } : {}),
     });
-    return { fast: fast.gatewayUrl, delegated: delegated.gatewayUrl };
+    return { fast: fast.gatewayUrl, fastYoga: fast.gateway.fetch, delegated: delegated.gatewayUrl };
   }
 
   beforeAll(async () => {
@@ -122,10 +129,11 @@ describe('the single-source fast path', () => {
     }: { which?: keyof typeof pairs; forwarded?: boolean | 'unless cached' | 'linked'; accept?: string; headers?: Record<string, string> } = {},
   ) {
     problems.seen.length = 0;
-    const fast = await post(pairs[which].fast, request, accept, headers);
+    // First through yoga alone (its fast path, inside yoga's execution), as `gateway.fetch` serves it.
+    const fast = await viaYoga(pairs[which].fastYoga, pairs[which].fast, request, accept, headers);
     const fastCalls = problems.seen.splice(0);
-    // The same text again: now forwarded by the listener in front of yoga (the direct lane), which
-    // must answer exactly as yoga did.
+    // The same text through the listener in front of yoga (the direct lane), which must answer
+    // exactly as yoga did.
     const again = await post(pairs[which].fast, request, accept, headers);
     const againCalls = problems.seen.splice(0);
     const delegated = await post(pairs[which].delegated, request, accept, headers);
@@ -540,6 +548,10 @@ describe('the single-source fast path', () => {
     const comparable = ({ level, operation, operationType, upstreamCalls, outcome, status, errors }: RequestLogEntry) => ({ level, operation, operationType, upstreamCalls, outcome, status, errors });
     // Each text twice on the fast gateway: first through yoga, then through the direct lane, which says so.
     expect(logs.fast.map((entry) => entry.lane)).toEqual([undefined, 'direct', undefined, 'direct']);
+    // And the first request of a text the listener had never seen takes the direct lane too.
+    await post(pairs.plain.fast, { query: /* GraphQL */ `query FirstSeen { problem(id: "p1001") { id } }` });
+    await vi.waitFor(() => expect(logs.fast).toHaveLength(5));
+    expect(logs.fast.at(-1)).toMatchObject({ operation: 'FirstSeen', lane: 'direct', outcome: 'ok' });
     const [oneByYoga, oneDirect, refusedByYoga, refusedDirect] = logs.fast.map(comparable);
     expect([oneByYoga, refusedByYoga]).toEqual(logs.delegated.map(comparable));
     expect([oneDirect, refusedDirect]).toEqual(logs.delegated.map(comparable));

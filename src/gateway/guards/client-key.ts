@@ -1,6 +1,6 @@
 import { ErrorCode } from '../errors.ts';
-import { gatewayError } from '../pipeline/gateway-error.ts';
-import type { HeadGuard } from '../pipeline/guard-list.ts';
+import { gatewayError } from '../request/early-answer.ts';
+import type { HeadGuard } from '../request/guards.ts';
 import { identifyCaller, type CallerOptions } from './client-identity.ts';
 
 /** Most `Authorization` headers remembered as accepted; past it, the memory starts over. */

@@ -1,6 +1,6 @@
 import { ErrorCode } from '../errors.ts';
-import { gatewayError } from '../pipeline/gateway-error.ts';
-import type { HeadGuard } from '../pipeline/guard-list.ts';
+import { gatewayError } from '../request/early-answer.ts';
+import type { HeadGuard } from '../request/guards.ts';
 import { normalizedContentType } from './content-type-case.ts';
 
 export interface CsrfCheckOptions {

@@ -5,10 +5,11 @@ import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError, type ValidationContext } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { pageSizeOutOfRange, UPSTREAM_MAX_PAGE_SIZE, type OperationEstimate } from '../execution/shape/operation-cost.ts';
+import { pageSizeOutOfRange, UPSTREAM_MAX_PAGE_SIZE } from '../execution/shape/operation-cost.ts';
+import type { OperationEstimate } from '../request/operation-estimate.ts';
 import type { GatewaySettings } from '../settings.ts';
 import { ErrorCode, createArgumentError } from '../errors.ts';
-import type { OperationGuard, ParamsGuard } from '../pipeline/guard-list.ts';
+import type { OperationGuard, ParamsGuard } from '../request/guards.ts';
 
 /** The limits, as documented on GatewaySettings (settings.ts). */
 export type OperationLimitsOptions = Pick<

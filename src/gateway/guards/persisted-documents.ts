@@ -4,7 +4,7 @@ import { Kind, Lexer, Source, TokenKind, parse, print, visit, type DocumentNode 
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
 import { createMemoryKeyValueStore, type KeyValueStore, type WriteBound } from '../cache/key-value-store.ts';
-import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
+import { gatewayRequestOf } from '../request/gateway-request.ts';
 import { ErrorCode } from '../errors.ts';
 import { SettingsError } from '../settings.ts';
 

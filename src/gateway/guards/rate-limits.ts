@@ -2,8 +2,8 @@ import type { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
 import { ErrorCode } from '../errors.ts';
-import { gatewayError } from '../pipeline/gateway-error.ts';
-import type { BatchGuard, HeadGuard, OperationGuard } from '../pipeline/guard-list.ts';
+import { gatewayError } from '../request/early-answer.ts';
+import type { BatchGuard, HeadGuard, OperationGuard } from '../request/guards.ts';
 import type { RateLimitStore, RateLimitWindow } from './rate-limit-store.ts';
 
 export interface RateLimitsOptions {

@@ -1,7 +1,7 @@
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { ErrorCode } from '../errors.ts';
-import { gatewayError } from '../pipeline/gateway-error.ts';
-import type { HeadGuard } from '../pipeline/guard-list.ts';
+import { gatewayError } from '../request/early-answer.ts';
+import type { HeadGuard } from '../request/guards.ts';
 import { readBoundedBytes } from '../../shared/read-bounded.ts';
 
 export interface RequestBodyOptions {

@@ -1,11 +1,9 @@
 import { GRAPHIQL_ASSETS_FOLDER, GRAPHIQL_ASSET_NAMES } from '../graphiql/assets.ts';
 import { ErrorCode } from '../errors.ts';
 import { readOnlyRefusal } from '../observability/read-only-endpoint.ts';
-import { gatewayError } from '../pipeline/gateway-error.ts';
-import type { HeadGuard } from '../pipeline/guard-list.ts';
-
-/** What a path is for. Exactly one path, the GraphQL endpoint, executes GraphQL. */
-export type Route = 'graphql' | 'graphiql-asset' | 'healthcheck' | 'readiness' | 'metrics';
+import { gatewayError } from '../request/early-answer.ts';
+import type { HeadGuard } from '../request/guards.ts';
+import type { Route } from '../request/route.ts';
 
 export interface RouteTableOptions {
   /** @default '/graphql' */

@@ -1,4 +1,4 @@
-import type { OperationGuard } from '../pipeline/guard-list.ts';
+import type { OperationGuard } from '../request/guards.ts';
 import { translationArgumentRefusal } from '../translation/argument-refusal.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { EarlyAnswer } from '../pipeline/guard-list.ts';
+import type { EarlyAnswer } from '../request/early-answer.ts';
 
 /** The operational endpoints (/healthcheck, /metrics, /readiness) only read: anything but GET or HEAD gets 405. */
 export function readOnlyRefusal(method: string): EarlyAnswer | undefined {

@@ -1,4 +1,4 @@
-import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
+import { gatewayRequestOf } from '../request/gateway-request.ts';
 import type { Plugin } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
 import { refuseUnlessRead } from './read-only-endpoint.ts';

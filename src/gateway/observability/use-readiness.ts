@@ -1,4 +1,4 @@
-import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
+import { gatewayRequestOf } from '../request/gateway-request.ts';
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { ServiceName } from '../errors.ts';

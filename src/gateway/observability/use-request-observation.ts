@@ -1,7 +1,7 @@
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
-import type { HeadGuard } from '../pipeline/guard-list.ts';
+import { gatewayRequestOf } from '../request/gateway-request.ts';
+import type { HeadGuard } from '../request/guards.ts';
 import { REQUEST_ID_HEADER, operationNameOf, tellFinished, tellStarted, type RequestObserver } from './observed-request.ts';
 
 export interface RequestObservationOptions {

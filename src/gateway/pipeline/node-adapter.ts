@@ -8,18 +8,25 @@ import type { PreparedOperation, PreparedOperations, PreparedRun } from '../exec
 import { operationNameOf, REQUEST_ID_HEADER, tellFinished, type RequestObserver } from '../observability/observed-request.ts';
 import { memoized } from '../../shared/memoized.ts';
 import { readStream } from '../../shared/read-stream.ts';
-import { estimateOperation, type OperationEstimate } from '../execution/shape/operation-cost.ts';
+import { estimateOperation } from '../execution/shape/operation-cost.ts';
+import type { OperationEstimate } from '../request/operation-estimate.ts';
 import { normalizedContentType } from '../guards/content-type-case.ts';
-import { cachingHeaders, matchesEtag, secondsLeft, type CachedAnswer, type CacheableParams, type ResponseCache } from '../execution/cache/response-cache.ts';
-import { UNEXPECTED_ERROR, UNEXPECTED_RESULT } from './gateway-error.ts';
-import { createGatewayRequest, type GatewayRequest } from './gateway-request.ts';
-import { answerLanguageHeaders, answerLanguageOf } from '../translation/languages-served.ts';
-import { runHeadGuards, runOperationGuards, runParamsGuards, type EarlyAnswer, type GuardList } from './guard-list.ts';
+import { cachingHeaders, matchesEtag, secondsLeft, type CacheableParams, type ResponseCache } from '../execution/cache/response-cache.ts';
+import type { CachedAnswer } from '../request/cached-answer.ts';
+import { UNEXPECTED_ERROR, UNEXPECTED_RESULT, type EarlyAnswer } from '../request/early-answer.ts';
+import type { GatewayRequest } from '../request/gateway-request.ts';
+import type { GuardList } from '../request/guards.ts';
+import { answerLanguageHeaders, answerLanguageOf } from '../request/languages-served.ts';
+import { createGatewayRequest } from './create-gateway-request.ts';
+import type { DocumentPlanner } from './document-planner.ts';
+import { runHeadGuards, runOperationGuards, runParamsGuards } from './guard-list.ts';
 
 /** What the adapter needs to forward prepared operations itself (the fast path's, in front of yoga). */
 export interface DirectForwarding {
-  /** Texts yoga has vetted and the fast path forwarded (execution/forward/prepared-operations.ts). */
+  /** The plans of the texts seen (execution/forward/prepared-operations.ts). */
   operations: PreparedOperations;
+  /** Plans a text seen for the first time (document-planner.ts); without it, only texts yoga has forwarded are. */
+  plan?: DocumentPlanner;
   /** Told every answer's errors before they are masked, to log their causes as Mesh does for yoga's (mesh-logger.ts). */
   onErrors?: (errors: readonly GraphQLError[]) => void;
 }
@@ -175,8 +182,12 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       writeAnswer(response, gateway, 200, { 'content-type': `${mediaType}; charset=utf-8` }, cached.body, { cached, ifNoneMatch });
       return true;
     }
-    const forward = forwardingOf(params);
-    if (!forward) return false;
+    const forward = forwardingOf(params, head);
+    if (!forward) {
+      // Handed on to yoga with what was done here, so that nothing is done twice.
+      gateway.paramsChecked = { cacheKey: key };
+      return false;
+    }
     const { run, operation, estimate } = forward;
     observed.lane = 'direct';
     observed.operations.set(observed, { name: operationNameOf(operation.name?.value), type: 'query' });
@@ -268,8 +279,10 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
    * How to forward this request itself: its text is a prepared operation and its variables coerce;
    * undefined sends it to yoga (graphql-js words a coercion error).
    */
-  function forwardingOf(params: CacheableParams): { run: PreparedRun; operation: PreparedOperation['operation']; estimate: OperationEstimate } | undefined {
-    const prepared = direct?.operations.find(params.query, params.operationName);
+  function forwardingOf(params: CacheableParams, request: GatewayRequest['head']): { run: PreparedRun; operation: PreparedOperation['operation']; estimate: OperationEstimate } | undefined {
+    if (!direct) return undefined;
+    const found = direct.operations.find(params.query, params.operationName);
+    const prepared = found === undefined ? direct.plan?.(params.query, params.operationName, request) : found;
     if (!prepared) return undefined;
     const variables = (params.variables ?? undefined) as Record<string, unknown> | undefined;
     const estimate = estimateOperation(prepared.schema, prepared.document, params.operationName, variables);
@@ -452,7 +465,7 @@ function paramsOfQueryString(search: string): CacheableParams | undefined {
       return Symbol('not JSON');
     }
   };
-  return plainParams(entries.get('query') ?? undefined, json('variables'), entries.get('operationName') ?? undefined, json('extensions'), entries.get('documentId') ?? undefined);
+  return plainParams(entries.get('query') ?? undefined, json('variables'), entries.get('operationName') || undefined, json('extensions'), entries.get('documentId') ?? undefined);
 }
 
 function plainParams(query: unknown, variables: unknown, operationName: unknown, extensions: unknown, documentId: unknown): CacheableParams | undefined {

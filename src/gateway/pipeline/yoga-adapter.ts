@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { estimateExecution } from '../execution/shape/operation-cost.ts';
-import { createGatewayRequest, gatewayRequestOf, type GatewayRequest } from './gateway-request.ts';
-import { responseOf, UNEXPECTED_ERROR, UNEXPECTED_RESULT } from './gateway-error.ts';
-import { runBatchGuards, runHeadGuards, runOperationGuards, runParamsGuards, type EarlyAnswer, type GuardList } from './guard-list.ts';
+import { gatewayRequestOf, type GatewayRequest } from '../request/gateway-request.ts';
+import { responseOf, UNEXPECTED_ERROR, UNEXPECTED_RESULT, type EarlyAnswer } from '../request/early-answer.ts';
+import type { GuardList } from '../request/guards.ts';
+import { createGatewayRequest } from './create-gateway-request.ts';
+import { runBatchGuards, runHeadGuards, runOperationGuards, runParamsGuards } from './guard-list.ts';
 
 /** yoga's server context as the gateway fills it: the request object, and node:http's request when there is one. */
 interface ServerContext {
@@ -63,7 +65,8 @@ export function useGatewayPipeline(guards: GuardList): Plugin {
     },
     onParams({ params, context }) {
       const gateway = gatewayRequestOf(context);
-      if (!gateway) return;
+      // The front door ran them on this very operation before handing the request on.
+      if (!gateway || gateway.paramsChecked) return;
       const refusal = runParamsGuards(guards.params, gateway, params);
       if (refusal) throw refusal;
     },

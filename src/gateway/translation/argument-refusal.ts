@@ -1,6 +1,6 @@
 import type { GraphQLError } from 'graphql';
 import { createArgumentError } from '../errors.ts';
-import type { OperationEstimate } from '../execution/shape/operation-cost.ts';
+import type { OperationEstimate } from '../request/operation-estimate.ts';
 import { languageTagProblem } from './language-tags.ts';
 import { characters } from './text-parts.ts';
 

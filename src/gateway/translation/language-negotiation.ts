@@ -1,4 +1,4 @@
-import type { ReaderLanguages } from './accept-language.ts';
+import type { ReaderLanguages } from '../request/reader-languages.ts';
 import { likelyServiceCode, matchLanguage, parseLanguageTag } from './language-tags.ts';
 
 /** How a text reaches the reader in the language chosen for them. */

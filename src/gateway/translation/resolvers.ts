@@ -1,6 +1,6 @@
 import { ErrorCode, createBadUserInputError, createGraphQLErrorWithCode } from '../errors.ts';
 import { languageTagProblem, parseLanguageTag } from './language-tags.ts';
-import { noteLanguageServed } from './languages-served.ts';
+import { noteLanguageServed } from '../request/languages-served.ts';
 import { machineProvenance, originalProvenance, UNDETERMINED, type Provenance } from './provenance.ts';
 import { characters } from './text-parts.ts';
 import type { TextFormat, TranslatedText, TranslationContext } from './translation-client.ts';

@@ -17,7 +17,7 @@ import { detectLanguage, listLanguages, readPublishedCharLimit, translateTexts, 
 import { chooseLanguages, isAutomatic, matchLanguage, parseLanguageTag, targetsOf, type LanguageChoice } from './language-tags.ts';
 import { NO_PREFERENCE } from './accept-language.ts';
 import { languageChain, negotiateLanguage } from './language-negotiation.ts';
-import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
+import { gatewayRequestOf } from '../request/gateway-request.ts';
 import type { CuratedTranslations } from './curated/curated-translations.ts';
 import { createStatementMemo, type StatementMemo } from '../statement/statement-memo.ts';
 import { createAssembledTranslations, type AssembledTranslations } from './assembled-translations.ts';

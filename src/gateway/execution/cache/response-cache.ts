@@ -3,7 +3,9 @@ import { LRUCache } from 'lru-cache';
 import { sha256Of } from '../../../shared/hash.ts';
 import { withTimeout } from '../../../shared/with-timeout.ts';
 import type { KeyValueStore } from '../../cache/key-value-store.ts';
-import { answerLanguageHeaders, type AnswerLanguage } from '../../translation/languages-served.ts';
+import type { CachedAnswer } from '../../request/cached-answer.ts';
+import type { AnswerLanguage } from '../../request/answer-language.ts';
+import { answerLanguageHeaders } from '../../request/languages-served.ts';
 
 export interface ResponseCacheOptions {
   /**
@@ -39,18 +41,6 @@ export interface CacheableParams {
   query: string;
   variables?: unknown;
   operationName?: string | null;
-}
-
-/** One answer as kept: its bytes exactly as served, so a hit writes them without serializing again. */
-export interface CachedAnswer extends AnswerLanguage {
-  /** The answer's JSON (`{"data":…}`). */
-  body: string;
-  /** Strong validator of `body`, quoted as the `ETag` header wants it. */
-  etag: string;
-  /** The operation's own name (the request log and metrics name a hit as they named the miss). */
-  operationName?: string;
-  /** Epoch ms when it stops being served. */
-  expiresAt: number;
 }
 
 export interface ResponseCache {

@@ -1,8 +1,8 @@
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { sha256Of } from '../../../shared/hash.ts';
-import { gatewayRequestOf } from '../../pipeline/gateway-request.ts';
-import { answerLanguageHeaders, answerLanguageOf, noteAnswerLanguage } from '../../translation/languages-served.ts';
+import { gatewayRequestOf } from '../../request/gateway-request.ts';
+import { answerLanguageHeaders, answerLanguageOf, noteAnswerLanguage } from '../../request/languages-served.ts';
 import { cachingHeaders, matchesEtag, secondsLeft, type ResponseCache } from './response-cache.ts';
 
 /** Where an operation's cache key waits for its execution, on the operation's own context. */
@@ -20,8 +20,9 @@ type OperationContext = { [CACHE_KEY]?: string } | undefined;
  * `If-None-Match` gets 304 with no body. A store that fails or is slow is a miss.
  *
  * Most hits never reach this plugin: the node:http adapter in front of yoga (pipeline/node-adapter.ts) answers
- * plain JSON requests from the same cache. This one serves what that listener hands on (batches,
- * browsers' CORS requests, persisted-query hashes, other media types) and keeps every answer.
+ * plain JSON requests from the same cache. This one serves what that listener hands on without
+ * having looked it up (batches, persisted-query hashes, other media types, `gateway.fetch`) and
+ * keeps every answer; what the listener looked up and missed is not read again.
  */
 export function useResponseCache(cache: ResponseCache): Plugin {
   return {
@@ -32,8 +33,10 @@ export function useResponseCache(cache: ResponseCache): Plugin {
       // What this request's operations (several in a batch) found or kept: headers only when every one was cacheable.
       const state = (gateway.responseCache ??= { operations: 0, answers: [] });
       state.operations += 1;
-      const key = cache.keyOf(request.headers.get('authorization'), params as { query: string }, gateway.readerLanguages.key);
-      const answer = await cache.read(key);
+      // The front door looked this operation up already (a miss): read once per request, kept under its key.
+      const lookedUp = gateway.paramsChecked;
+      const key = lookedUp?.cacheKey ?? cache.keyOf(request.headers.get('authorization'), params as { query: string }, gateway.readerLanguages.key);
+      const answer = lookedUp ? undefined : await cache.read(key);
       if (answer) {
         state.answers.push(answer);
         noteAnswerLanguage(gateway, answer);

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestHead } from '../../observability/observed-request.ts';
-import type { GatewayRequest } from '../../pipeline/gateway-request.ts';
+import type { GatewayRequest } from '../../request/gateway-request.ts';
 
 /** The context a prepared operation runs with: the client's request head and request object, as the upstream steps read them. */
 export interface PreparedContext {
@@ -39,29 +39,38 @@ export interface PreparedOperationsOptions {
 }
 
 export interface PreparedOperations {
-  /** Records `prepared` as what the text `query` with `operationName` is (the text as the client sent it). */
-  remember(query: string, operationName: string | null | undefined, prepared: PreparedOperation): void;
-  find(query: string, operationName: string | null | undefined): PreparedOperation | undefined;
+  /**
+   * Records the plan of the text `query` with `operationName` (the text as the client sent it): what
+   * forwards it, or null for a text the straight path leaves to yoga (delegated, deferred, refused).
+   */
+  remember(query: string, operationName: string | null | undefined, prepared: PreparedOperation | null): void;
+  /** Whether a plan of this text would be kept (a very long text is planned by yoga every time). */
+  keeps(query: string): boolean;
+  /** The plan recorded for the text; undefined when it has none yet. */
+  find(query: string, operationName: string | null | undefined): PreparedOperation | null | undefined;
 }
 
 /**
- * The operations the node:http adapter may forward by itself (pipeline/node-adapter.ts). Only
- * the fast path records one, and only while forwarding it for a request yoga has taken through the
- * whole guard chain, so a text is found here only once its document has passed everything that does
- * not depend on variables: parsing, validation, depth, aliases, tokens, directives, introspection,
- * trusted documents. What does depend on them (limits, coercion) is checked again on every request.
+ * The plans of the texts the front door has seen (pipeline/node-adapter.ts): made once per text,
+ * operation name and schema (one table per engine), the first time the text is asked, by the front
+ * door itself (pipeline/document-planner.ts) or by the fast path while yoga executes it. A text is
+ * planned to be forwarded only once its document has passed everything that does not depend on
+ * variables: parsing, validation, depth, aliases, tokens, directives, introspection, trusted
+ * documents. What does depend on them (limits, coercion) is checked again on every request.
  * Bounded by count and by size, least recently used first; one text keeps one entry per operation name.
  */
 export function createPreparedOperations({ maxTexts = 1000, maxCharacters = 8 * 1024 * 1024, maxTextLength = 64 * 1024 }: PreparedOperationsOptions = {}): PreparedOperations {
   // A text's size stands for its parsed document too (about as large again); the bound keeps a
   // client sending many long texts (a comment is free of every operation limit) from growing it.
-  const byText = new LRUCache<string, Map<string | null, PreparedOperation>>({ max: maxTexts, maxSize: maxCharacters, sizeCalculation: (_, text) => 2 * text.length + 256 });
+  const byText = new LRUCache<string, Map<string | null, PreparedOperation | null>>({ max: maxTexts, maxSize: maxCharacters, sizeCalculation: (_, text) => 2 * text.length + 256 });
   return {
+    keeps: (query) => query.length <= maxTextLength,
     remember(query, operationName, prepared) {
       if (query.length > maxTextLength) return;
       let byName = byText.get(query);
       if (!byName) byText.set(query, (byName = new Map()));
-      byName.set(operationName ?? null, prepared);
+      // A text left to yoga may be forwarded after all once yoga's fast path has forwarded it; never the reverse.
+      if (prepared || !byName.get(operationName ?? null)) byName.set(operationName ?? null, prepared);
     },
     // No name (null or absent) is not the name "": yoga finds no operation called "".
     find: (query, operationName) => byText.get(query)?.get(operationName ?? null),

@@ -9,7 +9,7 @@ import { answerAsDelegated, failureAsDelegated, rootFieldsOf, type ForwardedRequ
 import { forwardableOperations, type ForwardableOperation } from './forwardable-operation.ts';
 import { unchangedByCompletion } from './complete-answer.ts';
 import { linkCompletion, type LinkCompletionOptions } from './linked-answer.ts';
-import { createPreparedOperations, type PreparedContext, type PreparedOperations } from './prepared-operations.ts';
+import { createPreparedOperations, type PreparedContext, type PreparedOperation, type PreparedOperations } from './prepared-operations.ts';
 
 export interface SingleSourceFastPathOptions {
   /** The service of the source operations are forwarded to (`problems`). */
@@ -60,7 +60,12 @@ export type ExecuteFn = (args: ExecutionArgs) => unknown;
 export interface SingleSourceFastPath {
   /** Forwards operations one source can answer whole, in place of delegation (see use-execution.ts). */
   executeFor(args: ExecutionArgs, executeFn: ExecuteFn): ExecuteFn | undefined;
-  /** The operations it has forwarded, ready to forward again without yoga (prepared-operations.ts). */
+  /**
+   * What it takes to forward a parsed and validated operation without yoga, or undefined when it is
+   * not one to forward whole and in one piece (it is delegated, deferred, or not a query).
+   */
+  prepare(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): PreparedOperation | undefined;
+  /** The plans of the texts seen, each to forward without yoga or to leave to it (prepared-operations.ts). */
   prepared: PreparedOperations;
 }
 
@@ -164,17 +169,10 @@ export function createSingleSourceFastPath({
     return { ...completed, errors: completed.errors.map(asDelegationReports) };
   };
 
-  /**
-   * Records the text yoga is executing as prepared (its document passed every guard to get here).
-   * Only operations answered in one piece are kept (see plugin below): the result is one.
-   */
-  const remember = (args: ExecutionArgs, forwarded: ForwardableOperation) => {
-    const params = (args.contextValue as { params?: { query?: unknown; operationName?: unknown } } | undefined)?.params;
-    if (typeof params?.query !== 'string' || (params.operationName != null && typeof params.operationName !== 'string')) return;
-    if (prepared.find(params.query, params.operationName)) return;
-    const { schema, document, operationName } = args;
+  /** What it takes to forward this validated operation again for any variables, without yoga. */
+  const preparedOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, forwarded: ForwardableOperation): PreparedOperation => {
     const inSelectionOrder = forwarded.linked ? selectionOrderOf(schema, document, operationName) : undefined;
-    prepared.remember(params.query, params.operationName, {
+    return {
       schema,
       document,
       operation: forwarded.operation,
@@ -192,7 +190,27 @@ export function createSingleSourceFastPath({
           return inSelectionOrder ? inSelectionOrder(result, request.variables) : result;
         };
       },
-    });
+    };
+  };
+
+  /** Deferred operations need yoga's incremental delivery; linked ones, Mesh's context. */
+  const answeredInOnePiece = (forwarded: ForwardableOperation) => !forwarded.deferred && (!forwarded.linked || contextOf !== undefined);
+
+  /**
+   * Records the text yoga is executing as prepared (its document passed every guard to get here),
+   * for a text the front door has not planned itself (`gateway.fetch`, a trusted document asked by
+   * another printing of it).
+   */
+  const remember = (args: ExecutionArgs, forwarded: ForwardableOperation) => {
+    const params = (args.contextValue as { params?: { query?: unknown; operationName?: unknown } } | undefined)?.params;
+    if (typeof params?.query !== 'string' || (params.operationName != null && typeof params.operationName !== 'string')) return;
+    if (prepared.find(params.query, params.operationName)) return;
+    prepared.remember(params.query, params.operationName, preparedOf(args.schema, args.document, args.operationName, forwarded));
+  };
+
+  const prepare = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): PreparedOperation | undefined => {
+    const forwarded = planOf(schema, document, operationName);
+    return forwarded && answeredInOnePiece(forwarded) ? preparedOf(schema, document, operationName, forwarded) : undefined;
   };
 
   /**
@@ -205,10 +223,9 @@ export function createSingleSourceFastPath({
     return (executeArgs) => {
       const request = requestFor(forwarded, executeArgs.schema, executeArgs.variableValues);
       if (!request) return executeFn(executeArgs);
-      // Deferred operations need yoga's incremental delivery; linked ones, Mesh's context.
-      if (!forwarded.deferred && (!forwarded.linked || contextOf)) remember(executeArgs, forwarded);
+      if (answeredInOnePiece(forwarded)) remember(executeArgs, forwarded);
       return forward(request, executeArgs.variableValues, executeArgs.contextValue, executeArgs, () => executeFn(executeArgs));
     };
   };
-  return { executeFor, prepared };
+  return { executeFor, prepare, prepared };
 }

@@ -1,5 +1,16 @@
 import { ErrorCode } from '../errors.ts';
-import type { EarlyAnswer } from './guard-list.ts';
+
+/**
+ * An answer given before any GraphQL processing: a refusal (401, 403, 404, 413, 429…) or a route's
+ * own answer (/healthcheck). Plain data, so each adapter writes it its own way (node:http directly,
+ * yoga as a web Response).
+ */
+export interface EarlyAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** The body; null for none (HEAD, 405). */
+  body: string | null;
+}
 
 /**
  * A GraphQL-shaped error answered before any GraphQL processing (auth, rate limits, sizes): the body
