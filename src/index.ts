@@ -4,7 +4,7 @@
  * the typed SDK. README "Embedding" shows each.
  */
 export { createGateway, type Gateway, type GatewayOptions, type GatewayYoga } from './gateway/create-gateway.ts';
-export { mountAt, type MountedListener } from './gateway/mount-at.ts';
+export { mountAt, type MountedListener } from './gateway/pipeline/mount-at.ts';
 export type { GatewayLog, LogLevel } from './gateway/observability/gateway-log.ts';
 export type { RequestLog, RequestLogEntry } from './gateway/observability/request-log.ts';
 export type { GuardList, HeadGuard, ParamsGuard, BatchGuard, OperationGuard } from './gateway/request/guards.ts';

@@ -52,7 +52,7 @@ import { createSchemaMetrics } from './schema/schema-metrics.ts';
 import { invalidTrustedDocuments } from './schema/stale-trusted-documents.ts';
 import { staleSdkOperationsLine } from '../sdk/stale-operations.ts';
 
-/** Settings given in code: any of them, each possibly `undefined` (as `process.env.X` is), which counts as not given. */
+/** Settings given in code: any of them, each possibly `undefined` (as an unset variable passed through is), which counts as not given. */
 export type SettingsOptions = { [Setting in keyof GatewaySettings]?: GatewaySettings[Setting] | undefined };
 
 export interface GatewayOptions {

@@ -47,7 +47,7 @@ export function settingsFromOptions(options: Partial<GatewaySettings> = {}, env:
   }
   const givenOf = (name: Name): Given => {
     const value = (options as Record<string, unknown>)[name];
-    // An empty string is not given, as an empty variable is not set: `process.env.X` passed through.
+    // An empty string is not given, as an empty variable is not set.
     if (value !== undefined && value !== null && value !== '') return { option: name, value };
     const text = env[SETTINGS[name].variable]?.trim();
     return text ? { text } : undefined;

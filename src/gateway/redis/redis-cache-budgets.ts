@@ -1,6 +1,4 @@
-import type { WriteBound } from '../cache/key-value-store.ts';
 import type { GatewaySettings } from '../settings.ts';
-import type { BoundedWrites } from './redis-key-value-store.ts';
 
 /** What registered persisted queries may take of Redis: the bound usePersistedQueries writes them with. */
 const PERSISTED_QUERIES_MAX_BYTES = 8 * 1024 * 1024;
@@ -24,10 +22,4 @@ export function redisCacheBudgets(settings: Pick<GatewaySettings, 'redisCacheMax
 /** The most all budgeted caches take together: what `maxmemory` should stand above. */
 export function totalBudgetBytes(budgets: Readonly<Record<string, number>>): number {
   return Object.values(budgets).reduce((sum, bytes) => sum + bytes, 0);
-}
-
-/** A write's bound within its namespace's budget: the caller's, never past the budget; the budget alone without one. */
-export function withinBudget(bound: WriteBound | undefined, maxBytes: number | undefined): Parameters<BoundedWrites['set']>[2] {
-  if (!bound) return { maxBytes: maxBytes ?? 0 };
-  return { ...bound, maxBytes: Math.min(bound.maxBytes, maxBytes ?? bound.maxBytes) };
 }

@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
 import { sha256Of } from '../../shared/hash.ts';
 import type { KeyValueStore, WriteBound } from '../cache/key-value-store.ts';
-import { withinBudget } from './redis-cache-budgets.ts';
 import type { RedisConnection } from './redis-connection.ts';
 
 export interface RedisKeyValueStoreOptions {
@@ -147,4 +146,10 @@ export function boundedWrites(redis: RedisConnection, base: string): BoundedWrit
       );
     },
   };
+}
+
+/** A write's bound within its namespace's budget: the caller's, never past the budget; the budget alone without one. */
+function withinBudget(bound: WriteBound | undefined, maxBytes: number | undefined): Parameters<BoundedWrites['set']>[2] {
+  if (!bound) return { maxBytes: maxBytes ?? 0 };
+  return { ...bound, maxBytes: Math.min(bound.maxBytes, maxBytes ?? bound.maxBytes) };
 }

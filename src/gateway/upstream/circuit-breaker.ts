@@ -1,6 +1,6 @@
 import { ErrorCode, UpstreamError, upstreamErrorIn, type ServiceName } from '../errors.ts';
 import type { GatewayLog } from '../observability/gateway-log.ts';
-import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
+import { gatewayRequestOf } from '../request/gateway-request.ts';
 import type { UpstreamCall, UpstreamStep } from './upstream-call.ts';
 
 /** `closed`: calls go out; `open`: calls fail at once; `half-open`: a few probe calls decide. */

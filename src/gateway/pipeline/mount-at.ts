@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { ErrorCode } from './errors.ts';
-import { gatewayError } from './request/early-answer.ts';
+import { ErrorCode } from '../errors.ts';
+import { gatewayError } from '../request/early-answer.ts';
 
 /** A Node request listener serving the gateway under one path, for servers that do not cut the mount path themselves. */
 export interface MountedListener {
