@@ -1,5 +1,6 @@
 import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
-import type { UpstreamStep } from './upstream-call.ts';
+import type { UpstreamAnswer } from './upstream-answer.ts';
+import type { ServiceStep } from './upstream-call.ts';
 
 /** Bounds when PROBLEMS_ / TRANSLATION_MAX_RESPONSE_BYTES are unset: far above any real answer. */
 export const DEFAULT_MAX_ANSWER_BYTES: Record<ServiceName, number> = { problems: 10 * 1024 * 1024, translation: 16 * 1024 * 1024 };
@@ -16,25 +17,25 @@ export interface AnswerSizeLimitOptions {
  * step (upstream-errors.ts), which reads the body under the call's time budget, passes the
  * UpstreamError on. Not retried: the same call would get the same answer.
  */
-export function limitAnswerSize({ maxBytes = {} }: AnswerSizeLimitOptions = {}): UpstreamStep {
-  return async (call, next) => {
-    const response = await next(call);
-    const limit = maxBytes[call.service] ?? DEFAULT_MAX_ANSWER_BYTES[call.service];
-    const tooLarge = () =>
-      new UpstreamError(`The ${call.service} service answered with more than ${limit} bytes.`, {
-        code: ErrorCode.UpstreamResponseTooLarge,
-        service: call.service,
-        status: response.status,
-        limit,
-      });
-    const declared = Number(response.header('content-length') ?? Number.NaN);
-    if (declared > limit) {
-      await response.cancel();
-      throw tooLarge();
-    }
-    // A declared length within the bound is the body's length (HTTP framing): nothing to count. Only
-    // an answer of unknown length has its bytes counted as they are read.
-    if (declared <= limit) return response;
-    return response.limitedTo(limit, tooLarge);
+export function limitAnswerSize({ maxBytes = {} }: AnswerSizeLimitOptions = {}): ServiceStep {
+  return {
+    forService(service, next) {
+      const limit = maxBytes[service] ?? DEFAULT_MAX_ANSWER_BYTES[service];
+      const tooLarge = (status: number) =>
+        new UpstreamError(`The ${service} service answered with more than ${limit} bytes.`, { code: ErrorCode.UpstreamResponseTooLarge, service, status, limit });
+      const bounded = (response: UpstreamAnswer): UpstreamAnswer | Promise<never> => {
+        const declared = Number(response.header('content-length') ?? Number.NaN);
+        if (declared > limit) {
+          return response.cancel().then(() => {
+            throw tooLarge(response.status);
+          });
+        }
+        // A declared length within the bound is the body's length (HTTP framing): nothing to count. Only
+        // an answer of unknown length has its bytes counted as they are read.
+        if (declared <= limit) return response;
+        return response.limitedTo(limit, () => tooLarge(response.status));
+      };
+      return (call) => next(call).then(bounded);
+    },
   };
 }
