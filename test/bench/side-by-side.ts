@@ -20,7 +20,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { benchGatewayEnv, startUpstreams, type Server } from './bench.ts';
-import { preciseCpuMicros } from './refused-bodies.ts';
+import { preciseCpuMicros } from './process-stats.ts';
 
 type Scenario = 'pass' | 'hit' | 'page';
 
