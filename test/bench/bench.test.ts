@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCommand, type RunningCommand } from '../helpers/run-command.ts';
-import type { BenchReport } from './bench.ts';
+import { SCENARIO_NAMES, type BenchReport } from './bench.ts';
 
 /**
  * Keeps `npm run bench` working: a quick run that asserts correct answers and counts, never speed.
@@ -23,6 +23,10 @@ describe('npm run bench', () => {
         BENCH_SECONDS: '0.3',
         BENCH_ROUNDS: '1',
         BENCH_CONNECTIONS: '4',
+        BENCH_WARM_REQUESTS: '40',
+        // The loaded pass, with one busy process: its table and its ratios over the quiet ones.
+        BENCH_BUSY_PROCESSES: '1',
+        BENCH_REFUSED: 'false',
         BENCH_IDLE_SECONDS: '0',
         BENCH_SUSTAIN_SECONDS: '1',
         BENCH_RUNTIME: 'sources',
@@ -39,31 +43,34 @@ describe('npm run bench', () => {
       return { run, exitCode, report };
     })());
 
-  it('runs every scenario against real processes with only correct answers, and reports every figure', async () => {
+  it('runs every scenario against real processes with only correct answers, quiet and loaded, and reports every figure', async () => {
     const { run, report: readReport } = await runBenchOnce();
     const report = readReport();
     const lines = run.output().split('\n');
-    expect(report.results.map((result) => result.name)).toEqual([
-      'upstream direct: problem(id)',
-      'gateway pass-through: problem(id)',
-      'gateway warm page: 20 with translation',
-      'gateway repeated identical query',
-      'bare node:http, same bytes',
-      'minimal proxy pass-through: problem(id)',
-      'minimal proxy warm page: 20 with translation',
-    ]);
-    for (const result of report.results) {
-      expect(result.requests).toBeGreaterThan(0);
-      expect(result.errors).toBe(0);
-      expect(result.cpuMicrosPerRequest).toBeGreaterThanOrEqual(0);
+    for (const pass of [report.quiet, report.loaded!]) {
+      expect(pass.results.map((result) => result.name)).toEqual(SCENARIO_NAMES);
+      for (const result of pass.results) {
+        expect(result.requests).toBeGreaterThan(0);
+        expect(result.errors).toBe(0);
+        expect(result.cpuMicrosPerRequest).toBeGreaterThan(0);
+        // Every process answers the allocation probe: a number, never NaN (no answer).
+        expect(result.allocatedBytesPerRequest).toBeGreaterThan(0);
+        expect(result.loadAverage).toBeGreaterThanOrEqual(0);
+      }
+      // Counts, not timings: a pass-through makes one problems call and no translation call; a warm
+      // page makes no translation call; a cache hit makes none.
+      expect(pass.results[1].upstreamCallsPerRequest).toEqual({ problems: 1, translation: 0 });
+      expect(pass.results[3].upstreamCallsPerRequest?.translation).toBe(0);
+      expect(pass.results[5].upstreamCallsPerRequest).toEqual({ problems: 0, translation: 0 });
     }
-    // Counts, not timings: a pass-through makes one problems call and no translation call; a warm
-    // page makes no translation call; a cold page makes exactly one.
-    expect(report.results[1].upstreamCallsPerRequest).toEqual({ problems: 1, translation: 0 });
-    expect(report.results[2].upstreamCallsPerRequest?.translation).toBe(0);
+    expect(report.loaded!.busyProcesses).toBe(1);
+    expect(Object.keys(report.loaded!.overQuiet).sort()).toEqual(Object.keys(report.quiet.ratios).sort());
+    for (const value of Object.values(report.loaded!.overQuiet)) expect(value).toBeGreaterThan(0);
     expect(report.coldPageTranslationCalls).toBe(1);
-    expect(lines).toContain('| scenario | req/s | p50 / p99 ms | CPU µs/req | upstream calls/req |');
-    expect(lines.some((line) => line.startsWith('- pass-through CPU per request: '))).toBe(true);
+    expect(lines).toContain('| scenario | req/s | p50 / p99 ms | CPU µs/req | KiB allocated/req | load average | upstream calls/req |');
+    expect(lines.some((line) => line.startsWith('- quiet, load average '))).toBe(true);
+    expect(lines.some((line) => line.startsWith('- loaded (1 busy process(es)), load average '))).toBe(true);
+    expect(lines.some((line) => line.startsWith('- loaded over quiet '))).toBe(true);
     // Resident memory read from the live process (an unreadable one would be 0).
     expect(report.memory.sustained.samplesMiB.length).toBeGreaterThan(0);
     for (const sample of report.memory.sustained.samplesMiB) expect(sample).toBeGreaterThan(0);
@@ -74,9 +81,9 @@ describe('npm run bench', () => {
   it('runs as `npm run bench` runs it, to the end of the replicas scenario, and exits 0', async () => {
     const { run, exitCode, report } = await runBenchOnce();
     expect(exitCode, run.output()).toBe(0);
-    expect(run.output()).toContain('| scenario | req/s | p50 / p99 ms | CPU µs/req | upstream calls/req |');
+    expect(run.output()).toContain('| scenario | req/s | p50 / p99 ms | CPU µs/req | KiB allocated/req | load average | upstream calls/req |');
     expect(run.output()).toMatch(/round 1: one process \d+ req\/s .*; 0 wrong answers/);
     expect(run.output()).toMatch(/median: one process \d+ req\/s/);
-    expect(report().results).toHaveLength(7);
+    expect(report().quiet.results).toHaveLength(SCENARIO_NAMES.length);
   }, PROCESS_RUN_MS);
 });

@@ -1,43 +1,59 @@
 /**
- * `npm run bench`: what the gateway costs, measured side by side with the services it fronts, on
- * loopback, as ratios (timings on a shared machine are noisy; ratios within one run are not).
+ * `npm run bench`: what the gateway costs, measured side by side with what bounds it, on loopback, as
+ * ratios (timings on a shared machine are noisy; ratios within one run, slice by slice, less so).
  *
  * Processes, each started here and stopped at the end: a plain graphql-js problems service (the
- * stand-in's schema and data on node:http, no framework), the translation stand-in, the gateway
- * (compiled into dist/ first, as production runs it; through tsx with BENCH_RUNTIME=sources) and a bare node:http server
- * answering the same bytes every time (the machine's ceiling), and a minimal Node proxy doing only what
- * any proxy must for the pass-through and the warm page (minimal-proxy.ts: the floor under the
- * gateway's figures). CPU time is read from
- * `/proc/<pid>/stat` of each process, so "CPU per request" is the whole process's work, GC included.
- * Requests carry distinct variables (nothing is merged in flight) except in the repeated-query
- * scenario; scenarios alternate over `rounds`.
+ * stand-in's schema and data on node:http, no framework), the translation stand-in, two gateways
+ * (compiled into dist/ first, as production runs it; through tsx with BENCH_RUNTIME=sources): one
+ * with its answer caches off for the pass-through and the page, one on its defaults for the cache
+ * hit; a minimal Node proxy (minimal-proxy.ts: the floor under the pass-through and the page) and a
+ * bare node:http server answering the same bytes every time (the ceiling for a cache hit).
  *
- * The gateway's RSS is read after it has sat idle (V8 returns start-up's memory only then), sampled
- * through a sustained load, and read again once idle.
+ * How it measures (docs/performance.md, "Method"):
+ * - every process is warmed first, BENCH_WARM_REQUESTS requests each (a fresh Node process settles
+ *   only after tens of thousands), all at once, each with the mix it will serve;
+ * - scenarios alternate in slices of BENCH_SECONDS, BENCH_ROUNDS times, the gateway's each beside
+ *   what bounds it, so whatever else the machine does weighs on both alike;
+ * - CPU is every thread's on-CPU time (`/proc/<pid>/task/<tid>/schedstat`: V8's compiler and
+ *   collector threads included), bytes allocated per request come from V8's own counters read in
+ *   each process (allocation-probe.mjs), and the one-minute load average is read at every slice;
+ * - with BENCH_BUSY_PROCESSES=N, the same rounds run again with N busy processes started here, and
+ *   the report gives each ratio quiet, loaded, and loaded over quiet.
  *
- *   BENCH_SECONDS=5 BENCH_CONNECTIONS=16 BENCH_ROUNDS=2 BENCH_IDLE_SECONDS=30 BENCH_SUSTAIN_SECONDS=60 npm run bench
+ *   BENCH_SECONDS=2 BENCH_ROUNDS=6 BENCH_CONNECTIONS=16 BENCH_WARM_REQUESTS=40000 BENCH_BUSY_PROCESSES=2 npm run bench
  *
- * BENCH_REPLICAS=false skips the replicas scenario; BENCH_RUNTIME=sources runs the gateway through tsx
- * without building dist/; BENCH_REPORT_PATH moves the JSON report.
+ * The gateway's RSS is read after it has sat idle (BENCH_IDLE_SECONDS), sampled through a sustained
+ * load (BENCH_SUSTAIN_SECONDS), and read again once idle. Then the refused-bodies bench
+ * (refused-bodies.ts; BENCH_REFUSED=false skips it) and the replicas scenario (BENCH_REPLICAS=false
+ * skips it). BENCH_REPORT_PATH moves the JSON report.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism, platform } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { ALLOCATION_PROBE, allocatedBytes, loadAverage, outputLines, preciseCpuMicros, rssMiB, type OutputLines } from './process-stats.ts';
 // Imported here, not on demand: once the main scenarios have stopped every process they started,
 // nothing keeps the event loop alive while tsx loads a module in its own thread, and Node ended the
 // run (exit 13, an unsettled top-level await) before the replicas scenario began. The two modules
 // import each other; neither uses the other's exports until it runs.
 import { runReplicasBench } from './replicas.ts';
+import { runRefusedBodiesBench, type RefusedBodiesReport } from './refused-bodies.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLOCK_TICKS_PER_SECOND = 100;
 
 export interface BenchOptions {
+  /** Length of one slice of a scenario. @default 2 */
   seconds?: number;
   connections?: number;
+  /** Slices of each scenario, in turn with the others. @default 6 */
   rounds?: number;
+  /** Requests each process serves before anything is measured. @default 40000 */
+  warmRequests?: number;
+  /** Busy processes started for a second, loaded, pass of the same rounds; 0 measures quiet only. @default 0 */
+  busyProcesses?: number;
   /**
    * Run the gateway from `dist/` (built first, as production runs it) or from the TypeScript sources
    * through tsx. @default 'compiled'
@@ -50,6 +66,8 @@ export interface BenchOptions {
   idleSeconds?: number;
   /** The sustained load, pass-through and warm page mixed, over which RSS is sampled for growth. @default 60 */
   sustainSeconds?: number;
+  /** Run the refused-bodies bench after the scenarios (refused-bodies.ts). @default true */
+  refusedBodies?: { counts: number[]; connections: number; rounds: number } | false;
   /** Where the JSON report goes. @default test-artifacts/bench.json */
   reportPath?: string | false;
   log?: (line: string) => void;
@@ -62,34 +80,54 @@ export interface ScenarioResult {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
-  /** CPU time of the process serving the scenario, per request, in microseconds. */
+  /** On-CPU time of every thread of the process serving the scenario, per request, in microseconds. */
   cpuMicrosPerRequest: number;
+  /** Bytes the serving process allocated on V8's heap per request (allocation-probe.mjs). */
+  allocatedBytesPerRequest: number;
+  /** The machine's one-minute load average, the mean of its readings at each slice of this scenario. */
+  loadAverage: number;
   /** Upstream HTTP calls per request (gateway scenarios), from the gateway's own counters. */
   upstreamCallsPerRequest?: { problems: number; translation: number };
+}
+
+/** The issue's three targets, each the gateway's figure over what bounds it in the same slices. */
+export interface TargetRatios {
+  /** Gateway pass-through CPU per request over the minimal proxy's (target ≤ 1.5). */
+  passThroughCpuVsProxy: number;
+  /** Gateway warm page CPU per request over the minimal proxy's page (target ≤ 1.5). */
+  warmPageCpuVsProxyPage: number;
+  /** Gateway cache hits' req/s over the bare server's (target ≥ 0.6). */
+  cacheHitReqPerSecVsBare: number;
+  /** Gateway pass-through CPU per request over the upstream's, for the record. */
+  passThroughCpuVsUpstream: number;
+}
+
+/** One pass of the scenarios' rounds: quiet, or with busy processes beside. */
+export interface BenchPass {
+  busyProcesses: number;
+  loadAverage: number;
+  results: ScenarioResult[];
+  ratios: TargetRatios;
 }
 
 export interface BenchReport {
   date: string;
   machine: string;
+  node: string;
   seconds: number;
   connections: number;
   rounds: number;
+  warmRequests: number;
   gatewayRuntime: 'compiled' | 'tsx';
-  results: ScenarioResult[];
+  quiet: BenchPass;
+  /** The same rounds with busy processes beside (BENCH_BUSY_PROCESSES), and each ratio loaded over quiet. */
+  loaded?: BenchPass & { overQuiet: TargetRatios };
   /** One connection, sequential requests: the gateway's added latency over the direct call. */
   addedLatencyP50Ms: number;
   /** Cold page of 20 with translation: translation calls it caused. */
   coldPageTranslationCalls: number;
   memory: MemoryReport;
-  ratios: {
-    passThroughCpuVsUpstream: number;
-    warmPageCpuVsPassThrough: number;
-    repeatedReqPerSecVsUpstream: number;
-    bareReqPerSecVsUpstream: number;
-    /** The floor under the first two targets: the minimal proxy's pass-through against the upstream, its warm page against its pass-through. */
-    minimalProxyPassThroughCpuVsUpstream: number;
-    minimalProxyWarmPageCpuVsPassThrough: number;
-  };
+  refusedBodies?: RefusedBodiesReport & { loadAverage: number };
 }
 
 /** The gateway's resident memory (MiB), from `/proc/<pid>/status`. */
@@ -107,12 +145,14 @@ export interface MemoryReport {
 export interface Server {
   child: ChildProcess;
   url: string;
+  /** Its output, for the allocation probe's answers. */
+  lines?: OutputLines;
 }
 
 interface Scenario {
   name: string;
   url: string;
-  /** The process whose CPU counts for this scenario. */
+  /** The process whose CPU and allocations count for this scenario. */
   server: Server;
   headers: Record<string, string>;
   body: (index: number) => string;
@@ -122,24 +162,29 @@ interface Scenario {
   gateway?: string;
 }
 
-/** Starts a project entry as its own process; resolves once its output matches `ready` (group 1: its URL). */
+/**
+ * Starts a project entry as its own process; resolves once its output matches `ready` (group 1: its
+ * URL). Every process loads the allocation probe first (allocation-probe.mjs), so each bears its
+ * small cost alike and any can be asked what it has allocated.
+ */
 export function start(entry: string, env: Record<string, string>, ready: RegExp, useTsx = true): Promise<Server> {
-  const args = useTsx ? ['--import', 'tsx', entry] : [entry];
+  const args = ['--import', ALLOCATION_PROBE, ...(useTsx ? ['--import', 'tsx'] : []), entry];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const lines = outputLines();
   return new Promise((resolve, reject) => {
     let output: string | null = '';
     const onData = (chunk: Buffer) => {
-      // Keep draining after start-up (the gateway logs a line per request).
-      if (output === null) return;
+      // Keep draining after start-up (the gateway logs a line per request); only the probe's lines are read.
+      if (output === null) return lines.push(chunk.toString());
       output += chunk.toString();
       const match = output.match(ready);
       if (match) {
         output = null;
-        resolve({ child, url: match[1] });
+        resolve({ child, url: match[1], lines });
       }
     };
     child.stdout!.on('data', onData);
@@ -154,11 +199,6 @@ export function cpuMicros(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_SECOND;
-}
-
-function rssMiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : 0;
 }
 
 /** The two upstreams every bench runs against: the plain graphql-js problems service and the translation stand-in. */
@@ -199,7 +239,7 @@ export async function startBenchGateway(
 ): Promise<Server> {
   const gateway = await start(compiled ? 'dist/src/cli/start.js' : 'src/cli/start.ts', benchGatewayEnv(upstreams, env), /listening: (http:\/\/localhost:\d+)\/graphql/, !compiled);
   servers.push(gateway);
-  return { child: gateway.child, url: gateway.url.replace('localhost', '127.0.0.1') };
+  return { ...gateway, url: gateway.url.replace('localhost', '127.0.0.1') };
 }
 
 async function upstreamCalls(gatewayBase: string): Promise<{ problems: number; translation: number }> {
@@ -209,7 +249,8 @@ async function upstreamCalls(gatewayBase: string): Promise<{ problems: number; t
   return { problems: sum('problems'), translation: sum('translation') };
 }
 
-async function load(scenario: Scenario, seconds: number, connections: number) {
+/** `connections` clients asking the scenario, for `seconds` or until `requests` are answered. */
+async function load(scenario: Scenario, seconds: number, connections: number, requests = Number.POSITIVE_INFINITY) {
   const origin = new URL(scenario.url);
   const pool = new Pool(origin.origin, { connections, pipelining: 1 });
   const latencies: number[] = [];
@@ -217,7 +258,7 @@ async function load(scenario: Scenario, seconds: number, connections: number) {
   let index = 0;
   const deadline = performance.now() + seconds * 1000;
   const worker = async () => {
-    while (performance.now() < deadline) {
+    while (performance.now() < deadline && index < requests) {
       const started = performance.now();
       try {
         const response = await pool.request({
@@ -234,13 +275,17 @@ async function load(scenario: Scenario, seconds: number, connections: number) {
       latencies.push(performance.now() - started);
     }
   };
-  const cpuBefore = cpuMicros(scenario.server.child.pid!);
+  const { pid } = scenario.server.child;
+  const allocatedBefore = await allocatedBytes(pid!, scenario.server.lines!);
+  const cpuBefore = preciseCpuMicros(pid!);
+  const loadAtStart = loadAverage();
   const began = performance.now();
   await Promise.all(Array.from({ length: connections }, worker));
   const elapsed = (performance.now() - began) / 1000;
-  const cpu = cpuMicros(scenario.server.child.pid!) - cpuBefore;
+  const cpu = preciseCpuMicros(pid!) - cpuBefore;
+  const allocated = (await allocatedBytes(pid!, scenario.server.lines!)) - allocatedBefore;
   await pool.close();
-  return { latencies, errors, elapsed, cpu };
+  return { latencies, errors, elapsed, cpu, allocated, loadAtStart };
 }
 
 function mean(values: number[]): number {
@@ -255,12 +300,87 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 }
 
+/** Starts `count` processes that only spin, for the loaded pass; stopped by whoever kept `servers`. */
+function startBusyProcesses(count: number, servers: Server[]): void {
+  for (let index = 0; index < count; index += 1) {
+    const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    servers.push({ child, url: '' });
+  }
+}
+
+/** Runs the scenarios in turn, one slice each, `rounds` times; each scenario's figures over all its slices. */
+async function runPass(scenarios: Scenario[], { seconds, connections, rounds, busyProcesses }: { seconds: number; connections: number; rounds: number; busyProcesses: number }): Promise<BenchPass> {
+  const totals = scenarios.map(() => ({ latencies: [] as number[], errors: 0, elapsed: 0, cpu: 0, allocated: 0, loads: [] as number[], calls: { problems: 0, translation: 0 } }));
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [index, scenario] of scenarios.entries()) {
+      const before = scenario.gateway ? await upstreamCalls(scenario.gateway) : undefined;
+      const run = await load(scenario, seconds, connections);
+      const total = totals[index];
+      // One by one: a spread of a fast scenario's hundreds of thousands of latencies overflows the stack.
+      for (const latency of run.latencies) total.latencies.push(latency);
+      total.errors += run.errors;
+      total.elapsed += run.elapsed;
+      total.cpu += run.cpu;
+      total.allocated += run.allocated;
+      total.loads.push(run.loadAtStart);
+      if (before) {
+        const after = await upstreamCalls(scenario.gateway!);
+        total.calls.problems += after.problems - before.problems;
+        total.calls.translation += after.translation - before.translation;
+      }
+    }
+  }
+  const results: ScenarioResult[] = scenarios.map((scenario, index) => {
+    const { latencies, errors, elapsed, cpu, allocated, loads, calls } = totals[index];
+    latencies.sort((a, b) => a - b);
+    const requests = latencies.length;
+    return {
+      name: scenario.name,
+      requests,
+      errors,
+      requestsPerSecond: requests / elapsed,
+      p50Ms: quantile(latencies, 0.5),
+      p99Ms: quantile(latencies, 0.99),
+      cpuMicrosPerRequest: cpu / Math.max(1, requests),
+      allocatedBytesPerRequest: allocated / Math.max(1, requests),
+      loadAverage: mean(loads),
+      ...(scenario.gateway ? { upstreamCallsPerRequest: { problems: calls.problems / requests, translation: calls.translation / requests } } : {}),
+    };
+  });
+  const [direct, passThrough, proxyPassThrough, warm, proxyWarm, hit, bare] = results;
+  return {
+    busyProcesses,
+    loadAverage: mean(results.map((result) => result.loadAverage)),
+    results,
+    ratios: {
+      passThroughCpuVsProxy: passThrough.cpuMicrosPerRequest / proxyPassThrough.cpuMicrosPerRequest,
+      warmPageCpuVsProxyPage: warm.cpuMicrosPerRequest / proxyWarm.cpuMicrosPerRequest,
+      cacheHitReqPerSecVsBare: hit.requestsPerSecond / bare.requestsPerSecond,
+      passThroughCpuVsUpstream: passThrough.cpuMicrosPerRequest / direct.cpuMicrosPerRequest,
+    },
+  };
+}
+
+/** The scenario names, in the order every pass runs them: each of the gateway's beside what bounds it. */
+export const SCENARIO_NAMES = [
+  'upstream direct: problem(id)',
+  'gateway pass-through: problem(id)',
+  'minimal proxy pass-through: problem(id)',
+  'gateway warm page: 20 with translation',
+  'minimal proxy warm page: 20 with translation',
+  'gateway cache hit: a repeated query',
+  'bare node:http, same bytes',
+] as const;
+
 export async function runBench({
-  seconds = 5,
+  seconds = 2,
   connections = 16,
-  rounds = 2,
+  rounds = 6,
+  warmRequests = 40_000,
+  busyProcesses = 0,
   idleSeconds = 30,
   sustainSeconds = 60,
+  refusedBodies = { counts: [60, 240], connections: 4, rounds: 3 },
   runtime = 'compiled',
   reportPath = `${ROOT}test-artifacts/bench.json`,
   log = console.log,
@@ -280,7 +400,7 @@ export async function runBench({
     const gatewayPid = gatewayEntry.child.pid!;
     const startedAt = performance.now();
     const startedRssMiB = rssMiB(gatewayPid);
-    // The repeated query runs against a gateway on its defaults, response cache included.
+    // The cache hits go to a gateway on its defaults, response cache included.
     const defaultsGateway = await startBenchGateway(upstreams, {}, compiled, servers);
     const gatewayBase = gatewayEntry.url;
     const gatewayUrl = `${gatewayBase}/graphql`;
@@ -319,27 +439,16 @@ export async function runBench({
     );
     servers.push(proxy);
 
+    const isProblem = (payload: { data?: any; errors?: unknown[] }) => !payload.errors && typeof payload.data?.problem?.title === 'string';
+    const [directName, passName, proxyPassName, pageName, proxyPageName, hitName, bareName] = SCENARIO_NAMES;
     const scenarios: Scenario[] = [
+      { name: directName, url: `${problems.url}/graphql`, server: problems, headers: { authorization: 'Bearer bench-problems' }, body: byId, check: isProblem },
+      { name: passName, url: gatewayUrl, server: gatewayEntry, headers: client, body: byId, check: isProblem, gateway: gatewayBase },
+      { name: proxyPassName, url: `${proxy.url}/graphql`, server: proxy, headers: {}, body: byId, check: isProblem },
+      { name: pageName, url: gatewayUrl, server: gatewayEntry, headers: client, body: page('es'), check: translated, gateway: gatewayBase },
+      { name: proxyPageName, url: `${proxy.url}/graphql`, server: proxy, headers: {}, body: page('es'), check: translated },
       {
-        name: 'upstream direct: problem(id)',
-        url: `${problems.url}/graphql`,
-        server: problems,
-        headers: { authorization: 'Bearer bench-problems' },
-        body: byId,
-        check: (payload) => !payload.errors && typeof payload.data?.problem?.title === 'string',
-      },
-      {
-        name: 'gateway pass-through: problem(id)',
-        url: gatewayUrl,
-        server: gatewayEntry,
-        headers: client,
-        body: byId,
-        check: (payload) => !payload.errors && typeof payload.data?.problem?.title === 'string',
-        gateway: gatewayBase,
-      },
-      { name: 'gateway warm page: 20 with translation', url: gatewayUrl, server: gatewayEntry, headers: client, body: page('es'), check: translated, gateway: gatewayBase },
-      {
-        name: 'gateway repeated identical query',
+        name: hitName,
         url: `${defaultsGateway.url}/graphql`,
         server: defaultsGateway,
         headers: client,
@@ -347,75 +456,65 @@ export async function runBench({
         check: (payload) => !payload.errors && payload.data?.problems?.nodes?.length === 10,
         gateway: defaultsGateway.url,
       },
-      { name: 'bare node:http, same bytes', url: `${bare.url}/`, server: bare, headers: {}, body: () => repeated, check: (payload) => payload.data !== undefined },
-      {
-        name: 'minimal proxy pass-through: problem(id)',
-        url: `${proxy.url}/graphql`,
-        server: proxy,
-        headers: {},
-        body: byId,
-        check: (payload) => !payload.errors && typeof payload.data?.problem?.title === 'string',
-      },
-      { name: 'minimal proxy warm page: 20 with translation', url: `${proxy.url}/graphql`, server: proxy, headers: {}, body: page('es'), check: translated },
+      { name: bareName, url: `${bare.url}/`, server: bare, headers: {}, body: () => repeated, check: (payload) => payload.data !== undefined },
     ];
 
-    // Warm every Spanish page's translations (in the gateway and in the minimal proxy), then every path, before measuring.
+    // Warm-up: every Spanish page's translations first (in the gateway and in the minimal proxy), then
+    // every process serves `warmRequests` of the mix it will serve, all processes at once.
     for (let index = 0; index < PAGES; index += 1) {
       for (const url of [gatewayUrl, `${proxy.url}/graphql`]) {
         await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...client }, body: page('es')(index) }).then((response) => response.text());
       }
     }
-    for (const scenario of scenarios) await load(scenario, Math.min(1, seconds), connections);
-    const totals = scenarios.map(() => ({ latencies: [] as number[], errors: 0, elapsed: 0, cpu: 0, calls: { problems: 0, translation: 0 } }));
-    for (let round = 0; round < rounds; round += 1) {
-      for (const [index, scenario] of scenarios.entries()) {
-        const before = scenario.gateway ? await upstreamCalls(scenario.gateway) : undefined;
-        const run = await load(scenario, seconds, connections);
-        const total = totals[index];
-        // One by one: a spread of a fast scenario's hundreds of thousands of latencies overflows the stack.
-        for (const latency of run.latencies) total.latencies.push(latency);
-        total.errors += run.errors;
-        total.elapsed += run.elapsed;
-        total.cpu += run.cpu;
-        if (before) {
-          const after = await upstreamCalls(scenario.gateway!);
-          total.calls.problems += after.problems - before.problems;
-          total.calls.translation += after.translation - before.translation;
-        }
+    const mixOf = (first: Scenario, second: Scenario): Scenario => ({
+      ...first,
+      body: (index) => (index % 2 === 0 ? first.body(index >> 1) : second.body(index >> 1)),
+      check: (payload) => first.check(payload) || second.check(payload),
+    });
+    const [direct, passThrough, proxyPassThrough, warmPage, proxyPage, hit, ceiling] = scenarios;
+    log(`warming every process: ${warmRequests} requests each`);
+    const warmed = await Promise.all(
+      [direct, mixOf(passThrough, warmPage), mixOf(proxyPassThrough, proxyPage), hit, ceiling].map((scenario) => load(scenario, Number.POSITIVE_INFINITY, connections, warmRequests)),
+    );
+    const warmErrors = warmed.reduce((sum, run) => sum + run.errors, 0);
+    if (warmErrors > 0) throw new Error(`the warm-up had ${warmErrors} wrong answer(s)`);
+
+    log(`quiet pass: ${rounds} round(s) of ${scenarios.length} slices of ${seconds} s`);
+    const quiet = await runPass(scenarios, { seconds, connections, rounds, busyProcesses: 0 });
+    let loaded: BenchReport['loaded'];
+    if (busyProcesses > 0) {
+      const busy: Server[] = [];
+      log(`loaded pass: the same rounds beside ${busyProcesses} busy process(es)`);
+      startBusyProcesses(busyProcesses, busy);
+      try {
+        const pass = await runPass(scenarios, { seconds, connections, rounds, busyProcesses });
+        const over = (key: keyof TargetRatios) => pass.ratios[key] / quiet.ratios[key];
+        loaded = {
+          ...pass,
+          overQuiet: {
+            passThroughCpuVsProxy: over('passThroughCpuVsProxy'),
+            warmPageCpuVsProxyPage: over('warmPageCpuVsProxyPage'),
+            cacheHitReqPerSecVsBare: over('cacheHitReqPerSecVsBare'),
+            passThroughCpuVsUpstream: over('passThroughCpuVsUpstream'),
+          },
+        };
+      } finally {
+        for (const { child } of busy) child.kill('SIGKILL');
       }
     }
-    const results: ScenarioResult[] = scenarios.map((scenario, index) => {
-      const { latencies, errors, elapsed, cpu, calls } = totals[index];
-      latencies.sort((a, b) => a - b);
-      const requests = latencies.length;
-      return {
-        name: scenario.name,
-        requests,
-        errors,
-        requestsPerSecond: requests / elapsed,
-        p50Ms: quantile(latencies, 0.5),
-        p99Ms: quantile(latencies, 0.99),
-        cpuMicrosPerRequest: cpu / Math.max(1, requests),
-        ...(scenario.gateway ? { upstreamCallsPerRequest: { problems: calls.problems / requests, translation: calls.translation / requests } } : {}),
-      };
-    });
 
     // Added latency: one connection, the same distinct requests, direct and through the gateway.
     const p50 = async (scenario: Scenario) => {
       const run = await load(scenario, Math.min(2, seconds), 1);
       return quantile(run.latencies.sort((a, b) => a - b), 0.5);
     };
-    const directP50 = await p50(scenarios[0]);
-    const gatewayP50 = await p50(scenarios[1]);
+    const directP50 = await p50(direct);
+    const gatewayP50 = await p50(passThrough);
 
     // Memory under a sustained load: pass-through and warm pages in turn, RSS read every second. A
     // gateway that keeps what it should not grows from the first quarter to the last.
-    const mixed: Scenario = {
-      ...scenarios[1],
-      name: 'sustained: pass-through and warm page in turn',
-      body: (index) => (index % 2 === 0 ? byId(index >> 1) : page('es')(index >> 1)),
-      check: (payload) => scenarios[1].check(payload) || translated(payload),
-    };
+    log(`memory: ${sustainSeconds} s of sustained load, then ${idleSeconds} s idle`);
+    const mixed = { ...mixOf(passThrough, warmPage), name: 'sustained: pass-through and warm page in turn' };
     const samplesMiB: number[] = [];
     const sampler = setInterval(() => samplesMiB.push(rssMiB(gatewayPid)), 1000);
     const sustainedRun = await load(mixed, sustainSeconds, connections).finally(() => clearInterval(sampler));
@@ -423,16 +522,27 @@ export async function runBench({
     if (samplesMiB.length === 0) samplesMiB.push(rssMiB(gatewayPid));
     await sleep(idleSeconds * 1000);
     const afterLoadIdleRssMiB = rssMiB(gatewayPid);
+    // Its own processes, so stopped before the refused bodies start theirs.
+    for (const { child } of servers.splice(0).reverse()) child.kill('SIGTERM');
 
-    const [direct, passThrough, warm, repeat, ceiling, proxyPassThrough, proxyWarm] = results;
+    let refused: BenchReport['refusedBodies'];
+    if (refusedBodies) {
+      const loadAtStart = loadAverage();
+      const report = await runRefusedBodiesBench(refusedBodies);
+      refused = { ...report, loadAverage: (loadAtStart + loadAverage()) / 2 };
+    }
+
     const report: BenchReport = {
       date: new Date().toISOString().slice(0, 10),
-      machine: '2-core machine',
+      machine: `${availableParallelism()}-core ${platform()}`,
+      node: process.version,
       seconds,
       connections,
       rounds,
+      warmRequests,
       gatewayRuntime: compiled ? 'compiled' : 'tsx',
-      results,
+      quiet,
+      ...(loaded ? { loaded } : {}),
       addedLatencyP50Ms: gatewayP50 - directP50,
       coldPageTranslationCalls,
       memory: {
@@ -447,14 +557,7 @@ export async function runBench({
         },
         afterLoadIdleRssMiB,
       },
-      ratios: {
-        passThroughCpuVsUpstream: passThrough.cpuMicrosPerRequest / direct.cpuMicrosPerRequest,
-        warmPageCpuVsPassThrough: warm.cpuMicrosPerRequest / passThrough.cpuMicrosPerRequest,
-        repeatedReqPerSecVsUpstream: repeat.requestsPerSecond / direct.requestsPerSecond,
-        bareReqPerSecVsUpstream: ceiling.requestsPerSecond / direct.requestsPerSecond,
-        minimalProxyPassThroughCpuVsUpstream: proxyPassThrough.cpuMicrosPerRequest / direct.cpuMicrosPerRequest,
-        minimalProxyWarmPageCpuVsPassThrough: proxyWarm.cpuMicrosPerRequest / proxyPassThrough.cpuMicrosPerRequest,
-      },
+      ...(refused ? { refusedBodies: refused } : {}),
     };
     for (const line of formatReport(report)) log(line);
     if (reportPath) {
@@ -478,40 +581,76 @@ export function withLatestResults(markdown: string, report: BenchReport): string
   return `${markdown.slice(0, start)}${RESULTS_START}\n${formatReport(report).join('\n')}\n${markdown.slice(end)}`;
 }
 
-/** The report as the Markdown table docs/performance.md carries, then the ratios spelled out. */
+/** The report as docs/performance.md carries it: a table per pass, then the ratios with their load averages. */
 export function formatReport(report: BenchReport): string[] {
   const fixed = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  const lines = [
-    `${report.date}, ${report.machine}, ${report.connections} connections, ${report.seconds} s × ${report.rounds} rounds per scenario, gateway ${report.gatewayRuntime}`,
-    '',
-    '| scenario | req/s | p50 / p99 ms | CPU µs/req | upstream calls/req |',
-    '|---|---|---|---|---|',
-    ...report.results.map(
+  const table = (pass: BenchPass) => [
+    '| scenario | req/s | p50 / p99 ms | CPU µs/req | KiB allocated/req | load average | upstream calls/req |',
+    '|---|---|---|---|---|---|---|',
+    ...pass.results.map(
       (result) =>
-        `| ${result.name} | ${fixed(result.requestsPerSecond)} | ${fixed(result.p50Ms, 1)} / ${fixed(result.p99Ms, 1)} | ${fixed(result.cpuMicrosPerRequest)} | ${
+        `| ${result.name} | ${fixed(result.requestsPerSecond)} | ${fixed(result.p50Ms, 1)} / ${fixed(result.p99Ms, 1)} | ${fixed(result.cpuMicrosPerRequest)} | ${fixed(result.allocatedBytesPerRequest / 1024, 1)} | ${fixed(result.loadAverage, 1)} | ${
           result.upstreamCallsPerRequest ? `${fixed(result.upstreamCallsPerRequest.problems, 2)} problems, ${fixed(result.upstreamCallsPerRequest.translation, 2)} translation` : '–'
         } |`,
     ),
+  ];
+  const ratios = (pass: BenchPass, label: string) => [
+    `- ${label}, load average ${fixed(pass.loadAverage, 1)}: pass-through CPU/req ${fixed(pass.ratios.passThroughCpuVsProxy, 2)}× the minimal proxy's (target ≤ 1.5×); warm page ${fixed(
+      pass.ratios.warmPageCpuVsProxyPage,
+      2,
+    )}× the proxy's page (target ≤ 1.5×); cache hit ${fixed(pass.ratios.cacheHitReqPerSecVsBare, 2)}× the bare server's req/s (target ≥ 0.6×); pass-through ${fixed(pass.ratios.passThroughCpuVsUpstream, 2)}× the upstream's CPU/req`,
+  ];
+  const { loaded, refusedBodies } = report;
+  const lines = [
+    `${report.date}, ${report.machine}, Node ${report.node}, ${report.connections} connections, ${report.warmRequests} warm-up requests per process, ${report.seconds} s slices × ${report.rounds} rounds per scenario, gateway ${report.gatewayRuntime}`,
     '',
-    `- pass-through CPU per request: ${fixed(report.ratios.passThroughCpuVsUpstream, 2)}× the upstream's (target ≤ 1.0×); the minimal proxy's: ${fixed(report.ratios.minimalProxyPassThroughCpuVsUpstream, 2)}×`,
-    `- warm page CPU per request: ${fixed(report.ratios.warmPageCpuVsPassThrough, 2)}× the pass-through (target ≤ 1.2×); the minimal proxy's: ${fixed(report.ratios.minimalProxyWarmPageCpuVsPassThrough, 2)}× its own; cold page: ${report.coldPageTranslationCalls} translation call(s) (target 1)`,
-    `- repeated query: ${fixed(report.ratios.repeatedReqPerSecVsUpstream, 2)}× the upstream's req/s (target ≥ 10×); bare node:http: ${fixed(report.ratios.bareReqPerSecVsUpstream, 2)}×`,
-    `- added latency at one connection (p50): ${fixed(report.addedLatencyP50Ms, 2)} ms (target ≤ 1 ms)`,
+    'Quiet:',
+    '',
+    ...table(report.quiet),
+    ...(loaded ? ['', `Loaded (${loaded.busyProcesses} busy process(es)):`, '', ...table(loaded)] : []),
+    '',
+    ...ratios(report.quiet, 'quiet'),
+    ...(loaded
+      ? [
+          ...ratios(loaded, `loaded (${loaded.busyProcesses} busy process(es))`),
+          `- loaded over quiet (target ≤ 1.3× for the first two): pass-through ${fixed(loaded.overQuiet.passThroughCpuVsProxy, 2)}×, warm page ${fixed(loaded.overQuiet.warmPageCpuVsProxyPage, 2)}×, cache hit ${fixed(
+            loaded.overQuiet.cacheHitReqPerSecVsBare,
+            2,
+          )}×`,
+        ]
+      : []),
+    `- cold page: ${report.coldPageTranslationCalls} translation call(s) (target 1); added latency at one connection (p50): ${fixed(report.addedLatencyP50Ms, 2)} ms (target ≤ 1 ms)`,
     `- gateway RSS: ${fixed(report.memory.startedRssMiB)} MiB at start, ${fixed(report.memory.idleRssMiB)} MiB idle (target ≤ 150 MiB); over a ${fixed(report.memory.sustained.seconds)} s load, ${fixed(
       report.memory.sustained.firstQuarterMiB,
     )} MiB in its first quarter, ${fixed(report.memory.sustained.lastQuarterMiB)} MiB in its last (target: flat), peak ${fixed(report.memory.sustained.peakMiB)}; idle again, ${fixed(report.memory.afterLoadIdleRssMiB)} MiB`,
-    `- errors: ${report.results.reduce((sum, result) => sum + result.errors, 0)}`,
+    ...(refusedBodies
+      ? refusedBodies.byRequests.map(
+          (figures) =>
+            `- refused bodies (${fixed(refusedBodies.bodyBytes / 1024)} KiB each, ${figures.requests} per flood × ${figures.rounds}), load average ${fixed(refusedBodies.loadAverage, 1)}: gateway ${figures.gatewayCpuMicrosPerRequest} µs/req (${figures.gatewayCpuMicrosPerRequestWithoutHits} without its cache hits) against the bare server's ${figures.bareCpuMicrosPerRequest}: ${fixed(figures.ratioWithoutHits, 2)}× (target ≤ 1×)`,
+        )
+      : []),
+    `- errors: ${[...report.quiet.results, ...(loaded?.results ?? [])].reduce((sum, result) => sum + result.errors, 0)}`,
   ];
   return lines;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const refusedOff = process.env.BENCH_REFUSED === 'false';
   const report = await runBench({
-    seconds: Number(process.env.BENCH_SECONDS ?? 5),
+    seconds: Number(process.env.BENCH_SECONDS ?? 2),
     connections: Number(process.env.BENCH_CONNECTIONS ?? 16),
-    rounds: Number(process.env.BENCH_ROUNDS ?? 2),
+    rounds: Number(process.env.BENCH_ROUNDS ?? 6),
+    warmRequests: Number(process.env.BENCH_WARM_REQUESTS ?? 40_000),
+    busyProcesses: Number(process.env.BENCH_BUSY_PROCESSES ?? 0),
     idleSeconds: Number(process.env.BENCH_IDLE_SECONDS ?? 30),
     sustainSeconds: Number(process.env.BENCH_SUSTAIN_SECONDS ?? 60),
+    refusedBodies: refusedOff
+      ? false
+      : {
+          counts: (process.env.BENCH_REFUSED_REQUESTS ?? '60,240').split(',').map(Number),
+          connections: Number(process.env.BENCH_REFUSED_CONNECTIONS ?? 4),
+          rounds: Number(process.env.BENCH_REFUSED_ROUNDS ?? 3),
+        },
     // For the suite's run of this entry: no build into dist/ (another test builds there) and the
     // report somewhere of its own.
     ...(process.env.BENCH_RUNTIME === 'sources' ? { runtime: 'sources' as const } : {}),

@@ -9,16 +9,16 @@
  * and answers; the two floods alternate, round after round, for each flood size.
  *
  * CPU is each process's on-CPU time summed over its threads (`/proc/<pid>/task/<tid>/schedstat`, in
- * nanoseconds), since a flood of 60 lasts a few tens of milliseconds of CPU and `/proc/<pid>/stat`
+ * nanoseconds: process-stats.ts), since a flood of 60 lasts a few tens of milliseconds of CPU and `/proc/<pid>/stat`
  * counts in 10 ms ticks. The keyed client's cache hits during a flood are the gateway's work too:
  * the report gives the ratio with them and, the hits' cost measured alone and taken off, without.
  *
  *   BENCH_REFUSED_REQUESTS=60,240 BENCH_REFUSED_CONNECTIONS=4 BENCH_REFUSED_ROUNDS=3 npm run bench:refused-bodies
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { start, startBenchGateway, startUpstreams, type Server } from './bench.ts';
+import { preciseCpuMicros } from './process-stats.ts';
 
 const BODY_BYTES = 900_000;
 
@@ -48,19 +48,6 @@ export interface RefusedBodiesReport {
   /** The keyed client's cached query, asked alone (ms), and its CPU per hit in the gateway (µs). */
   cachedQuery: { aloneMs: number; cpuMicrosPerHit: number };
   byRequests: RefusedBodiesFigures[];
-}
-
-/** On-CPU time of a process so far, every thread's, in microseconds (scheduler statistics, nanosecond-grained). */
-export function preciseCpuMicros(pid: number): number {
-  let nanos = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      nanos += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // A thread that ended between the listing and the read.
-    }
-  }
-  return nanos / 1000;
 }
 
 /**

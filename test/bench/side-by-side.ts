@@ -3,7 +3,7 @@
  * busy for `npm run bench`'s one-scenario-after-another figures to compare between runs.
  *
  * Both checkouts are built (`dist/`, as production runs them) and started against one pair of
- * upstreams (this checkout's); after the warm-up and a settling time (start-up's own collections
+ * upstreams (this checkout's); after the warm-up (SIDE_BY_SIDE_WARM_REQUESTS each, 40000) and a settling time (start-up's own collections
  * are over by 30 s), both are loaded at once, 8 connections each, in slices. Each slice gives the
  * CPU per request of each (on-CPU time of every thread, from `/proc/<pid>/task/<tid>/schedstat`), so
  * whatever else the machine does weighs on both alike. Scenarios: `pass` (a pass-through
@@ -13,14 +13,15 @@
  *   git worktree add /tmp/before <commit>; ln -s "$PWD/node_modules" /tmp/before/node_modules
  *   npx tsx test/bench/side-by-side.ts /tmp/before . pass hit
  *
- * SIDE_BY_SIDE_SLICES (10), SIDE_BY_SIDE_SLICE_MS (1500), SIDE_BY_SIDE_SETTLE_MS (30000).
+ * SIDE_BY_SIDE_SLICES (10), SIDE_BY_SIDE_SLICE_MS (1500), SIDE_BY_SIDE_SETTLE_MS (30000),
+ * SIDE_BY_SIDE_WARM_REQUESTS (40000).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { benchGatewayEnv, startUpstreams, type Server } from './bench.ts';
-import { preciseCpuMicros } from './refused-bodies.ts';
+import { preciseCpuMicros } from './process-stats.ts';
 
 type Scenario = 'pass' | 'hit' | 'page';
 
@@ -98,7 +99,7 @@ async function ask(gateway: Gateway, body: string): Promise<void> {
 }
 
 /** `connections` clients asking `gateway` for `ms`; its CPU over that time and the requests answered. */
-async function load(gateway: Gateway, scenario: Scenario, ms: number, connections: number, next: () => number) {
+async function load(gateway: Gateway, scenario: Scenario, ms: number, connections: number, next: () => number, most = Number.POSITIVE_INFINITY) {
   const pool = new Pool(gateway.url.origin, { connections, pipelining: 1 });
   let requests = 0;
   let errors = 0;
@@ -106,7 +107,7 @@ async function load(gateway: Gateway, scenario: Scenario, ms: number, connection
   const deadline = performance.now() + ms;
   await Promise.all(
     Array.from({ length: connections }, async () => {
-      while (performance.now() < deadline) {
+      while (performance.now() < deadline && requests < most) {
         const body = bodyOf(scenario, next());
         const response = await pool.request({
           method: 'POST',
@@ -128,7 +129,7 @@ async function load(gateway: Gateway, scenario: Scenario, ms: number, connection
 export async function runSideBySide(
   checkouts: [string, string],
   scenario: Scenario,
-  { slices = 10, sliceMs = 1500, settleMs = 30_000 } = {},
+  { slices = 10, sliceMs = 1500, settleMs = 30_000, warmRequests = 40_000 } = {},
 ): Promise<SideBySideResult> {
   const servers: { child: Server['child'] }[] = [];
   try {
@@ -138,7 +139,8 @@ export async function runSideBySide(
     const next = () => index++;
     // Every page translated once first, so the timed load meets warm translations only.
     if (scenario === 'page') for (const gateway of gateways) for (let index = 0; index < PAGES; index += 1) await ask(gateway, pageBody(index));
-    for (const gateway of gateways) await load(gateway, scenario, 3000, 16, next);
+    // A fresh process settles only after tens of thousands of requests (JIT, GC): both served them first.
+    await Promise.all(gateways.map((gateway) => load(gateway, scenario, Number.POSITIVE_INFINITY, 16, next, warmRequests)));
     await new Promise((done) => setTimeout(done, settleMs));
     const totals = gateways.map(() => ({ requests: 0, errors: 0, cpu: 0 }));
     const ratios: number[] = [];
@@ -182,6 +184,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       slices: Number(process.env.SIDE_BY_SIDE_SLICES ?? 10),
       sliceMs: Number(process.env.SIDE_BY_SIDE_SLICE_MS ?? 1500),
       settleMs: Number(process.env.SIDE_BY_SIDE_SETTLE_MS ?? 30_000),
+      warmRequests: Number(process.env.SIDE_BY_SIDE_WARM_REQUESTS ?? 40_000),
     });
     const [a, b] = result.cpuMicrosPerRequest;
     console.log(

@@ -4,7 +4,7 @@ import type { ServiceName } from '../errors.ts';
 /**
  * What the gateway knows about one client request while it runs, shared by the request log, the
  * metrics and the traces so all three tell the same story. Carried by the request object
- * (pipeline/gateway-request.ts): nothing outlives the request.
+ * (request/gateway-request.ts): nothing outlives the request.
  */
 export interface ObservedRequest {
   /** The client's `x-request-id` when it is a sane token, else a fresh UUID. */

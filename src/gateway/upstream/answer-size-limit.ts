@@ -1,5 +1,6 @@
 import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
-import type { UpstreamStep } from './upstream-call.ts';
+import type { UpstreamAnswer } from './upstream-answer.ts';
+import type { ServiceStep } from './upstream-call.ts';
 
 export interface AnswerSizeLimitOptions {
   /** Largest answer body read from each service, in bytes (PROBLEMS_ / TRANSLATION_MAX_RESPONSE_BYTES). */
@@ -13,25 +14,25 @@ export interface AnswerSizeLimitOptions {
  * step (upstream-errors.ts), which reads the body under the call's time budget, passes the
  * UpstreamError on. Not retried: the same call would get the same answer.
  */
-export function limitAnswerSize({ maxBytes }: AnswerSizeLimitOptions): UpstreamStep {
-  return async (call, next) => {
-    const response = await next(call);
-    const limit = maxBytes[call.service];
-    const tooLarge = () =>
-      new UpstreamError(`The ${call.service} service answered with more than ${limit} bytes.`, {
-        code: ErrorCode.UpstreamResponseTooLarge,
-        service: call.service,
-        status: response.status,
-        limit,
-      });
-    const declared = Number(response.header('content-length') ?? Number.NaN);
-    if (declared > limit) {
-      await response.cancel();
-      throw tooLarge();
-    }
-    // A declared length within the bound is the body's length (HTTP framing): nothing to count. Only
-    // an answer of unknown length has its bytes counted as they are read.
-    if (declared <= limit) return response;
-    return response.limitedTo(limit, tooLarge);
+export function limitAnswerSize({ maxBytes }: AnswerSizeLimitOptions): ServiceStep {
+  return {
+    forService(service, next) {
+      const limit = maxBytes[service];
+      const tooLarge = (status: number) =>
+        new UpstreamError(`The ${service} service answered with more than ${limit} bytes.`, { code: ErrorCode.UpstreamResponseTooLarge, service, status, limit });
+      const bounded = (response: UpstreamAnswer): UpstreamAnswer | Promise<never> => {
+        const declared = Number(response.header('content-length') ?? Number.NaN);
+        if (declared > limit) {
+          return response.cancel().then(() => {
+            throw tooLarge(response.status);
+          });
+        }
+        // A declared length within the bound is the body's length (HTTP framing): nothing to count. Only
+        // an answer of unknown length has its bytes counted as they are read.
+        if (declared <= limit) return response;
+        return response.limitedTo(limit, () => tooLarge(response.status));
+      };
+      return (call) => next(call).then(bounded);
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { REQUEST_ID_HEADER, type RequestObserver, type UpstreamCallEnd } from '../observability/observed-request.ts';
-import { gatewayRequestOf } from '../pipeline/gateway-request.ts';
+import { gatewayRequestOf } from '../request/gateway-request.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
-import type { UpstreamStep } from './upstream-call.ts';
+import type { ServiceStep } from './upstream-call.ts';
 import { parsedUrl } from './parsed-url.ts';
 import { plainHeaders } from './upstream-fetch.ts';
 
@@ -9,57 +9,69 @@ import { plainHeaders } from './upstream-fetch.ts';
  * Watches every upstream HTTP attempt: sends the client request's id upstream as `x-request-id`,
  * counts the call against its request (for the log line) and tells the observers (metrics, tracer)
  * when it goes out and how it ended. Innermost of the steps, so each retry counts as the call it is
- * and a cached answer, which makes no call, does not count.
+ * and a cached answer, which makes no call, does not count. No promise of its own: it reads the
+ * outcome with one `then`, and passes the call on untouched when no observer asked for its end.
  */
-export function observeUpstreamCalls(observers: RequestObserver[]): UpstreamStep {
-  return async (call, next) => {
-    const observed = gatewayRequestOf(call.context)?.observed;
-    const addHeaders: Record<string, string> = {};
-    if (observed) {
-      addHeaders[REQUEST_ID_HEADER] = observed.id;
-      observed.upstreamCalls[call.service] += 1;
-    }
-    const start = {
-      service: call.service,
-      method: (call.init.method ?? 'GET').toUpperCase(),
-      // The observers read its host and port (metrics) and its path (traces).
-      url: parsedUrl(call.url)?.url,
-      request: observed,
-      addHeaders,
-    };
-    const ends: ((end: UpstreamCallEnd) => void)[] = [];
-    for (const observer of observers) {
-      try {
-        const end = observer.upstreamCall?.(start);
-        if (end) ends.push(end);
-      } catch {
-        // Observing must never break the call.
+export function observeUpstreamCalls(observers: RequestObserver[]): ServiceStep {
+  return {
+    forService: (service, next) => (call) => {
+      const observed = gatewayRequestOf(call.context)?.observed;
+      const addHeaders: Record<string, string> = {};
+      if (observed) {
+        addHeaders[REQUEST_ID_HEADER] = observed.id;
+        observed.upstreamCalls[service] += 1;
       }
-    }
-    const startedAt = performance.now();
-    const report = (status: string) => {
-      const end: UpstreamCallEnd = { status, durationMs: performance.now() - startedAt };
-      for (const each of ends) {
+      const start = {
+        service,
+        method: (call.init.method ?? 'GET').toUpperCase(),
+        // The observers read its host and port (metrics) and its path (traces).
+        url: parsedUrl(call.url)?.url,
+        request: observed,
+        addHeaders,
+      };
+      const ends: ((end: UpstreamCallEnd) => void)[] = [];
+      for (const observer of observers) {
         try {
-          each(end);
+          const end = observer.upstreamCall?.(start);
+          if (end) ends.push(end);
         } catch {
           // Observing must never break the call.
         }
       }
-    };
-    let response: UpstreamAnswer;
-    try {
-      // A new object, which the observers' headers (request id, trace context) are added to.
-      const headers = plainHeaders(call.init.headers as HeadersInit | undefined);
-      for (const name in addHeaders) headers[name] = addHeaders[name];
-      response = await next({ ...call, init: { ...call.init, headers } });
-    } catch (error) {
-      report(failureOf(error, call.init.signal ?? undefined));
-      throw error;
-    }
-    // Measured to the response head: the body is read (under the same budget) by the steps outside.
-    report(String(response.status));
-    return response;
+      const startedAt = ends.length > 0 ? performance.now() : 0;
+      const report = (status: string) => {
+        const end: UpstreamCallEnd = { status, durationMs: performance.now() - startedAt };
+        for (const each of ends) {
+          try {
+            each(end);
+          } catch {
+            // Observing must never break the call.
+          }
+        }
+      };
+      let sent: Promise<UpstreamAnswer>;
+      try {
+        // A new object, which the observers' headers (request id, trace context) are added to.
+        const headers = plainHeaders(call.init.headers as HeadersInit | undefined);
+        for (const name in addHeaders) headers[name] = addHeaders[name];
+        sent = next({ ...call, init: { ...call.init, headers } });
+      } catch (error) {
+        report(failureOf(error, call.init.signal ?? undefined));
+        return Promise.reject(error);
+      }
+      if (ends.length === 0) return sent;
+      return sent.then(
+        // Measured to the response head: the body is read (under the same budget) by the steps outside.
+        (response) => {
+          report(String(response.status));
+          return response;
+        },
+        (error: unknown) => {
+          report(failureOf(error, call.init.signal ?? undefined));
+          throw error;
+        },
+      );
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import { createMemoryKeyValueStore, type KeyValueStore } from '../cache/key-valu
 import { sha256Of } from '../../shared/hash.ts';
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
 import { UpstreamAnswer } from './upstream-answer.ts';
-import { clientRequestOf, type UpstreamStep } from './upstream-call.ts';
+import { clientRequestOf, type SendUpstream, type ServiceStep, type UpstreamCall } from './upstream-call.ts';
 
 export interface ProblemsCacheOptions {
   /** How long an answer is reused; 0 turns caching off (in-flight sharing stays). */
@@ -38,7 +38,7 @@ interface StoredAnswer {
  * started before a swap keeps and reads answers under the schema it runs on, whatever the gateway
  * serves by then (and a replica still on another schema never reads them).
  */
-export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024, storeTimeoutMs = 250 }: ProblemsCacheOptions): (schemaHash: string) => UpstreamStep {
+export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024, storeTimeoutMs = 250 }: ProblemsCacheOptions): (schemaHash: string) => ServiceStep {
   const answers = ttlMs > 0 ? (store ?? createMemoryKeyValueStore({ maxBytes })) : undefined;
   const read = async (key: string): Promise<StoredAnswer | undefined> => {
     if (!answers) return undefined;
@@ -47,21 +47,19 @@ export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024
   };
 
   return (schemaHash) => {
-    // Calls in flight are shared among requests on one schema: each schema has its own.
+    // Calls in flight are shared among requests on one schema: each schema has its own, and every
+    // chain composed from this step (Mesh's calls, forwarded ones) shares it.
     const inFlight = new Map<string, Promise<StoredAnswer>>();
-    return async (call, next) => {
-      if (call.service !== 'problems' || !call.readOnly || typeof call.init.body !== 'string') return next(call);
-      const authorization = clientRequestOf(call)?.headers.get('authorization') ?? '';
-      // Calls in flight are told apart by their parts as they are; only the store's key is hashed.
-      const flight = `${authorization}\u0000${call.url}\u0000${call.init.body}`;
-      let pending = inFlight.get(flight);
-      if (pending) return toResponse(await pending);
-      const key = answers ? sha256Of(schemaHash, authorization, call.url, call.init.body) : '';
+
+    /** The call made (or read from the store) once for every identical call until it settles. */
+    const shared = async (call: UpstreamCall, next: SendUpstream, authorization: string, flight: string): Promise<UpstreamAnswer> => {
+      const body = call.init.body as string;
       // The caller that makes the call gets its answer as it came (already read and parsed by the
       // error step); callers sharing it get copies, as do later ones from the store.
       let own: UpstreamAnswer | undefined;
-      pending = (async () => {
-        const cached = await read(key);
+      const pending = (async () => {
+        const key = answers ? sha256Of(schemaHash, authorization, call.url, body) : '';
+        const cached = answers ? await read(key) : undefined;
         if (cached) return cached;
         own = await next(call);
         const answer = { status: own.status, headers: [...own.headers], text: await own.text() };
@@ -76,6 +74,22 @@ export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024
       pending.then(forget, forget);
       const answer = await pending;
       return own ?? toResponse(answer);
+    };
+
+    return {
+      forService(service, next) {
+        if (service !== 'problems') return next;
+        return (call) => {
+          // Mutations and calls without a text body pass straight on, with no promise of this step's own.
+          if (!call.readOnly || typeof call.init.body !== 'string') return next(call);
+          const authorization = clientRequestOf(call)?.headers.get('authorization') ?? '';
+          // Calls in flight are told apart by their parts as they are; only the store's key is hashed.
+          const flight = `${authorization}\u0000${call.url}\u0000${call.init.body}`;
+          const pending = inFlight.get(flight);
+          if (pending) return pending.then(toResponse);
+          return shared(call, next, authorization, flight);
+        };
+      },
     };
   };
 }

@@ -1,7 +1,7 @@
 import type { ServiceName } from '../errors.ts';
 import { CallSignal } from './call-signal.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
-import type { UpstreamStep } from './upstream-call.ts';
+import type { ServiceStep } from './upstream-call.ts';
 import { parseRetryAfter } from './upstream-errors.ts';
 
 export interface UpstreamRetriesOptions {
@@ -28,54 +28,60 @@ export class UpstreamTimeoutError extends Error {
  * ones). It retries transport failures and 429/502/503/504, waits with jittered exponential backoff or
  * the upstream's `Retry-After`, and never waits past the budget: then the last answer stands.
  */
-export function retryUpstreamCalls({ timeoutMs, retries = 2, baseDelayMs = 100, maxDelayMs = 2000 }: UpstreamRetriesOptions): UpstreamStep {
-  return async (call, next) => {
-    const budget = timeoutMs[call.service];
-    const deadline = Date.now() + budget;
-    const clientSignal = (call.init.signal ?? undefined) as AbortSignal | undefined;
-    const budgetSpent = () => new UpstreamTimeoutError(`no answer within ${budget} ms`);
-    // One signal and one timer for the whole call, every attempt and the reading of the body:
-    // `AbortSignal.timeout` and `AbortSignal.any` were a tenth of a forwarded query's CPU, and even one
-    // AbortController per call cost more than this signal (call-signal.ts; docs/performance.md).
-    const signal = new CallSignal();
-    const timer = setTimeout(() => signal.abort(new DOMException(`no answer within ${budget} ms`, 'TimeoutError')), budget);
-    timer.unref?.();
-    const onClientAbort = () => signal.abort(clientSignal?.reason);
-    if (clientSignal?.aborted) onClientAbort();
-    else clientSignal?.addEventListener('abort', onClientAbort, { once: true });
-    const release = () => {
-      clearTimeout(timer);
-      clientSignal?.removeEventListener('abort', onClientAbort);
-    };
-    const timedOut = () => signal.aborted && !clientSignal?.aborted;
-    try {
-      for (let attempt = 0; ; attempt += 1) {
-        if (Date.now() >= deadline || timedOut()) throw budgetSpent();
-        let response: UpstreamAnswer | undefined;
-        let failure: unknown;
+export function retryUpstreamCalls({ timeoutMs, retries = 2, baseDelayMs = 100, maxDelayMs = 2000 }: UpstreamRetriesOptions): ServiceStep {
+  return {
+    forService(service, next) {
+      const budget = timeoutMs[service];
+      const budgetSpent = () => new UpstreamTimeoutError(`no answer within ${budget} ms`);
+      return async (call) => {
+        const deadline = Date.now() + budget;
+        const clientSignal = (call.init.signal ?? undefined) as AbortSignal | undefined;
+        // One signal and one timer for the whole call, every attempt and the reading of the body:
+        // `AbortSignal.timeout` and `AbortSignal.any` were a tenth of a forwarded query's CPU, and even one
+        // AbortController per call cost more than this signal (call-signal.ts; docs/performance.md).
+        const signal = new CallSignal();
+        const timer = setTimeout(() => signal.abort(new DOMException(`no answer within ${budget} ms`, 'TimeoutError')), budget);
+        timer.unref?.();
+        const onClientAbort = () => signal.abort(clientSignal?.reason);
+        if (clientSignal?.aborted) onClientAbort();
+        else clientSignal?.addEventListener('abort', onClientAbort, { once: true });
+        const release = () => {
+          clearTimeout(timer);
+          clientSignal?.removeEventListener('abort', onClientAbort);
+        };
+        const timedOut = () => signal.aborted && !clientSignal?.aborted;
+        // Every attempt sends the same call under the same signal.
+        const attemptCall = { ...call, init: { ...call.init, signal: signal as unknown as AbortSignal } };
         try {
-          response = await next({ ...call, init: { ...call.init, signal: signal as unknown as AbortSignal } });
+          for (let attempt = 0; ; attempt += 1) {
+            if (Date.now() >= deadline || timedOut()) throw budgetSpent();
+            let response: UpstreamAnswer | undefined;
+            let failure: unknown;
+            try {
+              response = await next(attemptCall);
+            } catch (error) {
+              if (clientSignal?.aborted) throw error;
+              if (timedOut()) throw budgetSpent();
+              failure = error;
+            }
+            // The budget stays armed while the body is read, so a body that stalls also times out.
+            if (response && !TRANSIENT.has(response.status)) return response.afterBody(release);
+            const retryAfter = response?.header('retry-after');
+            const delay = retryAfter !== undefined ? (parseRetryAfter(retryAfter) ?? 0) * 1000 : Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
+            const last = !call.readOnly || call.singleAttempt || attempt >= retries || Date.now() + delay >= deadline;
+            if (last) {
+              if (response) return response.afterBody(release);
+              throw failure;
+            }
+            await response?.discard();
+            await sleep(delay, clientSignal);
+          }
         } catch (error) {
-          if (clientSignal?.aborted) throw error;
-          if (timedOut()) throw budgetSpent();
-          failure = error;
+          release();
+          throw error;
         }
-        // The budget stays armed while the body is read, so a body that stalls also times out.
-        if (response && !TRANSIENT.has(response.status)) return response.afterBody(release);
-        const retryAfter = response?.header('retry-after');
-        const delay = retryAfter !== undefined ? (parseRetryAfter(retryAfter) ?? 0) * 1000 : Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
-        const last = !call.readOnly || call.singleAttempt || attempt >= retries || Date.now() + delay >= deadline;
-        if (last) {
-          if (response) return response.afterBody(release);
-          throw failure;
-        }
-        await response?.discard();
-        await sleep(delay, clientSignal);
-      }
-    } catch (error) {
-      release();
-      throw error;
-    }
+      };
+    },
   };
 }
 

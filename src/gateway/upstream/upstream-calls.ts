@@ -11,7 +11,8 @@ import { breakUpstreamCircuits, type BreakerObserver } from './circuit-breaker.t
 import { observeUpstreamCalls } from './observation.ts';
 import { cacheProblemsAnswers } from './problems-cache.ts';
 import { retryUpstreamCalls } from './retries.ts';
-import { composeSteps, type UpstreamCall, type UpstreamStep } from './upstream-call.ts';
+import { composeStepsByService, type UpstreamCall, type ServiceStep, type UpstreamStep, type UpstreamStepEntry } from './upstream-call.ts';
+import type { UpstreamAnswer } from './upstream-answer.ts';
 import { shapeUpstreamErrors } from './upstream-errors.ts';
 
 export interface UpstreamStepsOptions {
@@ -40,8 +41,9 @@ export interface UpstreamStepsOptions {
   /** The circuit breaker's clock (its window and cool-down); tests move it. @default Date.now */
   breakerClock?: () => number;
   /**
-   * Steps every call the problems cache does not answer goes through first, before the circuit
-   * breaker: they see what the service itself answers now (shaped), never an answer kept before.
+   * Steps every problems call the problems cache does not answer goes through first, before the
+   * circuit breaker: they see what the service itself answers now (shaped), never an answer kept
+   * before. Translation calls never meet them.
    * @default none
    */
   watch?: UpstreamStep[];
@@ -57,8 +59,12 @@ export const SERVICE_OF_SOURCE: Record<string, ServiceName> = { Problems: 'probl
  * attempt or retry; error shaping sees the final outcome of the retries, and reads the body
  * through the size bound (never retried: the same call would get as large an answer); retries give each
  * attempt its share of the budget; observation sees every attempt on the wire.
+ *
+ * The list is composed once per service (composeStepsByService), not per call: each step decides
+ * then what it does for that service's calls (the cache and the drift watch nothing for translation),
+ * and a call runs the chain of its service.
  */
-export function createUpstreamSteps(options: UpstreamStepsOptions): UpstreamStep[] {
+export function createUpstreamSteps(options: UpstreamStepsOptions): UpstreamStepEntry[] {
   return upstreamStepsBySchema(options)('');
 }
 
@@ -69,10 +75,10 @@ export function createUpstreamSteps(options: UpstreamStepsOptions): UpstreamStep
  * takes the list of the schema it was built from, once, so a request keeps and reads answers under
  * the schema it runs on, and no call reads which schema is served.
  */
-export function upstreamStepsBySchema({ settings, observers, problemsStore, log, breakerClock, watch = [] }: UpstreamStepsOptions): (schemaHash: string) => UpstreamStep[] {
+export function upstreamStepsBySchema({ settings, observers, problemsStore, log, breakerClock, watch = [] }: UpstreamStepsOptions): (schemaHash: string) => UpstreamStepEntry[] {
   const cacheFor = cacheProblemsAnswers({ ttlMs: settings.problemsCacheTtlSeconds * 1000, store: problemsStore });
-  const rest = [
-    ...watch,
+  const rest: UpstreamStepEntry[] = [
+    ...watch.map(problemsOnly),
     breakUpstreamCircuits({
       failures: settings.upstreamBreakerFailures,
       cooldownMs: settings.upstreamBreakerCooldownMs,
@@ -93,13 +99,18 @@ export function upstreamStepsBySchema({ settings, observers, problemsStore, log,
   return (schemaHash) => [cacheFor(schemaHash), ...rest];
 }
 
+/** `step` in the problems chain only: the translation chain goes straight past it. */
+function problemsOnly(step: UpstreamStep): ServiceStep {
+  return { forService: (service, next) => (service === 'problems' ? (call) => step(call, next) : next) };
+}
+
 /**
  * The one Mesh plugin of the upstream side: every fetch a source makes goes through `steps`, as a
  * call that knows its service from the source that issued it (never from its URL). The GraphQL
  * handler names its source in the fetch's `info`; the OpenAPI handler's fetch carries the resolve
  * info of the source's own schema, which is recorded here when each source is built.
  */
-export function useUpstreamCalls(sources: MeshResolvedSource[], steps: UpstreamStep[]): MeshPlugin<object> {
+export function useUpstreamCalls(sources: MeshResolvedSource[], steps: readonly UpstreamStepEntry[]): MeshPlugin<object> {
   const serviceBySchema = new WeakMap<GraphQLSchema, ServiceName>();
   for (const { name, handler } of sources) {
     const service = SERVICE_OF_SOURCE[name];
@@ -115,19 +126,24 @@ export function useUpstreamCalls(sources: MeshResolvedSource[], steps: UpstreamS
     const { sourceName, schema } = (info ?? {}) as { sourceName?: string; schema?: GraphQLSchema };
     return (sourceName ? SERVICE_OF_SOURCE[sourceName] : undefined) ?? (schema ? serviceBySchema.get(schema) : undefined);
   };
-  const send = composeSteps(steps);
+  const chains = composeStepsByService(steps);
   return {
     onFetch({ url, options, context, info, fetchFn, setFetchFn }) {
       const service = serviceOf(info);
       if (!service) return;
+      // Worked out once, here: the chain of the call's service, and whether it only reads.
+      const send = chains[service];
       const readOnly = service === 'translation' || isReadOnly(info, options.body);
-      setFetchFn(async (callUrl, init = {}, callContext, callInfo) => {
-        const answer = await send({ service, url: callUrl ?? url, init, context: callContext ?? context, info: callInfo, readOnly, network: fetchFn });
+      setFetchFn((callUrl, init = {}, callContext, callInfo) =>
         // The one web Response of the call: what Mesh's handler reads.
-        return answer.toResponse();
-      });
+        send({ service, url: callUrl ?? url, init, context: callContext ?? context, info: callInfo, readOnly, network: fetchFn }).then(toResponse),
+      );
     },
   };
+}
+
+function toResponse(answer: UpstreamAnswer): Promise<Response> {
+  return answer.toResponse();
 }
 
 /**

@@ -2,7 +2,7 @@ import { secretForms } from '../../shared/secret-forms.ts';
 import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
 import { bearerToken } from '../guards/client-identity.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
-import type { UpstreamCall, UpstreamStep } from './upstream-call.ts';
+import type { ServiceStep, UpstreamCall } from './upstream-call.ts';
 import { plainHeaders } from './upstream-fetch.ts';
 
 /**
@@ -14,52 +14,48 @@ import { plainHeaders } from './upstream-fetch.ts';
  * reach the client. The error only costs the fields that needed the call. Errors a GraphQL upstream
  * writes into an answer are disowned here (disownErrors), on the one path every answer takes.
  */
-export const shapeUpstreamErrors: UpstreamStep = async (call, next) => {
-  const { service } = call;
-  let response: UpstreamAnswer;
-  let text: string;
-  try {
-    response = await next(call);
-    if (response.status < 200 || response.status > 299) {
-      // Read whole (which also frees the keep-alive connection): what the service said is the cause
-      // an operator needs, kept for the request log and never shown to the client.
-      const said = await response.text().catch(() => '');
-      throw withUpstreamMessage(statusError(service, response), said, call);
+export const shapeUpstreamErrors: ServiceStep = {
+  forService: (service, next) => async (call) => {
+    let response: UpstreamAnswer;
+    let text: string;
+    try {
+      response = await next(call);
+      if (response.status < 200 || response.status > 299) {
+        // Read whole (which also frees the keep-alive connection): what the service said is the cause
+        // an operator needs, kept for the request log and never shown to the client.
+        const said = await response.text().catch(() => '');
+        throw withUpstreamMessage(statusError(service, response), said, call);
+      }
+      // Read the body here, under the call's time budget, so a stalled or garbled body fails as this
+      // service's error rather than as whatever the handler makes of it.
+      text = await response.text();
+    } catch (error) {
+      throw error instanceof UpstreamError ? error : unreachable(service, error);
     }
-    // Read the body here, under the call's time budget, so a stalled or garbled body fails as this
-    // service's error rather than as whatever the handler makes of it.
-    text = await response.text();
-  } catch (error) {
-    throw error instanceof UpstreamError ? error : unreachable(service, error);
-  }
-  const unusable = () =>
-    new UpstreamError(`The ${service} service answered with a body the gateway could not use.`, {
-      code: ErrorCode.UpstreamError,
-      service,
-      status: response.status,
-    });
-  let body: unknown;
-  try {
-    body = await response.json();
-  } catch {
-    throw new UpstreamError(`The ${service} service answered with a body that is not JSON.`, {
-      code: ErrorCode.UpstreamError,
-      service,
-      status: response.status,
-    });
-  }
-  if (service === 'translation') {
-    const what = translationAnswerProblem(call.url, body);
-    // Seen on the raw answer: past this step, Mesh reads it by the contract's types (a number as its text).
-    if (what) throw new UpstreamError(`The translation service returned ${what}.`, { code: ErrorCode.UpstreamError, service, status: response.status, unusableAnswer: true });
-    return response;
-  }
-  if (service !== 'problems') return response;
-  const disowned = disownErrors(service, body, text, call);
-  if (disowned === undefined) throw unusable();
-  if (disowned === text) return response;
-  // The upstream's length no longer describes the text handed on.
-  return response.withText(disowned, response.headers.filter(([name]) => name !== 'content-length'));
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      throw new UpstreamError(`The ${service} service answered with a body that is not JSON.`, {
+        code: ErrorCode.UpstreamError,
+        service,
+        status: response.status,
+      });
+    }
+    if (service === 'translation') {
+      const what = translationAnswerProblem(call.url, body);
+      // Seen on the raw answer: past this step, Mesh reads it by the contract's types (a number as its text).
+      if (what) throw new UpstreamError(`The translation service returned ${what}.`, { code: ErrorCode.UpstreamError, service, status: response.status, unusableAnswer: true });
+      return response;
+    }
+    const disowned = disownErrors(service, body, text, call);
+    if (disowned === undefined) {
+      throw new UpstreamError(`The ${service} service answered with a body the gateway could not use.`, { code: ErrorCode.UpstreamError, service, status: response.status });
+    }
+    if (disowned === text) return response;
+    // The upstream's length no longer describes the text handed on.
+    return response.withText(disowned, response.headers.filter(([name]) => name !== 'content-length'));
+  },
 };
 
 /**

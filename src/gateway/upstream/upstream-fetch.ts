@@ -1,13 +1,13 @@
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { Agent, type Dispatcher } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import type { MeshFetch } from '@graphql-mesh/types';
 import { webSignalOf } from './call-signal.ts';
 import { parsedUrl, type ParsedUrl } from './parsed-url.ts';
 import { UpstreamAnswer, type UpstreamAnswerInit } from './upstream-answer.ts';
 
 export interface UpstreamFetchOptions {
-  /** Keep-alive connections per upstream origin. @default 32 */
+  /** Keep-alive connections per upstream origin (per service: each is one origin). @default 32 */
   connections?: number;
 }
 
@@ -68,8 +68,10 @@ function invalidUrl(): never {
 const ANSWER = Symbol('upstream answer');
 
 /**
- * The fetch every upstream call goes through: a keep-alive pool per origin (undici), so calls
- * reuse warm connections instead of paying a TCP handshake each time.
+ * The fetch every upstream call goes through: one keep-alive undici Pool per origin, so one per
+ * service (each service is one origin), and calls reuse warm connections instead of paying a TCP
+ * handshake each time. The Pools are held here rather than behind an undici Agent, which looked its
+ * Pool up and wrapped every dispatch again on each call.
  *
  * It speaks fetch's language (a web Response) to Mesh's handlers, and the upstream steps' own
  * (an UpstreamAnswer) to them, but sends with undici's `request()`: undici's WHATWG `fetch` cost
@@ -80,7 +82,15 @@ const ANSWER = Symbol('upstream answer');
  * call in a handler of its own, and each URL is parsed once (parsed-url.ts).
  */
 export function createUpstreamFetch({ connections = 32 }: UpstreamFetchOptions = {}): UpstreamFetch {
-  const agent = new Agent({ connections, keepAliveTimeout: 10_000 });
+  const pools = new Map<string, Pool>();
+  let closed = false;
+  const poolOf = (origin: string): Pool => {
+    // As a closed undici dispatcher refuses: a call after close never opens connections again.
+    if (closed) throw new Error('The upstream connections are closed.');
+    let pool = pools.get(origin);
+    if (!pool) pools.set(origin, (pool = new Pool(origin, { connections, keepAliveTimeout: 10_000 })));
+    return pool;
+  };
   const send = async (url: string, init: RequestInit = {}): Promise<UpstreamAnswerInit & { body: Readable | null }> => {
     let sending: Sending = {
       target: parsedUrl(url) ?? invalidUrl(),
@@ -92,7 +102,7 @@ export function createUpstreamFetch({ connections = 32 }: UpstreamFetchOptions =
     const signal = (init.signal ?? undefined) as Dispatcher.RequestOptions['signal'];
     for (let redirects = 0; ; redirects += 1) {
       const { target, method, headers, body } = sending;
-      const sent = await agent.request({ origin: target.origin, path: target.path, method, headers, body, signal });
+      const sent = await poolOf(target.origin).request({ path: target.path, method, headers, body, signal });
       const location = redirects < MAX_REDIRECTS && REDIRECT_STATUSES.has(sent.statusCode) ? sent.headers.location : undefined;
       if (typeof location === 'string') {
         // A redirect's own body is nobody's answer; read off, it frees the connection.
@@ -117,7 +127,13 @@ export function createUpstreamFetch({ connections = 32 }: UpstreamFetchOptions =
     return new Response(body as unknown as ReadableStream | null, { status, headers });
   }) as unknown as MeshFetch;
   (fetch as { [ANSWER]?: typeof answer })[ANSWER] = answer;
-  return { fetch, answer, close: () => agent.close() };
+  const close = async () => {
+    closed = true;
+    const closing = [...pools.values()].map((pool) => pool.close());
+    pools.clear();
+    await Promise.all(closing);
+  };
+  return { fetch, answer, close };
 }
 
 /**
