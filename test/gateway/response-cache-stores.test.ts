@@ -33,7 +33,7 @@ describe('response cache: answers held in this process, in front of a shared sto
     expect(await cache.read(key)).toBeUndefined();
     const kept = cache.keep(key, QUERY, { data: { problems: { nodes: [{ id: '1' }] } } });
     expect(await cache.read(key)).toEqual(kept);
-    expect((await cache.read(key))?.body).toBe('{"data":{"problems":{"nodes":[{"id":"1"}]}}}');
+    expect((await cache.read(key))?.body.toString()).toBe('{"data":{"problems":{"nodes":[{"id":"1"}]}}}');
   });
 
   it('serves an answer it kept without asking the shared store, and writes it there for the other replicas', async () => {
@@ -59,7 +59,7 @@ describe('response cache: answers held in this process, in front of a shared sto
       const cache = createResponseCache({ sharedStore: shared, ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
       cache.keep('k', QUERY, { data: { n: 1 } });
       vi.advanceTimersByTime(29_999);
-      expect(await cache.read('k')).toMatchObject({ body: JSON.stringify({ data: { n: 1 } }) });
+      expect(await cache.read('k')).toMatchObject({ body: Buffer.from(JSON.stringify({ data: { n: 1 } })) });
       expect(shared.gets).toBe(0);
       vi.advanceTimersByTime(2);
       // Past it, in this process and in the shared store (which still holds the entry: its expiry is read, not trusted to the store).
@@ -82,8 +82,8 @@ describe('response cache: answers held in this process, in front of a shared sto
 
   it('holds no more than its memory bound here, and finds the rest in the shared store', async () => {
     const shared = countedStore();
-    // Room for about two answers of this size.
-    const cache = createResponseCache({ sharedStore: shared, maxLocalBytes: 2 * (2 * 1000 + 300), ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
+    // Room for about two answers of this size (a byte a byte of body, and their headers).
+    const cache = createResponseCache({ sharedStore: shared, maxLocalBytes: 2 * (1000 + 400), ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
     const texts = ['a', 'b', 'c'].map((letter) => letter.repeat(1000));
     const kept = texts.map((text, index) => cache.keep(`k${index}`, QUERY, { data: { text } }));
     await sleep(0);
