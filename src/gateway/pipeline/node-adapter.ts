@@ -173,7 +173,7 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
         return;
       }
       // Latin-1 maps each byte to one character: the bytes as they came, whatever they encode.
-      const rawKey = rawKeyOf(gateway, 'POST', body.toString('latin1'));
+      const rawKey = body.length <= MAX_KNOWN_BODY_BYTES ? rawKeyOf(gateway, 'POST', body.toString('latin1')) : undefined;
       if (rawKey !== undefined && answerKnown(request, response, gateway, rawKey, mediaType)) return;
       answerOrHandOn(isUtf8(body) ? paramsOfBody(body) : undefined, { key: rawKey, length: body.length }, body);
     });
@@ -380,6 +380,12 @@ function mountPathOf(fullPath: string, below: string): string | undefined {
   if (below === '/' || below === '') return fullPath.replace(/\/$/, '');
   return fullPath.endsWith(below) ? fullPath.slice(0, fullPath.length - below.length) : undefined;
 }
+
+/**
+ * The longest body looked up by its bytes (answerKnown): every body is hashed for it, hit or miss,
+ * and a repeated query's body is a few hundred bytes; a larger one is parsed and keyed as any.
+ */
+const MAX_KNOWN_BODY_BYTES = 64 * 1024;
 
 /** The status a request is recorded with when its client went away before sending all of its body (nginx's "client closed request"). */
 const CLIENT_CLOSED_REQUEST = 499;
