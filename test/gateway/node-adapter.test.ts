@@ -1,6 +1,6 @@
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { getOperationAST, parse } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request as httpRequest, ServerResponse, type IncomingMessage } from 'node:http';
+import { getOperationAST, GraphQLError, parse } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createNodeAdapter, answerMediaType } from '../../src/gateway/pipeline/node-adapter.ts';
 import { identifyCallerGuard, requireKeyGuard } from '../../src/gateway/guards/client-key.ts';
 import { declaredLengthGuard } from '../../src/gateway/guards/request-body.ts';
@@ -149,6 +149,8 @@ describe('what the node:http adapter answers and hands on', () => {
   const handedOn: { method?: string; body?: unknown; paramsChecked?: GatewayRequest['paramsChecked'] }[] = [];
   let server: RunningServer;
   const QUERY_TEXT = '{ a }';
+  /** The variables each params check saw; a request with `x-refuse` is refused. */
+  const paramsChecked: unknown[] = [];
   beforeAll(async () => {
     // One cached answer, for key "k" and the query `{ a }`.
     for (const authorization of ['Bearer k', undefined]) {
@@ -164,7 +166,15 @@ describe('what the node:http adapter answers and hands on', () => {
           requireKeyGuard(),
           declaredLengthGuard({ maxBytes: 1000 }),
         ],
-        params: [],
+        params: [
+          {
+            name: 'refuse-on-request',
+            check: (request, { variables }) => {
+              paramsChecked.push(variables);
+              return request.head.headers.get('x-refuse') === null ? undefined : new GraphQLError('Refused.');
+            },
+          },
+        ],
         batch: [],
         operation: [],
       },
@@ -207,6 +217,41 @@ describe('what the node:http adapter answers and hands on', () => {
     expect(await send({ body: JSON.stringify({ query: QUERY_TEXT }) })).toEqual({ status: 200, text: '{"data":{"a":1}}' });
     // A POST's parameters are its body's, whatever the query string says (as yoga reads them).
     expect(await send({ path: '/graphql?x=1', body: JSON.stringify({ query: QUERY_TEXT }) })).toEqual({ status: 200, text: '{"data":{"a":1}}' });
+  });
+
+  it('answers the same bytes again without parsing, keying or serializing: the Buffer kept, written as is', async () => {
+    const body = JSON.stringify({ query: QUERY_TEXT, variables: { n: 1 } });
+    const key = cache.keyOf('Bearer k', { query: QUERY_TEXT, variables: { n: 1 } });
+    cache.keep(key, getOperationAST(parse(QUERY_TEXT))!, { data: { a: 2 } });
+    // The first time, the bytes are parsed and keyed, and remembered with what they parsed to.
+    expect(await send({ body })).toEqual({ status: 200, text: '{"data":{"a":2}}' });
+    const keyOf = vi.spyOn(cache, 'keyOf');
+    const parsed = vi.spyOn(JSON, 'parse');
+    const serialized = vi.spyOn(JSON, 'stringify');
+    const ended = vi.spyOn(ServerResponse.prototype, 'end');
+    paramsChecked.length = 0;
+    try {
+      for (let index = 0; index < 2; index += 1) expect(await send({ body })).toEqual({ status: 200, text: '{"data":{"a":2}}' });
+      expect(keyOf).not.toHaveBeenCalled();
+      expect(parsed.mock.calls.filter(([text]) => String(text).includes(QUERY_TEXT))).toEqual([]);
+      expect(serialized.mock.calls.filter(([value]) => typeof value === 'object' && value !== null && 'data' in value)).toEqual([]);
+      const written = ended.mock.calls.map(([chunk]) => chunk).filter((chunk) => Buffer.isBuffer(chunk));
+      expect(written).toHaveLength(2);
+      for (const chunk of written) expect(chunk).toBe(cache.peek(key)!.body);
+      // The params guards still saw each request, with the parameters its bytes parsed to.
+      expect(paramsChecked).toEqual([{ n: 1 }, { n: 1 }]);
+    } finally {
+      for (const spy of [keyOf, parsed, serialized, ended]) spy.mockRestore();
+    }
+  });
+
+  it('still refuses known bytes when the params guards do, without writing the kept answer', async () => {
+    const body = JSON.stringify({ query: QUERY_TEXT, variables: { n: 3 } });
+    cache.keep(cache.keyOf('Bearer k', { query: QUERY_TEXT, variables: { n: 3 } }), getOperationAST(parse(QUERY_TEXT))!, { data: { a: 3 } });
+    expect(await send({ body })).toEqual({ status: 200, text: '{"data":{"a":3}}' });
+    const { status, text } = await send({ body, headers: { 'x-refuse': '1' } });
+    expect(status).toBe(200);
+    expect(JSON.parse(text)).toEqual({ errors: [expect.objectContaining({ message: 'Refused.' })] });
   });
 
   it.each([

@@ -33,7 +33,7 @@ describe('response cache: answers held in this process, in front of a shared sto
     expect(await cache.read(key)).toBeUndefined();
     const kept = cache.keep(key, QUERY, { data: { problems: { nodes: [{ id: '1' }] } } });
     expect(await cache.read(key)).toEqual(kept);
-    expect((await cache.read(key))?.body).toBe('{"data":{"problems":{"nodes":[{"id":"1"}]}}}');
+    expect((await cache.read(key))?.body.toString()).toBe('{"data":{"problems":{"nodes":[{"id":"1"}]}}}');
   });
 
   it('serves an answer it kept without asking the shared store, and writes it there for the other replicas', async () => {
@@ -59,7 +59,7 @@ describe('response cache: answers held in this process, in front of a shared sto
       const cache = createResponseCache({ sharedStore: shared, ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
       cache.keep('k', QUERY, { data: { n: 1 } });
       vi.advanceTimersByTime(29_999);
-      expect(await cache.read('k')).toMatchObject({ body: JSON.stringify({ data: { n: 1 } }) });
+      expect(await cache.read('k')).toMatchObject({ body: Buffer.from(JSON.stringify({ data: { n: 1 } })) });
       expect(shared.gets).toBe(0);
       vi.advanceTimersByTime(2);
       // Past it, in this process and in the shared store (which still holds the entry: its expiry is read, not trusted to the store).
@@ -82,8 +82,8 @@ describe('response cache: answers held in this process, in front of a shared sto
 
   it('holds no more than its memory bound here, and finds the rest in the shared store', async () => {
     const shared = countedStore();
-    // Room for about two answers of this size.
-    const cache = createResponseCache({ sharedStore: shared, maxLocalBytes: 2 * (2 * 1000 + 300), ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
+    // Room for about two answers of this size (a byte a byte of body, and their headers).
+    const cache = createResponseCache({ sharedStore: shared, maxLocalBytes: 2 * (1000 + 400), ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
     const texts = ['a', 'b', 'c'].map((letter) => letter.repeat(1000));
     const kept = texts.map((text, index) => cache.keep(`k${index}`, QUERY, { data: { text } }));
     await sleep(0);
@@ -101,5 +101,41 @@ describe('response cache: answers held in this process, in front of a shared sto
     expect(cache.keep('k', QUERY, { data: { n: 1 } })).toBeUndefined();
     expect(await cache.read('k')).toBeUndefined();
     expect(shared.sets).toBe(0);
+  });
+
+  it('keeps an answer ready to write: its bytes and the headers that depend on it alone, the same from the shared store', async () => {
+    const shared = countedStore();
+    const replicaA = createResponseCache({ sharedStore: shared, ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
+    const kept = replicaA.keep('k', QUERY, { data: { n: 1 } }, { contentLanguage: 'es', negotiated: true })!;
+    expect(kept.body).toEqual(Buffer.from('{"data":{"n":1}}'));
+    expect(kept.headers).toEqual(['etag', kept.etag, 'vary', 'Authorization, Accept-Language', 'content-language', 'es', 'content-length', '16']);
+    await sleep(0);
+    const replicaB = createResponseCache({ sharedStore: shared, ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
+    expect(await replicaB.read('k')).toEqual(kept);
+    // Held here once read: the same object, ready, without a promise.
+    expect(replicaB.peek('k')).toBe(replicaB.peek('k'));
+  });
+});
+
+describe('response cache: requests known by their bytes', () => {
+  it('tells requests apart by their bytes, credential, languages and the translations in force, never by less', () => {
+    let variant = 'v1';
+    const cache = createResponseCache({ ttlMs: 30_000, translationOnlyTtlMs: 30_000, translationVariant: () => variant });
+    const raw = 'POST {"query":"{ translation { x } }"}';
+    const first = cache.rawKeyOf('Bearer a', raw, 'es');
+    expect(cache.rawKeyOf('Bearer a', raw, 'es')).toBe(first);
+    for (const other of [cache.rawKeyOf('Bearer b', raw, 'es'), cache.rawKeyOf(undefined, raw, 'es'), cache.rawKeyOf('Bearer a', raw, 'fr'), cache.rawKeyOf('Bearer a', `${raw} `, 'es')]) {
+      expect(other).not.toBe(first);
+    }
+    variant = 'v2';
+    expect(cache.rawKeyOf('Bearer a', raw, 'es')).not.toBe(first);
+  });
+
+  it('recalls what it was told of a request, within its memory bound', () => {
+    const cache = createResponseCache({ ttlMs: 30_000, translationOnlyTtlMs: 30_000, maxKnownRequestBytes: 2 * (2 * (43 + 43 + 1000) + 128) });
+    const rawKeys = ['a', 'b', 'c'].map((letter) => cache.rawKeyOf('Bearer a', letter));
+    rawKeys.forEach((rawKey, index) => cache.remember(rawKey, { key: cache.keyOf('Bearer a', { query: `{ n${index} }` }), params: { query: `{ n${index} }` }, rawLength: 1000 }));
+    expect(cache.recall(rawKeys[2])).toEqual({ key: cache.keyOf('Bearer a', { query: '{ n2 }' }), params: { query: '{ n2 }' }, rawLength: 1000 });
+    expect(cache.recall(rawKeys[0])).toBeUndefined();
   });
 });

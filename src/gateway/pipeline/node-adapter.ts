@@ -11,7 +11,7 @@ import { readStream } from '../../shared/read-stream.ts';
 import { estimateOperation } from '../execution/shape/operation-cost.ts';
 import type { OperationEstimate } from '../request/operation-estimate.ts';
 import { normalizedContentType } from '../guards/content-type-case.ts';
-import { cachingHeaders, matchesEtag, secondsLeft, type CacheableParams, type ResponseCache } from '../execution/cache/response-cache.ts';
+import { cacheControlOf, cachingHeaders, matchesEtag, secondsLeft, type CacheableParams, type ResponseCache } from '../execution/cache/response-cache.ts';
 import type { CachedAnswer } from '../request/cached-answer.ts';
 import { UNEXPECTED_ERROR, UNEXPECTED_RESULT, type EarlyAnswer } from '../request/early-answer.ts';
 import type { GatewayRequest } from '../request/gateway-request.ts';
@@ -63,6 +63,16 @@ export interface NodeAdapterOptions {
  */
 export interface NodeAdapter extends RequestListener {
   checkContinue: RequestListener;
+}
+
+/** The `Content-Type` of a JSON answer in each media type answerMediaType picks, written once. */
+const CONTENT_TYPES: Record<string, string> = {
+  'application/json': 'application/json; charset=utf-8',
+  'application/graphql-response+json': 'application/graphql-response+json; charset=utf-8',
+};
+
+function contentTypeOf(mediaType: string): string {
+  return CONTENT_TYPES[mediaType] ?? `${mediaType}; charset=utf-8`;
 }
 
 /** What a hit is recorded as for the observers: an answer without errors. */
@@ -134,8 +144,8 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
     if ((!cache.enabled && !direct) || !gateway.graphql) return handOn();
     const mediaType = answerMediaType(request.headers.accept);
     if (!mediaType || (request.headers.origin !== undefined && !cors) || (request as { body?: unknown }).body !== undefined) return handOn();
-    const answerOrHandOn = (params: CacheableParams | undefined, body?: Buffer) => {
-      const answered = params ? answer(response, gateway, params, mediaType) : Promise.resolve(false);
+    const answerOrHandOn = (params: CacheableParams | undefined, raw?: { key: string | undefined; length: number }, body?: Buffer) => {
+      const answered = params ? answer(response, gateway, params, mediaType, raw) : Promise.resolve(false);
       void answered.then(
         (done) => {
           if (!done) handOn(body);
@@ -145,7 +155,11 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
     };
     if (request.method === 'GET') {
       const query = target.indexOf('?');
-      return answerOrHandOn(query < 0 ? undefined : paramsOfQueryString(target.slice(query + 1)));
+      if (query < 0) return answerOrHandOn(undefined);
+      const search = target.slice(query + 1);
+      const rawKey = rawKeyOf(gateway, 'GET', search);
+      if (rawKey !== undefined && answerKnown(request, response, gateway, rawKey, mediaType)) return;
+      return answerOrHandOn(paramsOfQueryString(search), { key: rawKey, length: search.length });
     }
     // A body of undeclared length (chunked) is yoga's, which reads it bounded; a declared one was
     // checked against MAX_BODY_BYTES by the head guards.
@@ -158,28 +172,54 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
         response.destroy();
         return;
       }
-      answerOrHandOn(isUtf8(body) ? paramsOfBody(body) : undefined, body);
+      // Latin-1 maps each byte to one character: the bytes as they came, whatever they encode.
+      const rawKey = body.length <= MAX_KNOWN_BODY_BYTES ? rawKeyOf(gateway, 'POST', body.toString('latin1')) : undefined;
+      if (rawKey !== undefined && answerKnown(request, response, gateway, rawKey, mediaType)) return;
+      answerOrHandOn(isUtf8(body) ? paramsOfBody(body) : undefined, { key: rawKey, length: body.length }, body);
     });
   }
 
+  /** The request's raw key (response-cache.ts), when the cache is on. */
+  function rawKeyOf({ head, readerLanguages }: GatewayRequest, method: string, raw: string): string | undefined {
+    return cache.enabled ? cache.rawKeyOf(head.headers.get('authorization'), `${method} ${raw}`, readerLanguages.key) : undefined;
+  }
+
+  /**
+   * Answers a request whose exact bytes were answered from the cache or kept in it lately, while its
+   * answer is held here: no parsing, no key, no promise; the params guards see the parameters those
+   * bytes parsed to. Returns false for the request to be parsed and served as any.
+   */
+  function answerKnown(request: IncomingMessage, response: ServerResponse, gateway: GatewayRequest, rawKey: string, mediaType: string): boolean {
+    const known = cache.recall(rawKey);
+    const cached = known && cache.peek(known.key);
+    if (!cached) return false;
+    const refused = runParamsGuards(guards.params, gateway, known.params);
+    if (refused) {
+      void refuse(response, gateway, known.params, refused, mediaType).catch(() => failed(response, gateway, request));
+      return true;
+    }
+    writeHit(response, gateway, cached, mediaType);
+    return true;
+  }
+
   /** Writes the answer and returns true, or returns false for yoga to serve the request. */
-  async function answer(response: ServerResponse, gateway: GatewayRequest, params: CacheableParams, mediaType: string): Promise<boolean> {
+  async function answer(response: ServerResponse, gateway: GatewayRequest, params: CacheableParams, mediaType: string, raw?: { key: string | undefined; length: number }): Promise<boolean> {
     const { observed, head } = gateway;
     const refused = runParamsGuards(guards.params, gateway, params);
     if (refused) {
-      observed.operations.set(observed, { name: operationNameOf(params.operationName) });
-      await writeResult(response, gateway, { errors: [refused] }, mediaType);
+      await refuse(response, gateway, params, refused, mediaType);
       return true;
     }
     // The reader's languages as read once on arrival (bounded, normalized), never the raw header.
     const key = cache.enabled ? cache.keyOf(head.headers.get('authorization'), params, gateway.readerLanguages.key) : undefined;
     const cached = key === undefined ? undefined : await cache.read(key);
-    const ifNoneMatch = head.headers.get('if-none-match') ?? undefined;
+    // The same bytes again are answered by answerKnown, without parsing or keying.
+    const remember = () => {
+      if (raw?.key !== undefined && key !== undefined) cache.remember(raw.key, { key, params, rawLength: raw.length });
+    };
     if (cached) {
-      observed.lane = 'cache';
-      observed.operations.set(observed, { name: cached.operationName, type: 'query' });
-      observed.result = ANSWER_WITHOUT_ERRORS;
-      writeAnswer(response, gateway, 200, { 'content-type': `${mediaType}; charset=utf-8` }, cached.body, { cached, ifNoneMatch });
+      remember();
+      writeHit(response, gateway, cached, mediaType);
       return true;
     }
     const forward = forwardingOf(params, head);
@@ -204,14 +244,53 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       observed.result = result;
       // Kept with the language its texts were answered in (a linked answer's translations), for a hit's headers.
       const kept = key === undefined ? undefined : cache.keep(key, operation, result, answerLanguageOf(gateway.languagesServed));
-      writeAnswer(response, gateway, 200, { 'content-type': `${mediaType}; charset=utf-8` }, kept?.body ?? JSON.stringify({ data: result.data }), {
-        cached: kept,
-        ifNoneMatch,
-      });
+      if (kept) {
+        remember();
+        writeHit(response, gateway, kept, mediaType, result);
+      } else writeAnswer(response, gateway, 200, { 'content-type': contentTypeOf(mediaType) }, JSON.stringify({ data: result.data }));
       return true;
     }
     await writeResult(response, gateway, result, mediaType);
     return true;
+  }
+
+  /** A refusal of the params guards, the whole answer. */
+  function refuse(response: ServerResponse, gateway: GatewayRequest, params: CacheableParams, refused: GraphQLError, mediaType: string): Promise<void> {
+    gateway.observed.operations.set(gateway.observed, { name: operationNameOf(params.operationName) });
+    return writeResult(response, gateway, { errors: [refused] }, mediaType);
+  }
+
+  /**
+   * A cached answer (a hit, or one just kept), told to the observers first, written with the head it
+   * was kept with: per request only its content type, seconds left and request id are added, and its
+   * bytes go out as kept; a 304 when `If-None-Match` names it. A browser's request, whose CORS headers
+   * depend on it, gets them through writeAnswer.
+   */
+  function writeHit(response: ServerResponse, gateway: GatewayRequest, cached: CachedAnswer, mediaType: string, result: ExecutionResult = ANSWER_WITHOUT_ERRORS): void {
+    const { observed, head } = gateway;
+    if (result === ANSWER_WITHOUT_ERRORS) {
+      observed.lane = 'cache';
+      observed.operations.set(observed, { name: cached.operationName, type: 'query' });
+    }
+    observed.result = result;
+    const ifNoneMatch = head.headers.get('if-none-match') ?? undefined;
+    if (cors && head.headers.get('origin') !== null) {
+      writeAnswer(response, gateway, 200, { 'content-type': contentTypeOf(mediaType) }, cached.body, { cached, ifNoneMatch });
+      return;
+    }
+    const notModified = ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, cached.etag);
+    const status = notModified ? 304 : 200;
+    if (observed.graphql) tellFinished(observers, observed, status);
+    response.writeHead(status, [
+      'content-type',
+      contentTypeOf(mediaType),
+      ...cached.headers,
+      'cache-control',
+      cacheControlOf(secondsLeft(cached)),
+      REQUEST_ID_HEADER,
+      observed.id,
+    ]);
+    response.end(notModified || head.method === 'HEAD' ? undefined : cached.body);
   }
 
   /** A result with errors, masked, in yoga's own way of turning it into a status, headers and a body. */
@@ -250,7 +329,7 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
     { observed, head, languagesServed }: GatewayRequest,
     status: number,
     headers: Record<string, string | number>,
-    body: string | null,
+    body: string | Buffer | null,
     validator?: { cached: CachedAnswer | undefined; ifNoneMatch: string | undefined },
   ): void {
     const all: Record<string, string | number> = { ...headers };
@@ -301,6 +380,12 @@ function mountPathOf(fullPath: string, below: string): string | undefined {
   if (below === '/' || below === '') return fullPath.replace(/\/$/, '');
   return fullPath.endsWith(below) ? fullPath.slice(0, fullPath.length - below.length) : undefined;
 }
+
+/**
+ * The longest body looked up by its bytes (answerKnown): every body is hashed for it, hit or miss,
+ * and a repeated query's body is a few hundred bytes; a larger one is parsed and keyed as any.
+ */
+const MAX_KNOWN_BODY_BYTES = 64 * 1024;
 
 /** The status a request is recorded with when its client went away before sending all of its body (nginx's "client closed request"). */
 const CLIENT_CLOSED_REQUEST = 499;

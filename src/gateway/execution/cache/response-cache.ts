@@ -15,6 +15,11 @@ export interface ResponseCacheOptions {
   sharedStore?: KeyValueStore;
   /** Memory bound of the answers kept in this process, counting two bytes a character. @default 32 MiB */
   maxLocalBytes?: number;
+  /**
+   * Memory bound of the requests remembered by their bytes (rawKeyOf, recall), counting two bytes a
+   * character. @default 8 MiB
+   */
+  maxKnownRequestBytes?: number;
   /** How long an answer with problems data is reused; 0 turns the response cache off. */
   ttlMs: number;
   /** How long an answer holding only translations (the `translation` namespace) is reused. */
@@ -43,6 +48,14 @@ export interface CacheableParams {
   operationName?: string | null;
 }
 
+/** A request seen before, by its bytes: what they parse to and its key (keyOf). */
+export interface KnownRequest {
+  key: string;
+  params: CacheableParams;
+  /** The length of the bytes it was parsed from (what remembering it costs). */
+  rawLength: number;
+}
+
 export interface ResponseCache {
   /** False when RESPONSE_CACHE_TTL_SECONDS is 0: nothing is read or kept. */
   enabled: boolean;
@@ -55,6 +68,19 @@ export interface ResponseCache {
   keyOf(authorization: string | null | undefined, params: CacheableParams, readerLanguages?: string): string;
   /** The live answer under `key`; a store that fails or is slow is a miss. */
   read(key: string): Promise<CachedAnswer | undefined>;
+  /** The live answer under `key` when this process holds it (no store is asked): a hit without a promise. */
+  peek(key: string): CachedAnswer | undefined;
+  /**
+   * What identifies a request by its exact bytes (`raw`: a POST's body, a GET's query string, each
+   * with its method) together with everything else its key depends on: the credential, the reader's
+   * languages, the translations in force (the policy is this cache's own). Equal for two requests
+   * only when keyOf would be, without parsing either.
+   */
+  rawKeyOf(authorization: string | null | undefined, raw: string, readerLanguages?: string): string;
+  /** The key and parameters of the request remembered under a raw key (remember), or undefined. */
+  recall(rawKey: string): KnownRequest | undefined;
+  /** Remembers what a request's bytes parsed to and were keyed as, once its answer was found or kept. */
+  remember(rawKey: string, known: KnownRequest): void;
   /** How long an answer to `operation` may be reused (0: not at all). */
   ttlFor(operation: OperationDefinitionNode): number;
   /**
@@ -82,14 +108,17 @@ function mayTranslate(query: string): boolean {
  * plugin (use-response-cache.ts) and the node:http adapter in front of yoga (pipeline/node-adapter.ts). Only
  * queries answered with data and without errors are kept (keep checks); an entry is the exact bytes served.
  *
- * The answers kept in this process are kept parsed, ready to write: a hit costs a map lookup, where
- * reading a store costs a timer, a promise and a JSON parse of the entry (and a round trip, for
- * Redis). Wherever a hit comes from, it is an answer within its TTL: one held here may be one another
+ * The answers kept in this process are kept parsed, ready to write (cached-answer.ts): a hit costs a
+ * map lookup, where reading a store costs a timer, a promise and a JSON parse of the entry (and a
+ * round trip, for Redis). The requests answered from it are remembered by their bytes (rawKeyOf,
+ * recall): the same bytes again, with the same credential and languages, find their key and
+ * parameters without being parsed or keyed again. Wherever a hit comes from, it is an answer within its TTL: one held here may be one another
  * replica has since replaced in the shared store, as any two answers within their TTL may differ.
  */
 export function createResponseCache({
   sharedStore,
   maxLocalBytes = 32 * 1024 * 1024,
+  maxKnownRequestBytes = 8 * 1024 * 1024,
   ttlMs,
   translationOnlyTtlMs,
   storeTimeoutMs = 100,
@@ -98,14 +127,22 @@ export function createResponseCache({
 }: ResponseCacheOptions): ResponseCache {
   const local = new LRUCache<string, CachedAnswer>({
     maxSize: maxLocalBytes,
-    sizeCalculation: (answer, key) => 2 * (key.length + answer.body.length + answer.etag.length + (answer.operationName?.length ?? 0)) + 128,
+    sizeCalculation: (answer, key) => answer.body.byteLength + 2 * (key.length + answer.etag.length + (answer.operationName?.length ?? 0)) + 256,
   });
+  // The parameters are as long as the bytes they came from, give or take their escapes.
+  const known = new LRUCache<string, KnownRequest>({ maxSize: maxKnownRequestBytes, sizeCalculation: (request, rawKey) => 2 * (rawKey.length + request.key.length + request.rawLength) + 128 });
   const ttlFor = (operation: OperationDefinitionNode): number => {
     if (operation.operation !== 'query') return 0;
     const roots = operation.selectionSet.selections.map((selection) => (selection.kind === 'Field' ? selection.name.value : ''));
     return roots.every((root) => TRANSLATION_ROOTS.has(root)) ? translationOnlyTtlMs : ttlMs;
   };
   const live = (answer: CachedAnswer | undefined): answer is CachedAnswer => answer !== undefined && answer.expiresAt > Date.now();
+  const peek = (key: string): CachedAnswer | undefined => {
+    const held = local.get(key);
+    if (live(held)) return held;
+    if (held) local.delete(key);
+    return undefined;
+  };
   return {
     enabled: ttlMs > 0,
     // No operation name (absent or null) is not the name "": yoga finds no operation called "".
@@ -119,10 +156,13 @@ export function createResponseCache({
         JSON.stringify(operationName ?? null),
         mayTranslate(query) ? `${readerLanguages}|${translationVariant?.() ?? ''}` : '',
       ),
+    rawKeyOf: (authorization, raw, readerLanguages = '') => sha256Of('raw request', authorization ?? '', readerLanguages, translationVariant?.() ?? '', raw),
+    recall: (rawKey) => known.get(rawKey),
+    remember: (rawKey, request) => void known.set(rawKey, request),
+    peek,
     read(key) {
-      const held = local.get(key);
-      if (live(held)) return Promise.resolve(held);
-      if (held) local.delete(key);
+      const held = peek(key);
+      if (held) return Promise.resolve(held);
       if (!sharedStore) return Promise.resolve(undefined);
       return withTimeout(() => sharedStore.get(key), storeTimeoutMs).then(
         (stored) => {
@@ -138,10 +178,11 @@ export function createResponseCache({
     keep(key, operation, result, language = {}) {
       const ttl = ttlFor(operation);
       if (ttl <= 0 || result.errors?.length || result.data == null) return undefined;
-      const body = JSON.stringify({ data: result.data });
-      const answer: CachedAnswer = { body, etag: `"${sha256Of(body)}"`, operationName: operation.name?.value, expiresAt: Date.now() + ttl, ...language };
+      const text = JSON.stringify({ data: result.data });
+      const stored: StoredAnswer = { body: text, etag: `"${sha256Of(text)}"`, operationName: operation.name?.value, expiresAt: Date.now() + ttl, ...language };
+      const answer = readyAnswer(stored);
       local.set(key, answer);
-      if (sharedStore) void withTimeout(() => sharedStore.set(key, JSON.stringify(answer), ttl), storeTimeoutMs).catch(() => undefined);
+      if (sharedStore) void withTimeout(() => sharedStore.set(key, JSON.stringify(stored), ttl), storeTimeoutMs).catch(() => undefined);
       return answer;
     },
   };
@@ -152,13 +193,23 @@ export function secondsLeft(answer: Pick<CachedAnswer, 'expiresAt'>): number {
   return Math.max(0, Math.ceil((answer.expiresAt - Date.now()) / 1000));
 }
 
+/** `Cache-Control` values by seconds left: every hit within a second says the same, written once. */
+const cacheControls: string[] = [];
+
+/** `private, max-age=…`, the same string for every answer with as many seconds left. */
+export function cacheControlOf(maxAgeSeconds: number): string {
+  // A memo of a pure function, bounded by the longest TTL a day allows; longer ones are written each time.
+  if (maxAgeSeconds > 86_400) return `private, max-age=${maxAgeSeconds}`;
+  return (cacheControls[maxAgeSeconds] ??= `private, max-age=${maxAgeSeconds}`);
+}
+
 /**
  * The headers every answer from the cache carries, whichever way it is served: with its language
  * when the reader's languages chose it (`Content-Language`, and `Accept-Language` in `Vary`).
  */
 export function cachingHeaders(etag: string, maxAgeSeconds: number, language: AnswerLanguage = {}): Record<string, string> {
   const { vary, ...languageHeaders } = answerLanguageHeaders(language);
-  return { etag, 'cache-control': `private, max-age=${maxAgeSeconds}`, vary: vary ? `Authorization, ${vary}` : 'Authorization', ...languageHeaders };
+  return { etag, 'cache-control': cacheControlOf(maxAgeSeconds), vary: vary ? `Authorization, ${vary}` : 'Authorization', ...languageHeaders };
 }
 
 /**
@@ -172,13 +223,24 @@ export function matchesEtag(ifNoneMatch: string | null | undefined, etag: string
   }) ?? false;
 }
 
+/** An answer as a shared store holds it (JSON): the body as text, no headers. */
+type StoredAnswer = Omit<CachedAnswer, 'body' | 'headers'> & { body: string };
+
+/** The answer ready to write: its bytes, and the headers that depend on it alone (in cachingHeaders' words). */
+function readyAnswer({ body, ...rest }: StoredAnswer): CachedAnswer {
+  const bytes = Buffer.from(body);
+  const { 'cache-control': _perRequest, ...fixed } = cachingHeaders(rest.etag, 0, rest);
+  const headers = [...Object.entries(fixed).flat(), 'content-length', String(bytes.byteLength)];
+  return { ...rest, body: bytes, headers };
+}
+
 function parseAnswer(text: string): CachedAnswer | undefined {
   try {
-    const answer = JSON.parse(text) as CachedAnswer;
+    const answer = JSON.parse(text) as StoredAnswer;
     if (typeof answer?.expiresAt !== 'number' || typeof answer.body !== 'string' || typeof answer.etag !== 'string') return undefined;
     // A language header is written as kept: only a plain tag may become one.
     if (answer.contentLanguage !== undefined && !/^[A-Za-z0-9-]{1,35}$/.test(answer.contentLanguage)) return undefined;
-    return answer;
+    return readyAnswer(answer);
   } catch {
     return undefined;
   }

@@ -41,7 +41,7 @@ export function useResponseCache(cache: ResponseCache): Plugin {
         state.answers.push(answer);
         noteAnswerLanguage(gateway, answer);
         gateway.observed.operations.set(context, { name: answer.operationName, type: 'query' });
-        setResult(JSON.parse(answer.body) as ExecutionResult);
+        setResult(JSON.parse(answer.body.toString()) as ExecutionResult);
         return;
       }
       // Each operation's own context (a batch's operations have one each) carries its key to execution.
