@@ -297,7 +297,8 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
   async function writeResult(response: ServerResponse, gateway: GatewayRequest, executed: ExecutionResult, mediaType: string): Promise<void> {
     if (executed.errors?.length) direct?.onErrors?.(executed.errors);
     const result = maskErrors(executed);
-    gateway.observed.result = result;
+    // The observers (the request log's upstream causes) read the errors before masking, as yoga's do.
+    gateway.observed.result = executed;
     const processed = processRegularResult(result, { Response } as unknown as Parameters<typeof processRegularResult>[1], mediaType);
     writeAnswer(response, gateway, processed.status, Object.fromEntries(processed.headers), await processed.text());
   }
