@@ -1,4 +1,4 @@
-import type { BatchFailure, TranslationOutcome } from './translation-batcher.ts';
+import type { BatchFailure, TranslationOutcome } from './batch/batch-types.ts';
 import type { TranslatedText } from './translation-client.ts';
 
 /**

@@ -4,7 +4,7 @@ import type { FailureReports } from './failure-reports.ts';
 import { languageChain, negotiateLanguage } from './language-negotiation.ts';
 import type { LanguageList } from './language-list.ts';
 import { chooseLanguages, isAutomatic, matchLanguage, parseLanguageTag, targetsOf, type LanguageChoice } from './language-tags.ts';
-import type { BatchFailure } from './translation-batcher.ts';
+import type { BatchFailure } from './batch/batch-types.ts';
 import type { TranslationContext } from './translation-client.ts';
 import { unsupported } from './unsupported-language.ts';
 
