@@ -48,77 +48,33 @@ interface Spell {
   failures: Map<string, number>;
 }
 
+/** What the walker learns and remembers across languages and spells. */
+interface WalkerState {
+  /** A problem's texts rarely take more than one call; learned from the pages that made calls. */
+  callsPerProblem: number;
+  /** Problems already said to be skipped (per language and cause): said once, not at every walk. */
+  skipped: { note(key: string): boolean };
+}
+
 /**
  * Walks one language's catalogue a page at a time while holding its lease, from where its progress
  * stands: `serve(language)` resolves with when the language wants attention next.
  */
 export function createLanguageWalker(options: LanguageWalkOptions): { serve(language: string): Promise<number> } {
-  const { owner, leases, leaseMs, retryMs, refreshMs, callsPerSecond, maxPageSize, progressStore, metrics, log, signal, pacer, readers, reservations, pages } = options;
-  // A problem's texts rarely take more than one call; learned from the pages that made calls.
-  let callsPerProblem = 1;
-  // Problems already said to be skipped (per language and cause): said once, not at every walk.
-  const skipped = onceEach(MAX_SKIPPED_NOTED);
-
-  /** Waits for its turn and runs the next page; 'stopped', or 'lost' (the lease, or no page could run). */
-  const nextPage = async (language: string, progress: PrewarmProgress): Promise<PageRun | 'stopped' | 'lost'> => {
-    await readers.idle();
-    const size = pageSizeFor(callsPerSecond, callsPerProblem, maxPageSize);
-    const expected = Math.min(callsPerSecond, Math.max(1, Math.ceil(size * callsPerProblem)));
-    // This replica's own window first: it holds its last pages' calls even when the shared
-    // store could not be told of them.
-    await pause(Math.max(MIN_PAGE_GAP_MS, pacer.waitMs(expected)), signal);
-    const reserved = await reservations.ready(expected);
-    if (!reserved) return 'stopped';
-    let ran: PageRun | undefined;
-    try {
-      const pageSize = readers.about() ? Math.min(size, PAGE_SIZE_AMONG_READERS) : size;
-      // Held between pages: lost (this replica was too slow), the language is someone else's now.
-      if (!(await leases.acquire(language, owner, leaseMs).catch(() => false))) return 'lost';
-      ran = await pages.run(language, progress.cursor, pageSize);
-    } finally {
-      readers.pageEnded();
-      // What the page made, overdraft included, is what the next pages of every replica wait out.
-      const made = ran?.calls ?? 0;
-      pacer.record(made);
-      await reservations.settle({ ...reserved, made });
-    }
-    return ran ?? 'lost';
-  };
-
-  /** The progress after a page that ran to its end; its skipped problems said (a few, once each). */
-  const recordPage = (language: string, progress: PrewarmProgress, page: CataloguePage, spell: Spell): { progress: PrewarmProgress; finished: boolean } => {
-    const failed = page.problems.filter((problem) => !problem.translated);
-    for (const problem of failed) {
-      spell.failures.set(problem.failure!, (spell.failures.get(problem.failure!) ?? 0) + 1);
-      if (spell.said < MAX_SKIPPED_LINES && skipped.note(`${language}\u0000${problem.id}\u0000${problem.failure}`)) {
-        spell.said += 1;
-        log(`translation prewarm: ${language}: problem ${JSON.stringify(problem.id.slice(0, 100))} skipped, not translated (${problem.failure}); the walk goes on`, 'warn');
-      }
-    }
-    const next: PrewarmProgress = {
-      ...progress,
-      cursor: page.endCursor ?? progress.cursor,
-      done: progress.done + page.problems.length - failed.length,
-      failed: progress.failed + failed.length,
-      chain: chained(progress.chain, page.problems.map((problem) => problem.digest)),
-      ...(page.total !== undefined ? { total: page.total } : {}),
-      ...(spell.failures.size > 0 ? { failure: [...spell.failures].sort((a, b) => b[1] - a[1])[0][0] } : {}),
-    };
-    const finished = !page.hasNextPage || page.endCursor === null;
-    return { progress: finished ? { ...next, completedAt: Date.now() } : next, finished };
-  };
+  const { owner, leases, leaseMs, retryMs, refreshMs, progressStore, metrics, log, signal } = options;
+  const state: WalkerState = { callsPerProblem: 1, skipped: onceEach(MAX_SKIPPED_NOTED) };
 
   const walk = async (language: string, start: PrewarmProgress): Promise<number> => {
     let progress = start;
     const spell: Spell = { attempts: 0, said: 0, failures: new Map() };
     while (!signal.aborted) {
-      const ran = await nextPage(language, progress);
+      const ran = await nextPage(options, state, language, progress);
       if (ran === 'stopped') break;
       if (ran === 'lost') return Date.now() + retryMs;
       const { page, calls: made } = ran;
       metrics?.calls(language, made);
       progress = { ...progress, calls: progress.calls + made };
-      if (made > 0 && page.problems.length > 0) callsPerProblem = made / page.problems.length;
+      if (made > 0 && page.problems.length > 0) state.callsPerProblem = made / page.problems.length;
       // Some of the page translated, the rest failing attempt after attempt: the service works, and
       // fails on those problems; they are skipped (counted as failed) rather than hold the walk.
       const partly = page.problems.some((problem) => problem.translated);
@@ -141,7 +97,7 @@ export function createLanguageWalker(options: LanguageWalkOptions): { serve(lang
       }
       // A page that ran to its end is recorded even while stopping: its calls are made.
       spell.attempts = 0;
-      const recorded = recordPage(language, progress, page, spell);
+      const recorded = recordPage(options, state, language, progress, page, spell);
       progress = recorded.progress;
       metrics?.progress(language, progress);
       await progressStore.write(language, progress).catch(() => undefined);
@@ -171,6 +127,59 @@ export function createLanguageWalker(options: LanguageWalkOptions): { serve(lang
       }
     },
   };
+}
+
+/** Waits for its turn and runs the next page; 'stopped', or 'lost' (the lease, or no page could run). */
+async function nextPage(options: LanguageWalkOptions, state: WalkerState, language: string, progress: PrewarmProgress): Promise<PageRun | 'stopped' | 'lost'> {
+  const { readers, callsPerSecond, maxPageSize, pacer, signal, reservations, leases, owner, leaseMs, pages } = options;
+  const { callsPerProblem } = state;
+  await readers.idle();
+  const size = pageSizeFor(callsPerSecond, callsPerProblem, maxPageSize);
+  const expected = Math.min(callsPerSecond, Math.max(1, Math.ceil(size * callsPerProblem)));
+  // This replica's own window first: it holds its last pages' calls even when the shared
+  // store could not be told of them.
+  await pause(Math.max(MIN_PAGE_GAP_MS, pacer.waitMs(expected)), signal);
+  const reserved = await reservations.ready(expected);
+  if (!reserved) return 'stopped';
+  let ran: PageRun | undefined;
+  try {
+    const pageSize = readers.about() ? Math.min(size, PAGE_SIZE_AMONG_READERS) : size;
+    // Held between pages: lost (this replica was too slow), the language is someone else's now.
+    if (!(await leases.acquire(language, owner, leaseMs).catch(() => false))) return 'lost';
+    ran = await pages.run(language, progress.cursor, pageSize);
+  } finally {
+    readers.pageEnded();
+    // What the page made, overdraft included, is what the next pages of every replica wait out.
+    const made = ran?.calls ?? 0;
+    pacer.record(made);
+    await reservations.settle({ ...reserved, made });
+  }
+  return ran ?? 'lost';
+}
+
+/** The progress after a page that ran to its end; its skipped problems said (a few, once each). */
+function recordPage(options: LanguageWalkOptions, state: WalkerState, language: string, progress: PrewarmProgress, page: CataloguePage, spell: Spell): { progress: PrewarmProgress; finished: boolean } {
+  const { log } = options;
+  const { skipped } = state;
+  const failed = page.problems.filter((problem) => !problem.translated);
+  for (const problem of failed) {
+    spell.failures.set(problem.failure!, (spell.failures.get(problem.failure!) ?? 0) + 1);
+    if (spell.said < MAX_SKIPPED_LINES && skipped.note(`${language}\u0000${problem.id}\u0000${problem.failure}`)) {
+      spell.said += 1;
+      log(`translation prewarm: ${language}: problem ${JSON.stringify(problem.id.slice(0, 100))} skipped, not translated (${problem.failure}); the walk goes on`, 'warn');
+    }
+  }
+  const next: PrewarmProgress = {
+    ...progress,
+    cursor: page.endCursor ?? progress.cursor,
+    done: progress.done + page.problems.length - failed.length,
+    failed: progress.failed + failed.length,
+    chain: chained(progress.chain, page.problems.map((problem) => problem.digest)),
+    ...(page.total !== undefined ? { total: page.total } : {}),
+    ...(spell.failures.size > 0 ? { failure: [...spell.failures].sort((a, b) => b[1] - a[1])[0][0] } : {}),
+  };
+  const finished = !page.hasNextPage || page.endCursor === null;
+  return { progress: finished ? { ...next, completedAt: Date.now() } : next, finished };
 }
 
 /** `note(key)` is true the first time a key is seen (of the last `max`). */
