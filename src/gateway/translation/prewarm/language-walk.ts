@@ -132,8 +132,8 @@ export function createLanguageWalker(options: LanguageWalkOptions): { serve(lang
 /** Waits for its turn and runs the next page; 'stopped', or 'lost' (the lease, or no page could run). */
 async function nextPage(options: LanguageWalkOptions, state: WalkerState, language: string, progress: PrewarmProgress): Promise<PageRun | 'stopped' | 'lost'> {
   const { readers, callsPerSecond, maxPageSize, pacer, signal, reservations, leases, owner, leaseMs, pages } = options;
-  const { callsPerProblem } = state;
   await readers.idle();
+  const { callsPerProblem } = state;
   const size = pageSizeFor(callsPerSecond, callsPerProblem, maxPageSize);
   const expected = Math.min(callsPerSecond, Math.max(1, Math.ceil(size * callsPerProblem)));
   // This replica's own window first: it holds its last pages' calls even when the shared
