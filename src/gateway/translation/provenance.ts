@@ -1,4 +1,4 @@
-import { oldestMadeAt } from './translation-batcher.ts';
+import { oldestMadeAt } from './batch/items.ts';
 import type { TranslatedText } from './translation-client.ts';
 
 /** Where a translated text comes from (the `TranslationProvenance` GraphQL type). */

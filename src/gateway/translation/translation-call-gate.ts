@@ -95,3 +95,16 @@ export function budgetSpent(limit: number): GraphQLError {
 export function isBudgetError(error: unknown): boolean {
   return (error as { extensions?: { code?: unknown } } | undefined)?.extensions?.code === ErrorCode.OperationLimitExceeded;
 }
+
+/** A read-only view of the gateway-wide gate, for background work that runs only in spare capacity. */
+export function readOnlyCalls(gate: CallGate): { readonly inFlight: number; readonly lastSettledAt: number; madeFor(context: object): number } {
+  return {
+    get inFlight() {
+      return gate.inFlight;
+    },
+    get lastSettledAt() {
+      return gate.lastSettledAt;
+    },
+    madeFor: (context) => gate.of(context).made,
+  };
+}

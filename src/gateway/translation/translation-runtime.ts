@@ -1,27 +1,20 @@
 import type { MeshPlugin } from '@graphql-mesh/types';
 import { useExtendContext } from 'graphql-yoga';
-import { LRUCache } from 'lru-cache';
-import { sha256Of } from '../../shared/hash.ts';
-import { ErrorCode, UpstreamError } from '../errors.ts';
-import { createCallGate } from './translation-call-gate.ts';
+import { createCallGate, readOnlyCalls } from './translation-call-gate.ts';
 import { createServiceLimits, type ServiceLimits } from './translation-limits.ts';
-import {
-  createTranslationBatcher,
-  type BatchFailure,
-  type BatchOptions,
-  type TranslationBatcherOptions,
-  type TranslationOutcome,
-} from './translation-batcher.ts';
+import { createTranslationBatcher, type BatchOptions, type TranslationBatcherOptions, type TranslationOutcome } from './translation-batcher.ts';
 import { createMemoryTranslationCache, type TranslationCache } from './translation-cache.ts';
-import { detectLanguage, listLanguages, readPublishedCharLimit, translateTexts, type Detection, type Language, type TranslatedText, type TranslationContext } from './translation-client.ts';
-import { chooseLanguages, isAutomatic, matchLanguage, parseLanguageTag, targetsOf, type LanguageChoice } from './language-tags.ts';
-import { NO_PREFERENCE } from './accept-language.ts';
-import { languageChain, negotiateLanguage } from './language-negotiation.ts';
-import { gatewayRequestOf } from '../request/gateway-request.ts';
+import { translateTexts, type Detection, type Language, type TranslatedText, type TranslationContext } from './translation-client.ts';
 import type { CuratedTranslations } from './curated/curated-translations.ts';
 import { createStatementMemo, type StatementMemo } from '../statement/statement-memo.ts';
 import { createAssembledTranslations, type AssembledTranslations } from './assembled-translations.ts';
 import type { GatewaySettings } from '../settings.ts';
+import { createLanguageList } from './language-list.ts';
+import { createLanguageChoice, type LanguageChoiceOfRequests } from './language-choice.ts';
+import { createLanguageDetection } from './language-detection.ts';
+import { createFailureReports } from './failure-reports.ts';
+import { publishedLimitsReader } from './published-limits.ts';
+import { unsupportedIn } from './unsupported-language.ts';
 
 export interface TranslationRuntimeOptions {
   /** @default an in-process LRU cache (see createMemoryTranslationCache) */
@@ -56,23 +49,14 @@ export interface TranslationRuntimeOptions {
   curated?: CuratedTranslations;
 }
 
-/**
- * What a translation field serves: the service's translation, an operator's (curated), or the
- * original (nothing the reader wants is offered, or the original is in a language they want).
- * `negotiated`: chosen from the reader's languages (no `to:`).
- */
-export type LanguageDecision =
-  | { serve: 'machine'; to: string; from: string | null; negotiated: boolean }
-  | { serve: 'curated'; language: string; negotiated: boolean }
-  /** `fallback`: nothing the reader wants can be served; else the original is in a language they want (`from`). */
-  | { serve: 'original'; language: string | null; negotiated: boolean; fallback: boolean };
+export type { LanguageDecision } from './language-choice.ts';
 
 /**
  * Everything the translation resolvers share across requests: the batcher (with its cache and
  * in-flight table), the limits learned from the service, and the limits. One per gateway, reached
- * from resolvers through the context.
+ * from resolvers through the context. Where the reader's language is decided: language-choice.ts.
  */
-export interface TranslationRuntime {
+export interface TranslationRuntime extends LanguageChoiceOfRequests {
   maxTextLength: number;
   /** Memoized Markdown work of the Problem.translation link (segmenting, splicing back, HTML). */
   statements: StatementMemo;
@@ -87,19 +71,6 @@ export interface TranslationRuntime {
   variant(): string;
   /** The languages the service offers, fetched once per `languagesTtlMs`. */
   languages(context: TranslationContext): Promise<Language[]>;
-  /**
-   * The service's own codes for a request's `to` and `from` (checked with languageTagProblem; `from`
-   * null or `auto` is automatic detection). A language it does not offer is refused with no call:
-   * thrown once per request and arguments, null for the other fields that asked, like `settle`.
-   */
-  resolveLanguages(context: TranslationContext, args: { to: string; from?: string | null }): Promise<{ to: string; from: string | null } | null>;
-  /**
-   * What a field with these arguments serves. An explicit `to` wins: a curated translation in that
-   * language (`curated` lists the languages one exists in), else the service's (resolveLanguages).
-   * Without `to`, the request's `Accept-Language` and then TRANSLATION_DEFAULT_LANGUAGES are tried in
-   * turn (language-negotiation.ts); when none can be served, the original. Null as resolveLanguages.
-   */
-  decide(context: TranslationContext, args: { to?: string | null; from?: string | null }, curated?: readonly string[]): Promise<LanguageDecision | null>;
   /** The service's guesses at a text's language, best first; equal texts once, cached, within the request's call bound. */
   detect(context: TranslationContext, text: string): Promise<Detection[]>;
   /** Translates texts, batched with the rest of the request; one outcome per text. */
@@ -176,38 +147,12 @@ export function createTranslationRuntime({
   defaultLanguages = [],
   curated,
 }: TranslationRuntimeOptions): TranslationRuntime {
-  let languages: { list: Promise<Language[]>; fetchedAt: number } | undefined;
-  let listFailedAt = -Infinity;
-  /** The list, fetched again when older than `maxAgeMs`; a failed fetch is not kept. */
-  const supportedLanguages = (context: TranslationContext, maxAgeMs = languagesTtlMs) => {
-    if (!languages || Date.now() - languages.fetchedAt >= maxAgeMs) {
-      const entry = { list: listLanguages(context), fetchedAt: Date.now() };
-      languages = entry;
-      entry.list.catch(() => {
-        listFailedAt = Date.now();
-        if (languages === entry) languages = undefined;
-      });
-    }
-    return languages.list;
-  };
-  // Without the list the arguments go as the service most likely spells them, and the call's own
-  // outcome stands: a service that is down fails it anyway, and one that lacks GET /languages may
-  // still translate. A failed list is not asked again for a while, so an outage costs no extra calls.
-  const listForMatching = (context: TranslationContext): Promise<Language[] | undefined> =>
-    !languages && Date.now() - listFailedAt < LIST_RETRY_MS ? Promise.resolve(undefined) : supportedLanguages(context).catch(() => undefined);
-  const chooseFor = async (context: TranslationContext, args: { to: string; from?: string | null }): Promise<LanguageChoice> => {
-    const choice = chooseLanguages(await listForMatching(context), args);
-    // A language added since the list was fetched is served within a minute, not an hour.
-    if (!('refused' in choice) || !languages || Date.now() - languages.fetchedAt < LIST_RECHECK_MS) return choice;
-    return chooseLanguages(await supportedLanguages(context, LIST_RECHECK_MS).catch(() => undefined), args);
-  };
-  const resolutions = new WeakMap<object, Map<string, Promise<{ to: string; from: string | null } | BatchFailure>>>();
-
+  const list = createLanguageList(languagesTtlMs);
+  const reports = createFailureReports();
+  const choice = createLanguageChoice({ list, defaultLanguages, reports });
+  const gate = createCallGate({ concurrency, maxCallsPerRequest, gatewayConcurrency });
   // What the service accepts, learned per gateway, so per TRANSLATION_URL: never carried to another service.
   const limits: ServiceLimits = createServiceLimits();
-  let publishedReadAt = -Infinity;
-
-  const gate = createCallGate({ concurrency, maxCallsPerRequest, gatewayConcurrency });
   const batcher = createTranslationBatcher<TranslationContext>({
     cache,
     batchSize,
@@ -218,90 +163,9 @@ export function createTranslationRuntime({
     limits,
     onServed,
     send: (context, texts, options) => translateTexts(context, texts, { ...options, bodyApiKey }),
-    readPublishedLimits: async (context) => {
-      // Read while not known (never read, or expired: translation-limits.ts); a failed read (not a
-      // 404) is tried again after a minute.
-      if (limits.published !== undefined || !translationUrl || Date.now() - publishedReadAt < 60_000) return;
-      publishedReadAt = Date.now();
-      limits.published = await readPublishedCharLimit(context, translationUrl, translationApiKey);
-      limits.publishedAt = limits.now();
-    },
-    explainGroup: (context, options, refusal) => unsupportedIn(refusal, options, () => supportedLanguages(context)),
+    readPublishedLimits: publishedLimitsReader(limits, translationUrl, translationApiKey),
+    explainGroup: (context, options, refusal) => unsupportedIn(refusal, options, () => list.get(context)),
   });
-  const reported = new WeakMap<object, Set<BatchFailure>>();
-
-  const detections = new LRUCache<string, Detection[]>({ max: 10_000, ttl: Math.max(1, cacheTtlMs) });
-  const detecting = new Map<string, Promise<Detection[]>>();
-  const detect = (context: TranslationContext, text: string): Promise<Detection[]> => {
-    const key = sha256Of(text);
-    const hit = cacheTtlMs > 0 ? detections.get(key) : undefined;
-    if (hit) return Promise.resolve(hit);
-    // Equal texts in flight, from this request or another, share one call.
-    let pending = detecting.get(key);
-    if (!pending) {
-      pending = gate.of(context).run(() => detectLanguage(context, text, bodyApiKey));
-      detecting.set(key, pending);
-      pending.then(
-        (result) => {
-          if (cacheTtlMs > 0) detections.set(key, result);
-        },
-        () => undefined,
-      ).finally(() => detecting.delete(key));
-    }
-    return pending;
-  };
-
-  /** Throws the failure on the first field of the request that meets it; the others answer null. */
-  const reportOnce = (context: TranslationContext, failure: BatchFailure): null => {
-    let seen = reported.get(context);
-    if (!seen) reported.set(context, (seen = new Set()));
-    if (seen.has(failure)) return null;
-    seen.add(failure);
-    throw failure.error;
-  };
-
-  const resolveLanguages: TranslationRuntime['resolveLanguages'] = async (context, args) => {
-    let byArgs = resolutions.get(context);
-    if (!byArgs) resolutions.set(context, (byArgs = new Map()));
-    const key = JSON.stringify([args.to, args.from ?? null]);
-    let resolution = byArgs.get(key);
-    if (!resolution) {
-      resolution = chooseFor(context, args).then((choice) =>
-        'refused' in choice ? { error: unsupported(choice.refused.argument, choice.refused.given, choice.refused.offered) } : choice,
-      );
-      byArgs.set(key, resolution);
-    }
-    const resolved = await resolution;
-    return 'error' in resolved ? reportOnce(context, resolved) : resolved;
-  };
-
-  const decide: TranslationRuntime['decide'] = async (context, args, curatedLanguages = []) => {
-    if (args.to != null) {
-      const own = curatedLanguages.length > 0 ? matchLanguage(parseLanguageTag(args.to)!, curatedLanguages) : undefined;
-      if (own) return { serve: 'curated', language: own, negotiated: false };
-      const languages = await resolveLanguages(context, { to: args.to, from: args.from });
-      return languages && { serve: 'machine', ...languages, negotiated: false };
-    }
-    const reader = gatewayRequestOf(context)?.readerLanguages ?? NO_PREFERENCE;
-    const fromTag = args.from == null || isAutomatic(args.from) ? undefined : parseLanguageTag(args.from)!;
-    const negotiated = await negotiateLanguage(languageChain(reader, defaultLanguages), reader.refused, {
-      curated: curatedLanguages,
-      source: fromTag?.canonical,
-      offered: async () => {
-        const list = await listForMatching(context);
-        if (!list) return undefined;
-        const source = fromTag ? list.find((language) => language.code === matchLanguage(fromTag, list.map(({ code }) => code))) : undefined;
-        return targetsOf(list, source);
-      },
-    });
-    if (!negotiated || negotiated.kind === 'original') {
-      return { serve: 'original', language: negotiated?.language ?? fromTag?.canonical ?? null, negotiated: true, fallback: !negotiated };
-    }
-    if (negotiated.kind === 'curated') return { serve: 'curated', language: negotiated.language, negotiated: true };
-    const languages = await resolveLanguages(context, { to: negotiated.language, from: args.from });
-    return languages && { serve: 'machine', ...languages, negotiated: true };
-  };
-
   const defaultsKey = defaultLanguages.join(',');
   return {
     maxTextLength,
@@ -314,54 +178,14 @@ export function createTranslationRuntime({
       ttlMs: cacheTtlMs,
       onReused: onServed && ((reused) => onServed({ cached: 0, joined: 0, sent: 0, calls: 0, reused })),
     }),
-    languages: (context) => supportedLanguages(context),
-    resolveLanguages,
-    decide,
-    detect,
-    calls: {
-      get inFlight() {
-        return gate.inFlight;
-      },
-      get lastSettledAt() {
-        return gate.lastSettledAt;
-      },
-      madeFor: (context) => gate.of(context).made,
-    },
+    languages: (context) => list.get(context),
+    resolveLanguages: choice.resolveLanguages,
+    decide: choice.decide,
+    detect: createLanguageDetection({ gate, cacheTtlMs, bodyApiKey }),
+    calls: readOnlyCalls(gate),
     translate: (context, texts, options) => batcher.translate(context, texts, options),
-    settle(context, outcomes) {
-      const failed = outcomes.find((outcome): outcome is { failure: BatchFailure } => 'failure' in outcome);
-      if (!failed) return outcomes.map((outcome) => (outcome as { result: TranslatedText }).result);
-      return reportOnce(context, failed.failure);
-    },
+    settle: reports.settle,
   };
-}
-
-/** How long a failed language list is not asked again for argument matching. */
-const LIST_RETRY_MS = 30_000;
-/** How old the list may be before a language missing from it is looked for in a fresh one. */
-const LIST_RECHECK_MS = 60_000;
-
-/**
- * The upstream's 400 body is not passed on (it may say anything, and the gateway never reads it);
- * when the request named a language the service does not offer, say so in the gateway's words,
- * naming the argument. Any other cause is narrowed down by the batcher (sizes, one text).
- */
-async function unsupportedIn(refusal: UpstreamError, options: BatchOptions, languages: () => Promise<Language[]>): Promise<UpstreamError | undefined> {
-  const known = await languages().catch(() => undefined);
-  if (!known) return undefined;
-  const source = options.from ? known.find((language) => language.code === options.from) : undefined;
-  if (options.from && !source) return unsupported('from', options.from, known.map((language) => language.code), refusal);
-  const targets = targetsOf(known, source);
-  if (!targets.includes(options.to)) return unsupported('to', options.to, targets, refusal);
-  return undefined;
-}
-
-function unsupported(argument: string, code: string, offered: readonly string[], cause?: UpstreamError): UpstreamError {
-  return new UpstreamError(
-    `The translation service does not offer "${code}" for \`${argument}\`; it offers: ${[...offered].sort().join(', ')}.`,
-    { code: ErrorCode.UnsupportedLanguage, service: 'translation', argument },
-    cause,
-  );
 }
 
 /** Puts the runtime on every request's context, where the translation resolvers find it. */

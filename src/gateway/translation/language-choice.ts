@@ -1,0 +1,105 @@
+import { gatewayRequestOf } from '../request/gateway-request.ts';
+import { NO_PREFERENCE } from './accept-language.ts';
+import type { FailureReports } from './failure-reports.ts';
+import { languageChain, negotiateLanguage } from './language-negotiation.ts';
+import type { LanguageList } from './language-list.ts';
+import { chooseLanguages, isAutomatic, matchLanguage, parseLanguageTag, targetsOf, type LanguageChoice } from './language-tags.ts';
+import type { BatchFailure } from './batch/batch-types.ts';
+import type { TranslationContext } from './translation-client.ts';
+import { unsupported } from './unsupported-language.ts';
+
+/**
+ * What a translation field serves: the service's translation, an operator's (curated), or the
+ * original (nothing the reader wants is offered, or the original is in a language they want).
+ * `negotiated`: chosen from the reader's languages (no `to:`).
+ */
+export type LanguageDecision =
+  | { serve: 'machine'; to: string; from: string | null; negotiated: boolean }
+  | { serve: 'curated'; language: string; negotiated: boolean }
+  /** `fallback`: nothing the reader wants can be served; else the original is in a language they want (`from`). */
+  | { serve: 'original'; language: string | null; negotiated: boolean; fallback: boolean };
+
+export interface LanguageChoiceOptions {
+  list: LanguageList;
+  /** TRANSLATION_DEFAULT_LANGUAGES: tried after the reader's own languages, before the original. */
+  defaultLanguages: readonly string[];
+  reports: FailureReports;
+}
+
+export interface LanguageChoiceOfRequests {
+  /**
+   * The service's own codes for a request's `to` and `from` (checked with languageTagProblem; `from`
+   * null or `auto` is automatic detection). A language it does not offer is refused with no call:
+   * thrown once per request and arguments, null for the other fields that asked.
+   */
+  resolveLanguages(context: TranslationContext, args: { to: string; from?: string | null }): Promise<{ to: string; from: string | null } | null>;
+  /**
+   * What a field with these arguments serves. An explicit `to` wins: a curated translation in that
+   * language (`curated` lists the languages one exists in), else the service's (resolveLanguages).
+   * Without `to`, the request's `Accept-Language` and then TRANSLATION_DEFAULT_LANGUAGES are tried in
+   * turn; when none can be served, the original. Null as resolveLanguages.
+   */
+  decide(context: TranslationContext, args: { to?: string | null; from?: string | null }, curated?: readonly string[]): Promise<LanguageDecision | null>;
+}
+
+/** How old the list may be before a language missing from it is looked for in a fresh one. */
+const LIST_RECHECK_MS = 60_000;
+
+/**
+ * Where the reader's language is decided: a field's explicit `to:` first, else the reader's
+ * `Accept-Language` and then TRANSLATION_DEFAULT_LANGUAGES (language-negotiation.ts), each matched
+ * against what the service and the operators' curated translations offer.
+ */
+export function createLanguageChoice({ list, defaultLanguages, reports }: LanguageChoiceOptions): LanguageChoiceOfRequests {
+  const chooseFor = async (context: TranslationContext, args: { to: string; from?: string | null }): Promise<LanguageChoice> => {
+    const choice = chooseLanguages(await list.forMatching(context), args);
+    // A language added since the list was fetched is served within a minute, not an hour.
+    if (!('refused' in choice) || !list.olderThan(LIST_RECHECK_MS)) return choice;
+    return chooseLanguages(await list.get(context, LIST_RECHECK_MS).catch(() => undefined), args);
+  };
+  const resolutions = new WeakMap<object, Map<string, Promise<{ to: string; from: string | null } | BatchFailure>>>();
+
+  const resolveLanguages: LanguageChoiceOfRequests['resolveLanguages'] = async (context, args) => {
+    let byArgs = resolutions.get(context);
+    if (!byArgs) resolutions.set(context, (byArgs = new Map()));
+    const key = JSON.stringify([args.to, args.from ?? null]);
+    let resolution = byArgs.get(key);
+    if (!resolution) {
+      resolution = chooseFor(context, args).then((choice) =>
+        'refused' in choice ? { error: unsupported(choice.refused.argument, choice.refused.given, choice.refused.offered) } : choice,
+      );
+      byArgs.set(key, resolution);
+    }
+    const resolved = await resolution;
+    return 'error' in resolved ? reports.reportOnce(context, resolved) : resolved;
+  };
+
+  const decide: LanguageChoiceOfRequests['decide'] = async (context, args, curatedLanguages = []) => {
+    if (args.to != null) {
+      const own = curatedLanguages.length > 0 ? matchLanguage(parseLanguageTag(args.to)!, curatedLanguages) : undefined;
+      if (own) return { serve: 'curated', language: own, negotiated: false };
+      const languages = await resolveLanguages(context, { to: args.to, from: args.from });
+      return languages && { serve: 'machine', ...languages, negotiated: false };
+    }
+    const reader = gatewayRequestOf(context)?.readerLanguages ?? NO_PREFERENCE;
+    const fromTag = args.from == null || isAutomatic(args.from) ? undefined : parseLanguageTag(args.from)!;
+    const negotiated = await negotiateLanguage(languageChain(reader, defaultLanguages), reader.refused, {
+      curated: curatedLanguages,
+      source: fromTag?.canonical,
+      offered: async () => {
+        const offered = await list.forMatching(context);
+        if (!offered) return undefined;
+        const source = fromTag ? offered.find((language) => language.code === matchLanguage(fromTag, offered.map(({ code }) => code))) : undefined;
+        return targetsOf(offered, source);
+      },
+    });
+    if (!negotiated || negotiated.kind === 'original') {
+      return { serve: 'original', language: negotiated?.language ?? fromTag?.canonical ?? null, negotiated: true, fallback: !negotiated };
+    }
+    if (negotiated.kind === 'curated') return { serve: 'curated', language: negotiated.language, negotiated: true };
+    const languages = await resolveLanguages(context, { to: negotiated.language, from: args.from });
+    return languages && { serve: 'machine', ...languages, negotiated: true };
+  };
+
+  return { resolveLanguages, decide };
+}
