@@ -64,14 +64,17 @@ describe('translation calls per client request are bounded', () => {
     expect(calls('POST /translate')).toBeLessThanOrEqual(3);
   });
 
-  it('a failing service ends the request\'s other calls: aliases to five languages cost one failed call, not five', async () => {
+  it('a failing service ends the request\'s other calls: aliases to five languages cost two failed calls at most, not five', async () => {
     const gateway = await stack.addGateway({ settings: { translationCacheTtlSeconds: 0, translationConcurrency: 1, upstreamRetries: 0 } });
     stack.translation.setFaults({ status: 500, routes: ['POST /translate'] });
     const fields = ['de', 'es', 'fr', 'it', 'pt'].map((to) => `${to}: translate(text: "Read the input.", to: "${to}") { text }`);
     const result = await gateway.query(`{ translation { ${fields.join('\n')} } }`);
-    expect(result.errors).toHaveLength(1);
-    expect(result.errors![0].extensions).toMatchObject({ code: 'UPSTREAM_ERROR', status: 500 });
-    expect(calls('POST /translate')).toBe(1);
+    // A lone text failing with 500 while the service answered lately (the key check at start) may be
+    // that text's fault (LibreTranslate's "Cannot translate text"): one more call tells, then the
+    // service's failure ends the rest.
+    expect(calls('POST /translate')).toBe(2);
+    expect(result.errors).toHaveLength(2);
+    for (const error of result.errors!) expect(error.extensions).toMatchObject({ code: 'UPSTREAM_ERROR', status: 500 });
   });
 
   it('16 translation roots of translate, translateMany, detect and languages: one call of each kind, not 64', async () => {
