@@ -1,13 +1,11 @@
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphiqlExamplesFor, type GraphiQLExample } from '../../src/gateway/graphiql/examples.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
-import { CHROMIUM, CHROMIUM_ARGS, editorText, staysLocal } from './chromium.ts';
+import { editorText, launchOfflineChromium, staysLocal, type OfflineBrowser } from './chromium.ts';
 
 // GraphiQL in a real browser with no internet: Debian's Chromium, driven by playwright-core (which
 // downloads no browser). Every request to a host other than this machine is aborted and counted; the
@@ -40,48 +38,27 @@ async function waitFor(what: string, read: () => Promise<string>, done: (value: 
 let stack: Stack;
 /** The tabs the page opens with, as written from the schema the gateway serves. */
 let graphiqlExamples: GraphiQLExample[];
+let browser: OfflineBrowser | undefined;
 let context: BrowserContext | undefined;
-let userDataDir: string | undefined;
 /** Requests the page tried to make to another host (all aborted). */
-const external = new Set<string>();
+let external = new Set<string>();
 const pageErrors: string[] = [];
 const failedLocal: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `The GraphiQL browser test needs Debian's Chromium at ${CHROMIUM}, which is missing. ` +
-        'Install it with `apt-get install -y chromium` (.ci/run does this in CI).',
-    );
-  }
   stack = await startStack();
   graphiqlExamples = graphiqlExamplesFor(stack.gateway.schema);
-  userDataDir = await mkdtemp(join(tmpdir(), 'graphiql-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1400, height: 1000 },
-    timeout: 30_000,
-  });
-  await context.route('**/*', async (route) => {
-    const url = route.request().url();
-    if (staysLocal(url)) return route.continue();
-    external.add(url);
-    return route.abort('blockedbyclient');
-  });
-  // Also count what might bypass routing (a worker's own requests, say).
-  context.on('request', (request) => {
-    if (!staysLocal(request.url())) external.add(request.url());
-  });
+  // Offline: every request to another host is aborted and counted in `external` (chromium.ts).
+  browser = await launchOfflineChromium();
+  context = browser.context;
+  external = browser.external;
   context.on('requestfailed', (request) => {
     if (staysLocal(request.url())) failedLocal.push(`${request.url()}: ${request.failure()?.errorText}`);
   });
 });
 
 afterAll(async () => {
-  await context?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  await browser?.close();
   await stack?.close();
 });
 
