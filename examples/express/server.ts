@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createGateway, readSettings } from 'problems-translation-gateway';
 
-// readSettings reads the variables of the environment table, validated as `npm start` reads them.
+// readSettings reads the variables of docs/configuration.md, validated as `npm start` reads them.
 const gateway = await createGateway({ settings: readSettings(process.env) });
 
 const app = express();

@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { gatewayOptionDocs, settingsTables, withOptionsTable, withSettingsTables } from './options-reference.ts';
 import { ROOT } from './snippets.ts';
 
-/** The README is as `regenerate` makes it; with `variable`=1 in the environment, it is rewritten so first. */
-function expectReadmeAsGenerated(regenerate: (readme: string) => string, variable: string): void {
-  const readmePath = `${ROOT}README.md`;
-  const readme = readFileSync(readmePath, 'utf8');
-  const expected = regenerate(readme);
-  if (process.env[variable] === '1' && expected !== readme) writeFileSync(readmePath, expected);
-  expect(readme).toBe(expected);
+/** The document (README.md by default) is as `regenerate` makes it; with `variable`=1 in the environment, it is rewritten so first. */
+function expectReadmeAsGenerated(regenerate: (text: string) => string, variable: string, path = 'README.md'): void {
+  const fullPath = `${ROOT}${path}`;
+  const text = readFileSync(fullPath, 'utf8');
+  const expected = regenerate(text);
+  if (process.env[variable] === '1' && expected !== text) writeFileSync(fullPath, expected);
+  expect(text).toBe(expected);
 }
 
 /**
@@ -35,14 +35,14 @@ describe('the README options reference', () => {
 });
 
 /**
- * The README's configuration tables are generated from the settings table, one per group. When a
- * setting is added or documented differently, rewrite them:
+ * The configuration reference's tables (docs/configuration.md) are generated from the settings
+ * table, one per group. When a setting is added or documented differently, rewrite them:
  *
- *   UPDATE_README_SETTINGS=1 npx vitest run test/docs/options-reference.test.ts
+ *   UPDATE_SETTINGS_DOC=1 npx vitest run test/docs/options-reference.test.ts
  */
-describe('the README configuration tables', () => {
+describe('the configuration reference tables', () => {
   it('list every setting of the table with its variable, option, doc, kind and default, grouped as the table is', () => {
-    expectReadmeAsGenerated(withSettingsTables, 'UPDATE_README_SETTINGS');
+    expectReadmeAsGenerated(withSettingsTables, 'UPDATE_SETTINGS_DOC', 'docs/configuration.md');
   });
 
   it('show a default as the table holds it, and what unset means for a setting without one', () => {

@@ -79,7 +79,7 @@ function shownDefault(setting: Setting): string {
   return `\`${String(value)}\``;
 }
 
-/** The README's configuration tables, one per group of the settings table (variable, option, doc, kind with its bounds, default), between their markers. */
+/** The configuration reference's tables (docs/configuration.md), one per group of the settings table (variable, option, doc, kind with its bounds, default), between their markers. */
 export function settingsTables(groups: readonly { title: string; settings: Record<string, Setting> }[] = SETTING_GROUPS): string {
   const tables = groups.map(({ title, settings }) =>
     [
@@ -88,17 +88,22 @@ export function settingsTables(groups: readonly { title: string; settings: Recor
       '| variable | option | meaning | value | default |',
       '|---|---|---|---|---|',
       ...Object.entries(settings).map(
-        ([option, setting]) => `| \`${setting.variable}\` | \`${option}\` | ${cell(setting.doc)} | ${cell(setting.kind.type)} | ${cell(shownDefault(setting))} |`,
+        ([option, setting]) => `| \`${setting.variable}\` | \`${option}\` | ${cell(linkedFromDocs(setting.doc))} | ${cell(setting.kind.type)} | ${cell(shownDefault(setting))} |`,
       ),
     ].join('\n'),
   );
   return [SETTINGS_START, ...tables, SETTINGS_END].join('\n\n');
 }
 
-/** The README with its configuration tables replaced by `tables`. */
+/** A doc line as docs/configuration.md shows it: its links to README sections lead there. */
+function linkedFromDocs(doc: string): string {
+  return doc.replaceAll('](#', '](../README.md#');
+}
+
+/** docs/configuration.md with its tables replaced by `tables`. */
 export function withSettingsTables(readme: string, tables = settingsTables()): string {
   const start = readme.indexOf(SETTINGS_START);
   const end = readme.indexOf(SETTINGS_END);
-  if (start < 0 || end < start) throw new Error('README.md has no settings markers');
+  if (start < 0 || end < start) throw new Error('docs/configuration.md has no settings markers');
   return readme.slice(0, start) + tables + readme.slice(end + SETTINGS_END.length);
 }

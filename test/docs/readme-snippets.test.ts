@@ -21,10 +21,10 @@ const servers = numbered.filter(([, index]) => SERVES.test(snippets[index].code)
 const others = numbered.filter(([, index]) => !SERVES.test(snippets[index].code));
 
 /**
- * Every README block marked runnable (```ts runnable) is type-checked and run as written: servers as
- * processes over the local stand-ins (they must answer the cross-source query, then stop on SIGTERM),
- * the others (clients, gateway.fetch) in this worker, against a running gateway that requires a key,
- * their printed answers checked. The recipes under examples/ are such blocks, word for word.
+ * Every block marked runnable (```ts runnable) of the README and docs/clients.md is type-checked and
+ * run as written: servers as processes over the local stand-ins (they must answer the cross-source
+ * query, then stop on SIGTERM), the others (clients, gateway.fetch) in this worker, against a running
+ * gateway that requires a key, their printed answers checked. The recipes under examples/ are such blocks, word for word.
  */
 describe('the README snippets marked runnable', () => {
   let stack: Stack;

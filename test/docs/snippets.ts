@@ -12,8 +12,11 @@ export interface Snippet {
   code: string;
 }
 
-/** Every fenced block of the README opened with ```ts runnable (or ```js runnable). */
-export function runnableSnippets(markdown = readFileSync(`${ROOT}README.md`, 'utf8')): Snippet[] {
+/** The documents whose runnable blocks are run as written: the README, and the clients' page it links. */
+export const DOCUMENTS_WITH_SNIPPETS = ['README.md', 'docs/clients.md'];
+
+/** Every fenced block of the documents opened with ```ts runnable (or ```js runnable), in their order. */
+export function runnableSnippets(markdown = DOCUMENTS_WITH_SNIPPETS.map((path) => readFileSync(`${ROOT}${path}`, 'utf8')).join('\n')): Snippet[] {
   const snippets: Snippet[] = [];
   let heading = '(top)';
   let count = 0;
@@ -26,7 +29,7 @@ export function runnableSnippets(markdown = readFileSync(`${ROOT}README.md`, 'ut
     }
     if (!/^```(ts|js) runnable\s*$/.test(line)) continue;
     const end = lines.indexOf('```', index + 1);
-    if (end < 0) throw new Error(`README: the runnable block under "${heading}" is never closed`);
+    if (end < 0) throw new Error(`the runnable block under "${heading}" is never closed`);
     snippets.push({ name: `${heading} #${++count}`, code: `${lines.slice(index + 1, end).join('\n')}\n` });
     index = end;
   }

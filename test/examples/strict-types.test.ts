@@ -27,9 +27,10 @@ async function typeErrors(project: string, folder: string): Promise<string[]> {
 }
 
 /**
- * What an app copies from the README compiles under `strict` with `exactOptionalPropertyTypes`,
- * `noUncheckedIndexedAccess` and NodeNext: each recipe under examples/, every runnable README snippet
- * (the SDK's among them), and the files the README's codegen configuration generates.
+ * What an app copies from the docs compiles under `strict` with `exactOptionalPropertyTypes`,
+ * `noUncheckedIndexedAccess` and NodeNext: each recipe under examples/, every runnable snippet of
+ * the README and docs/clients.md (the SDK's among them), and the files the codegen configuration of
+ * docs/clients.md generates.
  */
 describe('under the strictest TypeScript settings', () => {
   beforeAll(() => {
@@ -47,9 +48,9 @@ describe('under the strictest TypeScript settings', () => {
     expect(await typeErrors(`${DIR}tsconfig.json`, 'test-artifacts/strict-types/')).toEqual([]);
   }, 180_000);
 
-  it("the README's codegen configuration generates files that type-check in a NodeNext app", async () => {
-    const readme = readFileSync(`${ROOT}README.md`, 'utf8');
-    const section = readme.slice(readme.indexOf('**Schema and codegen.**'));
+  it("the codegen configuration of docs/clients.md generates files that type-check in a NodeNext app", async () => {
+    const clients = readFileSync(`${ROOT}docs/clients.md`, 'utf8');
+    const section = clients.slice(clients.indexOf('**Schema and codegen.**'));
     const config = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
     expect(config, 'the codegen.ts block').toContain('CodegenConfig');
     const app = `${DIR}codegen-app/`;

@@ -21,9 +21,9 @@ import {
 /**
  * Every setting of the gateway, declared once: its variable, the kind of value it holds (type and
  * bounds), its default and one line of doc. From this table derive the settings type, the reader of
- * the environment, the options of `createGateway`, the README's table and the check for misspelt
- * variables (settings.ts). Grouped by feature; every default lives here, none in the code that uses
- * a setting.
+ * the environment, the options of `createGateway`, the configuration reference
+ * (docs/configuration.md) and the check for misspelt variables (settings.ts). Grouped by feature;
+ * every default lives here, none in the code that uses a setting.
  */
 export interface Setting<T = unknown, Optional extends boolean = boolean> {
   readonly variable: string;
