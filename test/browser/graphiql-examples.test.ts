@@ -36,6 +36,16 @@ describe('the GraphiQL examples, written from the schema', () => {
     }
   });
 
+  it('ask `items` of a connection that lists its problems under that name', () => {
+    const sdl = PUBLIC.replace(/\n(\s*)nodes: \[Problem!\]!\n/, '\n$1items: [Problem!]!\n');
+    expect(sdl).not.toBe(PUBLIC);
+    expect(names(sdl)).toEqual(['ProblemsInYourLanguage', 'ProblemsOnly', 'TranslationOnly', 'TheLink']);
+    for (const { query } of tabs(sdl).filter(({ name }) => name !== 'TranslationOnly')) {
+      expect(query).toMatch(/items \{\n\s+id\n\s+title/);
+      expect(query).not.toContain('nodes');
+    }
+  });
+
   it('ask a plain list by its own name, with its own size argument', () => {
     const sdl = PUBLIC.replace(/\n  problems\([\s\S]*?\): ProblemConnection\n/, '\n  tasks(limit: Int): [Problem!]!\n');
     expect(sdl).not.toBe(PUBLIC);

@@ -1,8 +1,6 @@
 import {
   getNamedType,
-  getNullableType,
   isEnumType,
-  isListType,
   isNonNullType,
   isObjectType,
   isScalarType,
@@ -12,11 +10,12 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
+import { listedItemsOf, type ListedItems } from '../../shared/listed-items.ts';
 
 /**
  * The operations GraphiQL opens with, one tab each (the tab is titled by the operation's name),
  * written from the schema in force: the problems service's list field, its pagination shape (a
- * plain list, `nodes`, or `edges { node }`) and its problem's fields, whatever the service calls
+ * plain list, `nodes`, `items` or `edges { node }`) and its problem's fields, whatever the service calls
  * them. Each engine has its own schema, so the examples follow the service's schema as it changes;
  * an example that does not validate against it is left out rather than shown failing.
  */
@@ -26,18 +25,11 @@ export interface GraphiQLExample {
   query: string;
 }
 
-/** How a list field hands out its items. */
-type ListShape = { kind: 'list' } | { kind: 'nodes' } | { kind: 'edges' };
-
 /** A root field listing objects, as an example can ask for it. */
-interface ListField {
+interface ListField extends ListedItems {
   name: string;
-  shape: ListShape;
   /** The argument bounding the page (`first`, `limit`, …), when it has one. */
   sizeArgument: string | undefined;
-  item: GraphQLObjectType;
-  /** The list's own object (a connection), for `totalCount` and `pageInfo`. */
-  connection: GraphQLObjectType | undefined;
 }
 
 const SIZE_ARGUMENTS = ['first', 'limit', 'take', 'pageSize', 'size', 'count', 'perPage'];
@@ -74,24 +66,9 @@ export function listFieldOf(schema: GraphQLSchema): ListField | undefined {
 }
 
 function listOf(field: GraphQLField<unknown, unknown>): ListField | undefined {
+  const listed = listedItemsOf(field.type);
   const sizeArgument = SIZE_ARGUMENTS.find((name) => field.args.some((argument) => argument.name === name && getNamedType(argument.type).name === 'Int'));
-  const base = { name: field.name, sizeArgument };
-  const type = getNullableType(field.type);
-  if (isListType(type)) {
-    const item = getNamedType(type);
-    return isObjectType(item) ? { ...base, shape: { kind: 'list' }, item, connection: undefined } : undefined;
-  }
-  if (!isObjectType(type)) return undefined;
-  const fields = type.getFields();
-  const nodes = fields.nodes && getNamedType(fields.nodes.type);
-  if (nodes && isListType(getNullableType(fields.nodes!.type)) && isObjectType(nodes)) {
-    return { ...base, shape: { kind: 'nodes' }, item: nodes, connection: type };
-  }
-  const edge = fields.edges && getNamedType(fields.edges.type);
-  const node = edge && isObjectType(edge) ? edge.getFields().node : undefined;
-  const item = node && getNamedType(node.type);
-  if (item && isObjectType(item)) return { ...base, shape: { kind: 'edges' }, item, connection: type };
-  return undefined;
+  return listed && { ...listed, name: field.name, sizeArgument };
 }
 
 function hasLink(item: GraphQLObjectType): boolean {
@@ -116,9 +93,9 @@ function pageSelection(list: ListField, itemSelection: string, indent: string, w
   const connection = list.connection?.getFields();
   const lines: string[] = [];
   if (connection?.totalCount) lines.push('totalCount');
-  if (list.shape.kind === 'nodes') lines.push(`nodes {\n${itemSelection}\n}`);
-  else if (list.shape.kind === 'edges') lines.push(`edges {\nnode {\n${itemSelection}\n}\n}`);
-  else lines.push(itemSelection);
+  if (list.shape === 'edges') lines.push(`edges {\nnode {\n${itemSelection}\n}\n}`);
+  else if (list.shape === 'list') lines.push(itemSelection);
+  else lines.push(`${list.shape} {\n${itemSelection}\n}`);
   const pageInfo = connection?.pageInfo && getNamedType(connection.pageInfo.type);
   if (withPageInfo && pageInfo && isObjectType(pageInfo)) {
     const known = ['hasNextPage', 'endCursor'].filter((name) => pageInfo.getFields()[name]);

@@ -1,4 +1,5 @@
-import { getNamedType, isListType, isNonNullType, isObjectType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { getNamedType, isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { listedItemsOf, type ListedItems } from '../../../shared/listed-items.ts';
 import { sha256Of } from '../../../shared/hash.ts';
 
 /**
@@ -36,13 +37,9 @@ export function planCataloguePage(schema: GraphQLSchema): CataloguePagePlan | { 
   if (!problems) return { reason: 'the schema has no Query.problems list' };
   const argument = (names: string[], types: string[]) =>
     names.map((name) => problems.args.find((arg) => arg.name === name)).find((arg) => arg !== undefined && types.includes(getNamedType(arg.type).name));
-  const returned = isNonNullType(problems.type) ? problems.type.ofType : problems.type;
-  const list = isListType(returned) ? { type: getNamedType(returned), edgeCursor: false, selection: (inner: string) => inner } : undefined;
-  const connection = list ? undefined : getNamedType(problems.type);
-  if (!list && !isObjectType(connection)) return { reason: 'Query.problems is neither a list nor a connection' };
-  const fields = isObjectType(connection) ? connection.getFields() : {};
-  const listed = list ?? (isObjectType(connection) ? nodeTypeOf(connection) : undefined);
-  if (!listed || !isObjectType(listed.type)) return { reason: 'Query.problems lists no problems (a list, nodes, items or edges { node })' };
+  const listed = listedItemsOf(problems.type);
+  if (!listed) return { reason: 'Query.problems lists no problems (a list, or a connection with nodes, items or edges { node })' };
+  const fields = listed.connection?.getFields() ?? {};
   const pageInfo = fields.pageInfo && getNamedType(fields.pageInfo.type);
   const relay = isObjectType(pageInfo) && Boolean(pageInfo.getFields().hasNextPage && pageInfo.getFields().endCursor);
   const first = argument(['first'], ['Int']);
@@ -61,7 +58,7 @@ export function planCataloguePage(schema: GraphQLSchema): CataloguePagePlan | { 
         : `Query.problems (${takes}) takes neither \`first\` and \`after\` (cursors) nor \`offset\` or \`skip\` with \`limit\` or \`first\` (numeric offsets), so it cannot be walked page by page`,
     };
   }
-  const node = listed.type;
+  const node = listed.item;
   const translation = node.getFields().translation;
   const to = translation?.args.find((arg) => arg.name === 'to');
   if (!translation || !to || !isObjectType(getNamedType(translation.type))) return { reason: `the ${node.name}.translation link is not in the schema` };
@@ -72,9 +69,9 @@ export function planCataloguePage(schema: GraphQLSchema): CataloguePagePlan | { 
   const total = fields.totalCount && getNamedType(fields.totalCount.type).name === 'Int' ? ' totalCount' : '';
   const problemSelection = `id ${own.join(' ')} translation(to: $to) { ${texts.join(' ') || '__typename'} }`;
   const [from, size] = paging === 'offset' ? [offset!, count!] : [after!, first!];
-  const selection = `${listed.selection(problemSelection, paging === 'edge-cursors')}${paging === 'relay' ? ' pageInfo { hasNextPage endCursor }' : ''}${total}`;
+  const selection = `${itemsSelection(listed, problemSelection, paging === 'edge-cursors')}${paging === 'relay' ? ' pageInfo { hasNextPage endCursor }' : ''}${total}`;
   const document = /* GraphQL */ `query TranslationPrewarmPage($size: ${size.type.toString()}, $from: ${from.type.toString()}, $to: ${to.type.toString()}) {
-  problems(${size.name}: $size, ${from.name}: $from) ${list ? `{ ${problemSelection} }` : `{ ${selection} }`}
+  problems(${size.name}: $size, ${from.name}: $from) { ${selection} }
 }`;
   return {
     document,
@@ -84,24 +81,11 @@ export function planCataloguePage(schema: GraphQLSchema): CataloguePagePlan | { 
   };
 }
 
-/** The problem type of a connection and how to select its problems: `nodes { … }`, `items { … }` or `edges { node { … } }`. */
-function nodeTypeOf(connection: GraphQLObjectType): { type: GraphQLObjectType; edgeCursor: boolean; selection: (inner: string, cursor: boolean) => string } | undefined {
-  const listed = (field: GraphQLField<unknown, unknown> | undefined) => {
-    if (!field) return undefined;
-    const type = isNonNullType(field.type) ? field.type.ofType : field.type;
-    const named = getNamedType(field.type);
-    return isListType(type) && isObjectType(named) ? named : undefined;
-  };
-  for (const name of ['nodes', 'items']) {
-    const nodes = listed(connection.getFields()[name]);
-    if (nodes) return { type: nodes, edgeCursor: false, selection: (inner) => `${name} { ${inner} }` };
-  }
-  const edges = listed(connection.getFields().edges);
-  const node = edges?.getFields().node && getNamedType(edges.getFields().node.type);
-  const cursor = edges?.getFields().cursor;
-  const edgeCursor = Boolean(cursor && ['String', 'ID'].includes(getNamedType(cursor.type).name));
-  if (node && isObjectType(node)) return { type: node, edgeCursor, selection: (inner, withCursor) => `edges { ${withCursor ? 'cursor ' : ''}node { ${inner} } }` };
-  return undefined;
+/** The selection of the listed problems under the list's own shape, with each edge's cursor when asked. */
+function itemsSelection({ shape }: ListedItems, inner: string, withCursor: boolean): string {
+  if (shape === 'list') return inner;
+  if (shape === 'edges') return `edges { ${withCursor ? 'cursor ' : ''}node { ${inner} } }`;
+  return `${shape} { ${inner} }`;
 }
 
 /** One problem of a page as prewarming sees it. */
