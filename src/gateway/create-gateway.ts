@@ -8,7 +8,7 @@ import { createMemoryRateLimitStore, type RateLimitStore } from './guards/rate-l
 import { createRouteTable } from './guards/route.ts';
 import { loadTrustedDocuments } from './guards/persisted-documents.ts';
 import { problemsSnapshotPath } from './mesh.ts';
-import type { GatewayLog } from './observability/gateway-log.ts';
+import type { GatewayLog } from './gateway-log.ts';
 import type { TranslationCache } from './translation/translation-cache.ts';
 import { translationRuntimeFor } from './translation/translation-runtime.ts';
 import { startCuratedTranslations } from './translation/curated/index.ts';

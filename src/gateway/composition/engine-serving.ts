@@ -1,5 +1,5 @@
 import type { RequestListener } from 'node:http';
-import type { GatewayLog } from '../observability/gateway-log.ts';
+import type { GatewayLog } from '../gateway-log.ts';
 import type { NodeAdapter } from '../pipeline/node-adapter.ts';
 import { createEngineSlot, releasedWhenSent, type EngineSlot } from '../schema/engine-slot.ts';
 import type { IntrospectedSchema } from '../schema/introspection.ts';

@@ -7,7 +7,7 @@ import { createForwarding } from '../execution/forward/forwarding.ts';
 import type { RouteTable } from '../guards/route.ts';
 import { buildMesh } from '../mesh.ts';
 import type { Observability } from '../observability/index.ts';
-import type { GatewayLog } from '../observability/gateway-log.ts';
+import type { GatewayLog } from '../gateway-log.ts';
 import { logErrorCauses } from '../observability/mesh-logger.ts';
 import { documentPlanner } from '../pipeline/document-planner.ts';
 import { createNodeAdapter, type NodeAdapter, type NodeAdapterOptions } from '../pipeline/node-adapter.ts';

@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import type { TranslationServedEvent } from '../translation/translation-batcher.ts';
 import type { BreakerObserver } from '../upstream/circuit-breaker.ts';
-import type { RequestObserver } from './observed-request.ts';
+import type { RequestObserver } from '../request/observed-request.ts';
 import { createRequestMetrics } from './request-metrics.ts';
 import { createTranslationMetrics } from './translation-metrics.ts';
 import { createUpstreamMetrics } from './upstream-metrics.ts';

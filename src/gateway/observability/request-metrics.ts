@@ -1,5 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
-import type { RequestObserver } from './observed-request.ts';
+import type { RequestObserver } from '../request/observed-request.ts';
 import { SECONDS_BUCKETS, SeriesCounter, SeriesHistogram } from './series-metrics.ts';
 
 export interface RequestMetrics {

@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { BreakerObserver, BreakerState } from '../upstream/circuit-breaker.ts';
-import type { RequestObserver } from './observed-request.ts';
+import type { RequestObserver } from '../request/observed-request.ts';
 import { SECONDS_BUCKETS, SeriesCounter, SeriesHistogram } from './series-metrics.ts';
 
 const BREAKER_STATE_VALUE: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };

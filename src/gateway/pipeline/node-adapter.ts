@@ -5,7 +5,7 @@ import { GraphQLError, type ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
 import { getCORSHeadersByRequestAndOptions, type CORSOptions } from '@whatwg-node/server';
 import type { PreparedOperation, PreparedOperations, PreparedRun } from '../execution/forward/prepared-operations.ts';
-import { operationNameOf, REQUEST_ID_HEADER, tellFinished, type RequestObserver } from '../observability/observed-request.ts';
+import { operationNameOf, REQUEST_ID_HEADER, tellFinished, type RequestObserver } from '../request/observed-request.ts';
 import { memoized } from '../../shared/memoized.ts';
 import { readStream } from '../../shared/read-stream.ts';
 import { estimateOperation } from '../execution/shape/operation-cost.ts';

@@ -1,5 +1,5 @@
 import { ErrorCode, UpstreamError, upstreamErrorIn, type ServiceName } from '../errors.ts';
-import type { GatewayLog } from '../observability/gateway-log.ts';
+import type { GatewayLog } from '../gateway-log.ts';
 import { gatewayRequestOf } from '../request/gateway-request.ts';
 import type { UpstreamCall, UpstreamStep } from './upstream-call.ts';
 

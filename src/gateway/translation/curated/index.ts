@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { KeyValueStore } from '../../cache/key-value-store.ts';
-import type { GatewayLog } from '../../observability/gateway-log.ts';
+import type { GatewayLog } from '../../gateway-log.ts';
 import type { GatewaySettings } from '../../settings.ts';
 import { openCuratedDirectory } from './curated-directory.ts';
 import { createCuratedPublisher, followCuratedSet } from './curated-sharing.ts';
