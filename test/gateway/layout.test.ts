@@ -35,7 +35,7 @@ const FLOORS: { name: string; members: string[] }[] = [
       'public-schema.ts',
       'settings.ts',
       'settings/',
-      'cache/',
+      'stores/',
       'graphiql/',
       // Where the gateway's own lines go: every part writes there.
       'gateway-log.ts',

@@ -1,6 +1,6 @@
 import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
-import { createResponseCache } from '../execution/cache/response-cache.ts';
+import { createResponseCache } from '../execution/response-cache/response-cache.ts';
 import { deferredFieldsTransform } from '../execution/delegate/deferred-fields-transform.ts';
 import { fragmentTypenameTransform } from '../execution/delegate/fragment-typename-transform.ts';
 import { createForwarding } from '../execution/forward/forwarding.ts';

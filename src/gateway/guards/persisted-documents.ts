@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Kind, Lexer, Source, TokenKind, parse, print, visit, type DocumentNode } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
-import { createMemoryKeyValueStore, type KeyValueStore, type WriteBound } from '../cache/key-value-store.ts';
+import { createMemoryKeyValueStore, type KeyValueStore, type WriteBound } from '../stores/key-value-store.ts';
 import { gatewayRequestOf } from '../request/gateway-request.ts';
 import { ErrorCode } from '../errors.ts';
 import { SettingsError } from '../settings.ts';

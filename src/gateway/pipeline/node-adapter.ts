@@ -11,7 +11,7 @@ import { readStream } from '../../shared/read-stream.ts';
 import { estimateOperation } from '../execution/shape/operation-cost.ts';
 import type { OperationEstimate } from '../request/operation-estimate.ts';
 import { normalizedContentType } from '../guards/content-type-case.ts';
-import { cacheControlOf, cachingHeaders, matchesEtag, secondsLeft, type CacheableParams, type ResponseCache } from '../execution/cache/response-cache.ts';
+import { cacheControlOf, cachingHeaders, matchesEtag, secondsLeft, type CacheableParams, type ResponseCache } from '../execution/response-cache/response-cache.ts';
 import type { CachedAnswer } from '../request/cached-answer.ts';
 import { UNEXPECTED_ERROR, UNEXPECTED_RESULT, type EarlyAnswer } from '../request/early-answer.ts';
 import type { GatewayRequest } from '../request/gateway-request.ts';

@@ -1,4 +1,4 @@
-import type { KeyValueStore } from '../cache/key-value-store.ts';
+import type { KeyValueStore } from '../stores/key-value-store.ts';
 import type { GatewayLog } from '../gateway-log.ts';
 import type { GatewaySettings } from '../settings.ts';
 import { redisCacheBudgets, totalBudgetBytes } from './redis-cache-budgets.ts';

@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import type { KeyValueStore } from '../../cache/key-value-store.ts';
+import type { KeyValueStore } from '../../stores/key-value-store.ts';
 import type { GatewayLog } from '../../gateway-log.ts';
 import type { GatewaySettings } from '../../settings.ts';
 import { openCuratedDirectory } from './curated-directory.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Registry } from 'prom-client';
-import { createMemoryKeyValueStore, type KeyValueStore } from '../../cache/key-value-store.ts';
+import { createMemoryKeyValueStore, type KeyValueStore } from '../../stores/key-value-store.ts';
 import type { GatewayLog } from '../../gateway-log.ts';
 import type { RedisStores } from '../../redis/index.ts';
 import type { GatewaySettings } from '../../settings.ts';
