@@ -8,7 +8,7 @@ import { translateTexts, type Detection, type Language, type TranslatedText, typ
 import type { CuratedTranslations } from './curated/curated-translations.ts';
 import { createStatementCache, type StatementCache } from '../statement/statement-cache.ts';
 import { createAssembledTranslationCache, type AssembledTranslationCache } from './assembled-translation-cache.ts';
-import type { GatewaySettings } from '../settings.ts';
+import { defaultOf, type GatewaySettings } from '../settings.ts';
 import { createLanguageList } from './language-list.ts';
 import { createLanguageChoice, type LanguageChoiceOfRequests } from './language-choice.ts';
 import { createLanguageDetection } from './language-detection.ts';
@@ -37,7 +37,7 @@ export interface TranslationRuntimeOptions {
   translationApiKey?: string;
   /** How long the language list is reused to map and check language arguments. @default 1 hour */
   languagesTtlMs?: number;
-  /** How long a detection, and a problem's assembled translation, is reused (TRANSLATION_CACHE_TTL_SECONDS). @default 6 hours */
+  /** How long a detection, and a problem's assembled translation, is reused (TRANSLATION_CACHE_TTL_SECONDS). @default as that variable */
   cacheTtlMs?: number;
   /** Memory bound of the assembled translations (assembled-translation-cache.ts); 0 keeps none. @default 32 MiB */
   assembledMaxBytes?: number;
@@ -141,7 +141,7 @@ export function createTranslationRuntime({
   translationUrl,
   translationApiKey,
   languagesTtlMs = 60 * 60 * 1000,
-  cacheTtlMs = 6 * 60 * 60 * 1000,
+  cacheTtlMs = defaultOf('translationCacheTtlSeconds') * 1000,
   assembledMaxBytes = 32 * 1024 * 1024,
   onServed,
   defaultLanguages = [],
