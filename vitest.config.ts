@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 
 const TIMING_SENSITIVE = [
   'test/gateway/statement-limits-full-stack.test.ts',
-  'test/gateway/statement-memo.test.ts',
+  'test/gateway/statement-cache.test.ts',
   'test/gateway/statement-properties.test.ts',
   'test/gateway/statement-reassembly.test.ts',
   'test/security/hardening-answer-size.test.ts',

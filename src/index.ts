@@ -5,7 +5,7 @@
  */
 export { createGateway, type Gateway, type GatewayOptions, type GatewayYoga } from './gateway/create-gateway.ts';
 export { mountAt, type MountedListener } from './gateway/pipeline/mount-at.ts';
-export type { GatewayLog, LogLevel } from './gateway/observability/gateway-log.ts';
+export type { GatewayLog, LogLevel } from './gateway/gateway-log.ts';
 export type { RequestLog, RequestLogEntry } from './gateway/observability/request-log.ts';
 export type { GuardList, HeadGuard, ParamsGuard, BatchGuard, OperationGuard } from './gateway/request/guards.ts';
 export type { EarlyAnswer } from './gateway/request/early-answer.ts';

@@ -1,4 +1,4 @@
-import type { LogLevel } from '../gateway/observability/gateway-log.ts';
+import type { LogLevel } from '../gateway/gateway-log.ts';
 import { flushRequestLog } from '../gateway/observability/request-log.ts';
 
 export interface EntryLogOptions {

@@ -141,7 +141,7 @@ async function main(settings: GatewaySettings): Promise<void> {
   const loadingCode = Promise.all([
     import('../gateway/create-gateway.ts'),
     import('../gateway/observability/request-log.ts'),
-    import('../gateway/observability/observed-request.ts'),
+    import('../gateway/request/observed-request.ts'),
   ]);
   const startingStandIns = startStandIns(settings, allowStandIns, standIns);
   // Either may fail first; the other's failure is then of no interest.

@@ -7,7 +7,7 @@ import type { MeshFetch, MeshPlugin, MeshTransform, YamlConfig } from '@graphql-
 import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
 import { buildSchema, parse, printSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LINKS } from './links/index.ts';
-import type { GatewayLog } from './observability/gateway-log.ts';
+import type { GatewayLog } from './gateway-log.ts';
 import { createMeshLogger } from './observability/mesh-logger.ts';
 import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
 import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';

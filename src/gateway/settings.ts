@@ -60,6 +60,18 @@ export function settingsFromOptions(options: Partial<GatewaySettings> = {}, env:
   return settings as GatewaySettings;
 }
 
+/**
+ * A setting's default, as the table declares it: for a lower-level function that takes the setting's
+ * value as an option of its own, so that a direct caller (a test, an embedding app) may leave it out
+ * and still get the default the gateway uses, never a second literal. Settings whose default depends
+ * on NODE_ENV have none to give here.
+ */
+export function defaultOf<N extends Name>(name: N): GatewaySettings[N] {
+  const fallback = SETTINGS[name].default;
+  if (typeof fallback === 'function') throw new Error(`${name}: its default depends on the production setting`);
+  return fallback as GatewaySettings[N];
+}
+
 function valueOf(setting: Setting, given: Given, sofar: { production: boolean } | undefined): unknown {
   if (given === undefined) return typeof setting.default === 'function' ? setting.default(sofar!) : setting.default;
   const kind = setting.kind as SettingKind<unknown>;

@@ -1,6 +1,6 @@
 import type { RateLimitStore } from './guards/rate-limit-store.ts';
 import { createRedisRateLimitStore } from './guards/redis-rate-limit-store.ts';
-import type { GatewayLog } from './observability/gateway-log.ts';
+import type { GatewayLog } from './gateway-log.ts';
 import { connectRedisStores, type RedisStores } from './redis/index.ts';
 import type { GatewaySettings } from './settings.ts';
 import { createRedisTranslationCache } from './translation/redis-translation-cache.ts';

@@ -10,7 +10,7 @@ export function sha256Of(...parts: string[]): string {
 }
 
 /**
- * Digests of texts hashed lately. The translation cache and the statement memo key every title and
+ * Digests of texts hashed lately. The translation cache and the statement cache key every title and
  * statement segment of a page by its digest, the same texts every time a page is asked for: hashing
  * each again (a new SHA-256 object per text) was about a tenth of a warm page's CPU, where looking a
  * text up here costs one string hash. A pure function's memo, so it may be shared by everything in

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryKeyValueStore } from '../../src/gateway/cache/key-value-store.ts';
+import { createMemoryKeyValueStore } from '../../src/gateway/stores/key-value-store.ts';
 import { usePersistedQueries } from '../../src/gateway/guards/persisted-documents.ts';
 import { startRedis } from '../helpers/redis-server.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';

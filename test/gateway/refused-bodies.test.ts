@@ -8,7 +8,7 @@ import { declaredLengthGuard } from '../../src/gateway/guards/request-body.ts';
 import { createRouteTable, routeGuard } from '../../src/gateway/guards/route.ts';
 import { rateLimitGuards } from '../../src/gateway/guards/rate-limits.ts';
 import { createMemoryRateLimitStore } from '../../src/gateway/guards/rate-limit-store.ts';
-import { createResponseCache } from '../../src/gateway/execution/cache/response-cache.ts';
+import { createResponseCache } from '../../src/gateway/execution/response-cache/response-cache.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 
 const MAX_BYTES = 1_000_000;

@@ -1,7 +1,7 @@
 import { getOperationAST, parse } from 'graphql';
 import { describe, expect, it, vi } from 'vitest';
-import { createMemoryKeyValueStore, type KeyValueStore } from '../../src/gateway/cache/key-value-store.ts';
-import { createResponseCache } from '../../src/gateway/execution/cache/response-cache.ts';
+import { createMemoryKeyValueStore, type KeyValueStore } from '../../src/gateway/stores/key-value-store.ts';
+import { createResponseCache } from '../../src/gateway/execution/response-cache/response-cache.ts';
 
 const QUERY = getOperationAST(parse('query Page { problems { nodes { id } } }'))!;
 

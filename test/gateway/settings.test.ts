@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SettingsError, readSettings } from '../../src/gateway/settings.ts';
+import { SETTINGS, SettingsError, defaultOf, readSettings } from '../../src/gateway/settings.ts';
 
 describe('readSettings', () => {
   it('runs on defaults when nothing is set', () => {
@@ -160,5 +160,18 @@ describe('readSettings', () => {
 
   it('never echoes a URL that may carry credentials', () => {
     expect(() => readSettings({ REDIS_URL: 'redis//:hunter2@host' })).toThrow(/^REDIS_URL: (?!.*hunter2)/);
+  });
+});
+
+describe('defaultOf', () => {
+  it('gives each setting the default readSettings gives it, so a lower-level function defaults as the gateway does', () => {
+    const defaults = readSettings({});
+    const plain = (Object.keys(SETTINGS) as (keyof typeof SETTINGS)[]).filter((name) => typeof SETTINGS[name].default !== 'function');
+    expect(plain.length).toBeGreaterThan(40);
+    for (const name of plain) expect([name, defaultOf(name)]).toEqual([name, defaults[name]]);
+  });
+
+  it('has none to give for a setting whose default depends on production', () => {
+    expect(() => defaultOf('introspection')).toThrow('introspection: its default depends on the production setting');
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryKeyValueStore } from '../../src/gateway/cache/key-value-store.ts';
+import { createMemoryKeyValueStore } from '../../src/gateway/stores/key-value-store.ts';
 import { createMemoryRateLimitStore } from '../../src/gateway/guards/rate-limit-store.ts';
 import { budgetCounter } from '../../src/gateway/guards/rate-limits.ts';
 import { createMemoryTranslationCache } from '../../src/gateway/translation/translation-cache.ts';

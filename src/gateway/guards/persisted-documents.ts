@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { Kind, Lexer, Source, TokenKind, parse, print, visit, type DocumentNode } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
-import { createMemoryKeyValueStore, type KeyValueStore, type WriteBound } from '../cache/key-value-store.ts';
+import { createMemoryKeyValueStore, type KeyValueStore, type WriteBound } from '../stores/key-value-store.ts';
 import { gatewayRequestOf } from '../request/gateway-request.ts';
 import { ErrorCode } from '../errors.ts';
-import { SettingsError } from '../settings.ts';
+import { defaultOf, SettingsError } from '../settings.ts';
 
 /** A trusted-documents manifest: document text by hash (graphql-codegen's `persisted-documents.json`). */
 export type TrustedDocuments = Record<string, string>;
@@ -18,7 +18,7 @@ export interface PersistedQueriesOptions {
    * @default createMemoryKeyValueStore({ maxBytes: STORE_MAX_BYTES })
    */
   store?: KeyValueStore;
-  /** How long a registered document is kept; 0 turns APQ off. @default 86400000 (24 h) */
+  /** How long a registered document is kept; 0 turns APQ off. @default as PERSISTED_QUERIES_TTL_SECONDS */
   ttlMs?: number;
   /**
    * When given, only these operations run (by hash, document id, or text: any printing of an entry's
@@ -54,7 +54,7 @@ interface PersistedQueryExtension {
  */
 export function usePersistedQueries({
   store = createMemoryKeyValueStore({ maxBytes: STORE_MAX_BYTES }),
-  ttlMs = 24 * 60 * 60 * 1000,
+  ttlMs = defaultOf('persistedQueriesTtlSeconds') * 1000,
   trustedDocuments,
   storeTimeoutMs = 100,
 }: PersistedQueriesOptions = {}): Plugin {

@@ -5,6 +5,7 @@ import { ErrorCode } from '../errors.ts';
 import { gatewayError } from '../request/early-answer.ts';
 import type { BatchGuard, HeadGuard, OperationGuard } from '../request/guards.ts';
 import type { RateLimitStore, RateLimitWindow } from './rate-limit-store.ts';
+import { defaultOf } from '../settings.ts';
 
 export interface RateLimitsOptions {
   store: RateLimitStore;
@@ -15,7 +16,7 @@ export interface RateLimitsOptions {
   windowMs: number;
   /**
    * Most operations counted for one batched request: yoga refuses longer batches (413) right after
-   * this plugin has seen them, so counting past it would only cost store calls. @default 10
+   * this plugin has seen them, so counting past it would only cost store calls. @default as MAX_BATCH_OPERATIONS
    */
   maxBatchOperations?: number;
   /** Called for every request refused, for metrics. */
@@ -32,7 +33,7 @@ const STORE_TIMEOUT_MS = 200;
  * translation service also counts against `translationRequests`, refused with 429 before it runs.
  * A store that fails lets requests through: a limiter outage must not become a gateway outage.
  */
-export function rateLimitGuards({ store, requests, translationRequests, windowMs, maxBatchOperations = 10, onRejected }: RateLimitsOptions): {
+export function rateLimitGuards({ store, requests, translationRequests, windowMs, maxBatchOperations = defaultOf('maxBatchOperations'), onRejected }: RateLimitsOptions): {
   requests: HeadGuard;
   batch: BatchGuard;
   translation: OperationGuard;

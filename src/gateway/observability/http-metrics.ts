@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, type Registry } from 'prom-client';
-import type { RequestObserver } from './observed-request.ts';
+import type { RequestObserver } from '../request/observed-request.ts';
 import { SeriesHistogram } from './series-metrics.ts';
 
 /** OpenTelemetry's recommended buckets for HTTP durations, in seconds. */

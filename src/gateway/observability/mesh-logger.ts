@@ -2,7 +2,7 @@ import type { Logger } from '@graphql-mesh/types';
 import { GraphQLError } from 'graphql';
 import { inspect } from 'node:util';
 
-import type { GatewayLog } from './gateway-log.ts';
+import type { GatewayLog } from '../gateway-log.ts';
 
 
 /** Mesh prints ANSI colours around its messages; a log line carries none. */

@@ -1,6 +1,6 @@
 import { upstreamErrorIn, type ServiceName } from '../errors.ts';
 import { upstreamAnswerErrorOf, upstreamCauseOf } from '../upstream/upstream-errors.ts';
-import { resultsOf, type ObservedRequest, type Outcome, type RequestHead, type RequestObserver } from './observed-request.ts';
+import { resultsOf, type ObservedRequest, type Outcome, type RequestHead, type RequestObserver } from '../request/observed-request.ts';
 
 /** An upstream failure behind a request's errors, as the log tells it. */
 export interface UpstreamFailure {

@@ -1,5 +1,8 @@
 import type { Registry } from 'prom-client';
 
+/** The buckets of every duration histogram, in seconds: from a cache hit to an upstream call's time budget. */
+export const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
 /** One series: its labels (one object, reused by every export) and what was recorded under them. */
 interface Series {
   labels: Record<string, string>;

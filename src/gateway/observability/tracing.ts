@@ -11,7 +11,7 @@ import {
   ATTR_SERVICE_NAME,
   ATTR_URL_PATH,
 } from '@opentelemetry/semantic-conventions';
-import type { ObservedRequest, RequestObserver } from './observed-request.ts';
+import type { ObservedRequest, RequestObserver } from '../request/observed-request.ts';
 
 export interface TracingOptions {
   /** Base URL of the OTLP/HTTP collector (`OTEL_EXPORTER_OTLP_ENDPOINT`); spans go to `<endpoint>/v1/traces` as JSON. */

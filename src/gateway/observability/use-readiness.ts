@@ -5,7 +5,7 @@ import type { ServiceName } from '../errors.ts';
 import type { ProblemsSchemaStatus } from '../schema/live-problems-schema.ts';
 import type { BreakerObserver } from '../upstream/circuit-breaker.ts';
 import { parsedUrl } from '../upstream/parsed-url.ts';
-import type { RequestObserver, UpstreamCallEnd } from './observed-request.ts';
+import type { RequestObserver, UpstreamCallEnd } from '../request/observed-request.ts';
 import { refuseUnlessRead } from './read-only-endpoint.ts';
 
 /** Where each upstream is and the key the gateway sends it, as the mesh was built with. */

@@ -2,7 +2,7 @@ import { getOperationAST, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { gatewayRequestOf } from '../request/gateway-request.ts';
 import type { HeadGuard } from '../request/guards.ts';
-import { REQUEST_ID_HEADER, operationNameOf, tellFinished, tellStarted, type RequestObserver } from './observed-request.ts';
+import { REQUEST_ID_HEADER, operationNameOf, tellFinished, tellStarted, type RequestObserver } from '../request/observed-request.ts';
 
 export interface RequestObservationOptions {
   /** Told about every GraphQL request: the request log, the metrics, the tracer. */

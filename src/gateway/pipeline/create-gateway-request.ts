@@ -1,4 +1,4 @@
-import { newObservedRequest, REQUEST_ID_HEADER } from '../observability/observed-request.ts';
+import { newObservedRequest, REQUEST_ID_HEADER } from '../request/observed-request.ts';
 import type { GatewayRequest, RequestArrival } from '../request/gateway-request.ts';
 import { readAcceptLanguage } from '../translation/accept-language.ts';
 

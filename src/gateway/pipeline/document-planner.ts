@@ -1,5 +1,5 @@
 import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
-import type { RequestHead } from '../observability/observed-request.ts';
+import type { RequestHead } from '../request/observed-request.ts';
 import type { PreparedOperation } from '../execution/forward/prepared-operations.ts';
 import type { SingleSourceFastPath } from '../execution/forward/single-source-fast-path.ts';
 

@@ -1,5 +1,5 @@
-import type { KeyValueStore } from '../cache/key-value-store.ts';
-import type { GatewayLog } from '../observability/gateway-log.ts';
+import type { KeyValueStore } from '../stores/key-value-store.ts';
+import type { GatewayLog } from '../gateway-log.ts';
 import type { GatewaySettings } from '../settings.ts';
 import { redisCacheBudgets, totalBudgetBytes } from './redis-cache-budgets.ts';
 import { connectRedis, type RedisConnection } from './redis-connection.ts';

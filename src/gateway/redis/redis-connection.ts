@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { withTimeout } from '../../shared/with-timeout.ts';
-import type { GatewayLog } from '../observability/gateway-log.ts';
+import type { GatewayLog } from '../gateway-log.ts';
 import { SettingsError } from '../settings.ts';
 
 export interface RedisConnectionOptions {

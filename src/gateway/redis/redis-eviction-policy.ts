@@ -1,4 +1,4 @@
-import type { GatewayLog, LogLevel } from '../observability/gateway-log.ts';
+import type { GatewayLog, LogLevel } from '../gateway-log.ts';
 import type { RedisConnection } from './redis-connection.ts';
 
 const MIB = 1024 * 1024;

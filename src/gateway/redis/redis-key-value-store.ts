@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { sha256Of } from '../../shared/hash.ts';
-import type { KeyValueStore, WriteBound } from '../cache/key-value-store.ts';
+import type { KeyValueStore, WriteBound } from '../stores/key-value-store.ts';
 import type { RedisConnection } from './redis-connection.ts';
 
 export interface RedisKeyValueStoreOptions {

@@ -1,4 +1,4 @@
-import type { ObservedRequest, RequestHead } from '../observability/observed-request.ts';
+import type { ObservedRequest, RequestHead } from './observed-request.ts';
 import type { CachedAnswer } from './cached-answer.ts';
 import type { LanguagesServed } from './answer-language.ts';
 import type { ReaderLanguages } from './reader-languages.ts';

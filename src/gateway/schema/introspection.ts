@@ -2,15 +2,16 @@ import { buildSchema, getIntrospectionQuery, lexicographicSortSchema, printSchem
 import { readBoundedBytes } from '../../shared/read-bounded.ts';
 import { sdlHash, type AnswerOutcome, type IntrospectionAnswer, type IntrospectionFailure } from './introspection-answer.ts';
 import { outcomeOffLoop } from './introspection-thread.ts';
+import { defaultOf } from '../settings.ts';
 
 export interface IntrospectOptions {
   /** The GraphQL endpoint itself (`<PROBLEMS_URL>/graphql`, or a gateway's `/graphql`). */
   endpoint: string;
   /** Sent as `Authorization: Bearer <key>`. */
   apiKey?: string;
-  /** The whole exchange, answer read included, gives up past this. @default 10000 */
+  /** The whole exchange, answer read included, gives up past this. @default as PROBLEMS_TIMEOUT_MS */
   timeoutMs?: number;
-  /** Largest answer read; reading stops there and the check fails. @default 10485760 (10 MiB) */
+  /** Largest answer read; reading stops there and the check fails. @default as PROBLEMS_MAX_RESPONSE_BYTES */
   maxBytes?: number;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
@@ -63,7 +64,7 @@ export async function introspect(options: IntrospectOptions): Promise<Introspect
 }
 
 /** The introspection answer's bytes, unparsed; fails with an IntrospectionError when none came whole in time. */
-export async function fetchIntrospectionAnswer({ endpoint: given, apiKey, timeoutMs = 10_000, maxBytes = 10 * 1024 * 1024, fetch: fetchFn = globalThis.fetch }: IntrospectOptions): Promise<FetchedAnswer> {
+export async function fetchIntrospectionAnswer({ endpoint: given, apiKey, timeoutMs = defaultOf('problemsTimeoutMs'), maxBytes = defaultOf('problemsMaxResponseBytes'), fetch: fetchFn = globalThis.fetch }: IntrospectOptions): Promise<FetchedAnswer> {
   // Messages name the endpoint without the user and password a URL may carry, and never the key.
   const secrets = [apiKey, ...credentialsIn(given)].filter((secret): secret is string => Boolean(secret));
   const redact = (text: string) => secrets.reduce((line, secret) => line.replaceAll(secret, '[redacted]'), text);

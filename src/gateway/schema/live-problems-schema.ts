@@ -1,4 +1,4 @@
-import type { GatewayLog } from '../observability/gateway-log.ts';
+import type { GatewayLog } from '../gateway-log.ts';
 import type { IntrospectionFailure } from './introspection-answer.ts';
 import { fetchIntrospectionAnswer, IntrospectionError, settledOutcome, type IntrospectedSchema, type IntrospectOptions } from './introspection.ts';
 import { outcomeOffLoop } from './introspection-thread.ts';

@@ -1,5 +1,5 @@
 import { sha256Of } from '../../shared/hash.ts';
-import { createLruCache } from '../cache/lru-cache.ts';
+import { createLruCache } from '../stores/lru-cache.ts';
 import { renderStatementHtml } from './render-statement-html.ts';
 import { segmentStatement, type SegmentedStatement } from './segment-statement.ts';
 import { failureOf, type StatementFailure } from './statement-failure.ts';

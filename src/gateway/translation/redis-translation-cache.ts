@@ -2,6 +2,7 @@ import type { RedisConnection } from '../redis/redis-connection.ts';
 import { boundedWrites } from '../redis/redis-key-value-store.ts';
 import { translationCacheKey, type TranslationCache } from './translation-cache.ts';
 import type { TranslatedText } from './translation-client.ts';
+import { defaultOf } from '../settings.ts';
 
 export interface RedisTranslationCacheOptions {
   /** `REDIS_PREFIX`: what every key starts with. */
@@ -10,7 +11,7 @@ export interface RedisTranslationCacheOptions {
   ttlMs: number;
   /**
    * Most bytes the translations take in Redis, all replicas together; the oldest go first past it.
-   * @default 64 MiB, the in-process cache's default bound (TRANSLATION_CACHE_MAX_BYTES)
+   * @default as TRANSLATION_CACHE_MAX_BYTES, the in-process cache's bound
    */
   maxBytes?: number;
 }
@@ -22,7 +23,7 @@ export interface RedisTranslationCacheOptions {
  * eviction policy, pushes out the rate-limit counters). Reads are one MGET per batch, writes one
  * script call. A Redis that fails or is slow rejects, and the batcher counts that as a miss.
  */
-export function createRedisTranslationCache(redis: RedisConnection, { prefix, ttlMs, maxBytes = 64 * 1024 * 1024 }: RedisTranslationCacheOptions): TranslationCache {
+export function createRedisTranslationCache(redis: RedisConnection, { prefix, ttlMs, maxBytes = defaultOf('translationCacheMaxBytes') }: RedisTranslationCacheOptions): TranslationCache {
   const keyOf = (key: Parameters<typeof translationCacheKey>[0]) => `${prefix}:translation:${translationCacheKey(key)}`;
   const writes = boundedWrites(redis, `${prefix}:translation`);
   return {

@@ -2,6 +2,7 @@ import { textDigest } from '../../shared/hash.ts';
 import { LRUCache } from 'lru-cache';
 import type { MaybeInProcess } from '../../shared/with-timeout.ts';
 import type { TextFormat, TranslatedText } from './translation-client.ts';
+import { defaultOf } from '../settings.ts';
 
 /** What a translation is cached under: the text by its hash, so keys stay short. */
 export interface TranslationKey {
@@ -25,17 +26,17 @@ export function translationCacheKey({ from, to, format, text }: TranslationKey):
 }
 
 export interface MemoryTranslationCacheOptions {
-  /** @default 64 MiB */
+  /** @default as TRANSLATION_CACHE_MAX_BYTES */
   maxBytes?: number;
-  /** @default 6 hours */
+  /** @default as TRANSLATION_CACHE_TTL_SECONDS */
   ttlMs?: number;
   now?: () => number;
 }
 
 /** The in-process cache: LRU by bytes, with a TTL (`lru-cache`); a TTL of 0 keeps nothing. */
 export function createMemoryTranslationCache({
-  maxBytes = 64 * 1024 * 1024,
-  ttlMs = 6 * 60 * 60 * 1000,
+  maxBytes = defaultOf('translationCacheMaxBytes'),
+  ttlMs = defaultOf('translationCacheTtlSeconds') * 1000,
   now,
 }: MemoryTranslationCacheOptions = {}): TranslationCache & { readonly size: number } {
   const lru =

@@ -6,9 +6,9 @@ import { createTranslationBatcher, type BatchOptions, type TranslationBatcherOpt
 import { createMemoryTranslationCache, type TranslationCache } from './translation-cache.ts';
 import { translateTexts, type Detection, type Language, type TranslatedText, type TranslationContext } from './translation-client.ts';
 import type { CuratedTranslations } from './curated/curated-translations.ts';
-import { createStatementMemo, type StatementMemo } from '../statement/statement-memo.ts';
-import { createAssembledTranslations, type AssembledTranslations } from './assembled-translations.ts';
-import type { GatewaySettings } from '../settings.ts';
+import { createStatementCache, type StatementCache } from '../statement/statement-cache.ts';
+import { createAssembledTranslationCache, type AssembledTranslationCache } from './assembled-translation-cache.ts';
+import { defaultOf, type GatewaySettings } from '../settings.ts';
 import { createLanguageList } from './language-list.ts';
 import { createLanguageChoice, type LanguageChoiceOfRequests } from './language-choice.ts';
 import { createLanguageDetection } from './language-detection.ts';
@@ -37,9 +37,9 @@ export interface TranslationRuntimeOptions {
   translationApiKey?: string;
   /** How long the language list is reused to map and check language arguments. @default 1 hour */
   languagesTtlMs?: number;
-  /** How long a detection, and a problem's assembled translation, is reused (TRANSLATION_CACHE_TTL_SECONDS). @default 6 hours */
+  /** How long a detection, and a problem's assembled translation, is reused (TRANSLATION_CACHE_TTL_SECONDS). @default as that variable */
   cacheTtlMs?: number;
-  /** Memory bound of the assembled translations (assembled-translations.ts); 0 keeps none. @default 32 MiB */
+  /** Memory bound of the assembled translations (assembled-translation-cache.ts); 0 keeps none. @default 32 MiB */
   assembledMaxBytes?: number;
   /** Told how each batch's texts were served (cache hits, joined, sent, calls, splits), for metrics. */
   onServed?: TranslationBatcherOptions<TranslationContext>['onServed'];
@@ -59,9 +59,9 @@ export type { LanguageDecision } from './language-choice.ts';
 export interface TranslationRuntime extends LanguageChoiceOfRequests {
   maxTextLength: number;
   /** Memoized Markdown work of the Problem.translation link (segmenting, splicing back, HTML). */
-  statements: StatementMemo;
-  /** The link's results, reused whole while their translations would be (assembled-translations.ts). */
-  assembled: AssembledTranslations;
+  statements: StatementCache;
+  /** The link's results, reused whole while their translations would be (assembled-translation-cache.ts). */
+  assembled: AssembledTranslationCache;
   /** The operators' translations, when TRANSLATION_CURATED_DIR (or a replica sharing it through Redis) gives some. */
   curated?: CuratedTranslations;
   /**
@@ -141,7 +141,7 @@ export function createTranslationRuntime({
   translationUrl,
   translationApiKey,
   languagesTtlMs = 60 * 60 * 1000,
-  cacheTtlMs = 6 * 60 * 60 * 1000,
+  cacheTtlMs = defaultOf('translationCacheTtlSeconds') * 1000,
   assembledMaxBytes = 32 * 1024 * 1024,
   onServed,
   defaultLanguages = [],
@@ -171,9 +171,9 @@ export function createTranslationRuntime({
     maxTextLength,
     curated,
     variant: () => `${defaultsKey}|${curated?.version ?? ''}`,
-    statements: createStatementMemo(),
+    statements: createStatementCache(),
     // As long as the translations they were made of.
-    assembled: createAssembledTranslations({
+    assembled: createAssembledTranslationCache({
       maxBytes: assembledMaxBytes,
       ttlMs: cacheTtlMs,
       onReused: onServed && ((reused) => onServed({ cached: 0, joined: 0, sent: 0, calls: 0, reused })),

@@ -1,5 +1,6 @@
 import { ErrorCode, UpstreamError, upstreamErrorIn, type ServiceName } from '../errors.ts';
-import type { GatewayLog } from '../observability/gateway-log.ts';
+import type { GatewayLog } from '../gateway-log.ts';
+import { defaultOf } from '../settings.ts';
 import { gatewayRequestOf } from '../request/gateway-request.ts';
 import type { UpstreamCall, UpstreamStep } from './upstream-call.ts';
 
@@ -26,13 +27,13 @@ export interface BreakerObserver {
 }
 
 export interface CircuitBreakerOptions {
-  /** Consecutive failed calls that open a service's circuit; 0 turns the breaker off. @default 5 */
+  /** Consecutive failed calls that open a service's circuit; 0 turns the breaker off. @default as UPSTREAM_BREAKER_FAILURES */
   failures?: number;
-  /** How long an open circuit fails calls at once before it lets probes through. @default 10000 */
+  /** How long an open circuit fails calls at once before it lets probes through. @default as UPSTREAM_BREAKER_COOLDOWN_MS */
   cooldownMs?: number;
-  /** Share of failed calls within `windowMs` that opens the circuit too (0 to 1); 0 turns this rule off. @default 0.5 */
+  /** Share of failed calls within `windowMs` that opens the circuit too (0 to 1); 0 turns this rule off. @default as UPSTREAM_BREAKER_FAILURE_PERCENT */
   failureRatio?: number;
-  /** The window the ratio is taken over. @default 10000 */
+  /** The window the ratio is taken over. @default as UPSTREAM_BREAKER_WINDOW_MS */
   windowMs?: number;
   /** Fewest calls in the window before the ratio counts, so a quiet service is not judged on two calls. @default 10 */
   minimumCalls?: number;
@@ -148,10 +149,10 @@ function noteClient(clients: string[], client: string): void {
  * own (see README "Deploying and replicas").
  */
 export function breakUpstreamCircuits({
-  failures = 5,
-  cooldownMs = 10_000,
-  failureRatio = 0.5,
-  windowMs = 10_000,
+  failures = defaultOf('upstreamBreakerFailures'),
+  cooldownMs = defaultOf('upstreamBreakerCooldownMs'),
+  failureRatio = defaultOf('upstreamBreakerFailurePercent') / 100,
+  windowMs = defaultOf('upstreamBreakerWindowMs'),
   minimumCalls = 10,
   probes = 3,
   observers = [],

@@ -1,4 +1,4 @@
-import { REQUEST_ID_HEADER, type RequestObserver, type UpstreamCallEnd } from '../observability/observed-request.ts';
+import { REQUEST_ID_HEADER, type RequestObserver, type UpstreamCallEnd } from '../request/observed-request.ts';
 import { gatewayRequestOf } from '../request/gateway-request.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
 import type { ServiceStep } from './upstream-call.ts';

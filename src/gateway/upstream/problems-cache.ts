@@ -1,4 +1,4 @@
-import { createMemoryKeyValueStore, type KeyValueStore } from '../cache/key-value-store.ts';
+import { createMemoryKeyValueStore, type KeyValueStore } from '../stores/key-value-store.ts';
 import { sha256Of } from '../../shared/hash.ts';
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
 import { UpstreamAnswer } from './upstream-answer.ts';

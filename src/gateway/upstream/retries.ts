@@ -3,11 +3,12 @@ import { CallSignal } from './call-signal.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
 import type { ServiceStep } from './upstream-call.ts';
 import { parseRetryAfter } from './upstream-errors.ts';
+import { defaultOf } from '../settings.ts';
 
 export interface UpstreamRetriesOptions {
   /** Budget of one call per service, all attempts and waits included. */
   timeoutMs: Record<ServiceName, number>;
-  /** Extra attempts for a call that is safe to repeat. @default 2 */
+  /** Extra attempts for a call that is safe to repeat. @default as UPSTREAM_RETRIES */
   retries?: number;
   /** First backoff; each retry doubles it, with full jitter. @default 100 */
   baseDelayMs?: number;
@@ -28,7 +29,7 @@ export class UpstreamTimeoutError extends Error {
  * ones). It retries transport failures and 429/502/503/504, waits with jittered exponential backoff or
  * the upstream's `Retry-After`, and never waits past the budget: then the last answer stands.
  */
-export function retryUpstreamCalls({ timeoutMs, retries = 2, baseDelayMs = 100, maxDelayMs = 2000 }: UpstreamRetriesOptions): ServiceStep {
+export function retryUpstreamCalls({ timeoutMs, retries = defaultOf('upstreamRetries'), baseDelayMs = 100, maxDelayMs = 2000 }: UpstreamRetriesOptions): ServiceStep {
   return {
     forService(service, next) {
       const budget = timeoutMs[service];

@@ -1,6 +1,6 @@
 import type { MeshFetch } from '@graphql-mesh/types';
 import type { ServiceName } from '../errors.ts';
-import type { RequestHead } from '../observability/observed-request.ts';
+import type { RequestHead } from '../request/observed-request.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
 import { answerOf } from './upstream-fetch.ts';
 

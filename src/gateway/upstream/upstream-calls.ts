@@ -1,10 +1,10 @@
 import type { MeshResolvedSource } from '@graphql-mesh/runtime';
 import type { MeshPlugin } from '@graphql-mesh/types';
 import type { GraphQLSchema } from 'graphql';
-import type { KeyValueStore } from '../cache/key-value-store.ts';
+import type { KeyValueStore } from '../stores/key-value-store.ts';
 import type { ServiceName } from '../errors.ts';
-import type { GatewayLog } from '../observability/gateway-log.ts';
-import type { RequestObserver } from '../observability/observed-request.ts';
+import type { GatewayLog } from '../gateway-log.ts';
+import type { RequestObserver } from '../request/observed-request.ts';
 import type { GatewaySettings } from '../settings.ts';
 import { limitAnswerSize } from './answer-size-limit.ts';
 import { breakUpstreamCircuits, type BreakerObserver } from './circuit-breaker.ts';

@@ -1,6 +1,6 @@
 import type { MeshFetch } from '@graphql-mesh/types';
 import { bearer, listedResolverMaps, type BuiltMesh } from '../../mesh.ts';
-import type { GatewayLog } from '../../observability/gateway-log.ts';
+import type { GatewayLog } from '../../gateway-log.ts';
 import type { GatewaySettings } from '../../settings.ts';
 import type { SendUpstream } from '../../upstream/upstream-call.ts';
 import { fastPathBlocker } from './fast-path-blocker.ts';

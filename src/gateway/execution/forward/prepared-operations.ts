@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import type { RequestHead } from '../../observability/observed-request.ts';
+import type { RequestHead } from '../../request/observed-request.ts';
 import type { GatewayRequest } from '../../request/gateway-request.ts';
 
 /** The context a prepared operation runs with: the client's request head and request object, as the upstream steps read them. */

@@ -45,8 +45,8 @@ export interface TranslationServedEvent {
   /** The service's limits as the gateway knows them now (shared, live), for their values and ages in metrics. */
   limits?: ServiceLimits;
   /**
-   * Problem translations reused whole (assembled-translations.ts), whose texts were not looked up
-   * one by one. Never set by the batcher: the link's memo reports these, once per tick.
+   * Problem translations reused whole (assembled-translation-cache.ts), whose texts were not looked up
+   * one by one. Never set by the batcher: the assembled translation cache reports these, once per tick.
    */
   reused?: number;
 }

@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { GatewayLog } from '../../observability/gateway-log.ts';
+import type { GatewayLog } from '../../gateway-log.ts';
 import { SettingsError } from '../../settings.ts';
 import { parseLanguageTag } from '../language-tags.ts';
 import { MAX_CURATED_FILE_BYTES, parseCuratedFile, type CuratedFile } from './curated-file.ts';

@@ -1,4 +1,4 @@
-import type { KeyValueStore } from '../../cache/key-value-store.ts';
+import type { KeyValueStore } from '../../stores/key-value-store.ts';
 import { withTimeout } from '../../../shared/with-timeout.ts';
 import type { CuratedEntry, CuratedSet } from './curated-directory.ts';
 

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { sha256Of, textDigest } from '../../../shared/hash.ts';
-import type { GatewayLog } from '../../observability/gateway-log.ts';
+import type { GatewayLog } from '../../gateway-log.ts';
 import type { CuratedEntry, CuratedSet } from './curated-directory.ts';
 
 /** What to do with a curated translation made from an older statement (TRANSLATION_CURATED_STALE). */

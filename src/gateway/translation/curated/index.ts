@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
-import type { KeyValueStore } from '../../cache/key-value-store.ts';
-import type { GatewayLog } from '../../observability/gateway-log.ts';
-import type { GatewaySettings } from '../../settings.ts';
+import type { KeyValueStore } from '../../stores/key-value-store.ts';
+import type { GatewayLog } from '../../gateway-log.ts';
+import { defaultOf, type GatewaySettings } from '../../settings.ts';
 import { openCuratedDirectory } from './curated-directory.ts';
 import { createCuratedPublisher, followCuratedSet } from './curated-sharing.ts';
 import { createCuratedStore, type CuratedTranslations } from './curated-translations.ts';
@@ -35,7 +35,9 @@ export async function startCuratedTranslations(
   const dir = settings.translationCuratedDir;
   if (!dir && !sharedStore) return undefined;
   const store = createCuratedStore({ stale: settings.translationCuratedStale, log, registry });
-  const intervalMs = (settings.translationCuratedRescanSeconds || 30) * 1000;
+  // How often the set shared through Redis is read and published: `0` means "the watcher only" for
+  // the directory, and Redis has no watcher, so it keeps the default's pace there.
+  const intervalMs = (settings.translationCuratedRescanSeconds || defaultOf('translationCuratedRescanSeconds')) * 1000;
   if (!dir) {
     const following = followCuratedSet({ store: sharedStore!, intervalMs }, (set) => store.load(set, { loaded: [...set.values()].reduce((sum, languages) => sum + languages.size, 0), invalid: 0 }));
     // Not awaited: a Redis that is slow or away must not hold start-up; the set arrives with the first answer.

@@ -1,4 +1,4 @@
-import type { GatewayLog } from '../../observability/gateway-log.ts';
+import type { GatewayLog } from '../../gateway-log.ts';
 import { pageSizeFor, pause, type CallPacer } from './call-pacer.ts';
 import type { CataloguePage } from './catalogue-page.ts';
 import type { Leases } from './leases.ts';

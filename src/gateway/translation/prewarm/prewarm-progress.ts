@@ -1,5 +1,5 @@
 import { sha256Of } from '../../../shared/hash.ts';
-import type { KeyValueStore } from '../../cache/key-value-store.ts';
+import type { KeyValueStore } from '../../stores/key-value-store.ts';
 
 /**
  * How far one language's walk over the catalogue has come, kept in the shared store so that a

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Registry } from 'prom-client';
-import { createMemoryKeyValueStore, type KeyValueStore } from '../../cache/key-value-store.ts';
-import type { GatewayLog } from '../../observability/gateway-log.ts';
+import { createMemoryKeyValueStore, type KeyValueStore } from '../../stores/key-value-store.ts';
+import type { GatewayLog } from '../../gateway-log.ts';
 import type { RedisStores } from '../../redis/index.ts';
-import type { GatewaySettings } from '../../settings.ts';
+import { defaultOf, type GatewaySettings } from '../../settings.ts';
 import type { TranslationRuntime } from '../translation-runtime.ts';
 import { createCallPacer, pause, type SharedPace } from './call-pacer.ts';
 import { createMemoryLeases, type Leases } from './leases.ts';
@@ -25,9 +25,9 @@ export interface TranslationPrewarmOptions {
   target: () => PrewarmTarget | undefined;
   /** The translation runtime's view of its calls: readers' calls in flight, and the calls a page made. */
   calls: TranslationRuntime['calls'];
-  /** TRANSLATION_PREWARM_CALLS_PER_SECOND. @default 2 */
+  /** TRANSLATION_PREWARM_CALLS_PER_SECOND. @default as that variable */
   callsPerSecond?: number;
-  /** TRANSLATION_PREWARM_REFRESH_SECONDS in ms. @default 1 hour */
+  /** TRANSLATION_PREWARM_REFRESH_SECONDS in ms. @default as that variable */
   refreshMs?: number;
   /** TRANSLATION_CACHE_TTL_SECONDS in ms: with no cache there is nothing to prewarm. */
   cacheTtlMs: number;
@@ -74,8 +74,8 @@ export function startTranslationPrewarm({
   languages,
   target,
   calls,
-  callsPerSecond = 2,
-  refreshMs = 60 * 60 * 1000,
+  callsPerSecond = defaultOf('translationPrewarmCallsPerSecond'),
+  refreshMs = defaultOf('translationPrewarmRefreshSeconds') * 1000,
   cacheTtlMs,
   store = createMemoryKeyValueStore({ maxBytes: 1024 * 1024 }),
   leases = createMemoryLeases(),

@@ -2,7 +2,7 @@ import type { ExecutionResult, OperationDefinitionNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { sha256Of } from '../../../shared/hash.ts';
 import { withTimeout } from '../../../shared/with-timeout.ts';
-import type { KeyValueStore } from '../../cache/key-value-store.ts';
+import type { KeyValueStore } from '../../stores/key-value-store.ts';
 import type { CachedAnswer } from '../../request/cached-answer.ts';
 import type { AnswerLanguage } from '../../request/answer-language.ts';
 import { answerLanguageHeaders } from '../../request/languages-served.ts';

@@ -5,7 +5,7 @@ import { ErrorCode } from '../../src/gateway/errors.ts';
 
 const STATEMENT_NOT_TRANSLATABLE = ErrorCode.StatementNotTranslatable;
 import { DEFAULT_STATEMENT_LIMITS } from '../../src/gateway/statement/statement-limits.ts';
-import { createStatementMemo, type StatementMemo } from '../../src/gateway/statement/statement-memo.ts';
+import { createStatementCache, type StatementCache } from '../../src/gateway/statement/statement-cache.ts';
 import { createStatementThread, type StatementRunner } from '../../src/gateway/statement/statement-thread.ts';
 import { createStatementWork, type StatementTask } from '../../src/gateway/statement/statement-work.ts';
 
@@ -53,10 +53,10 @@ const shout = (html: string) => html.replace(/(<[^>]*>)|([^<]+)/g, (_, tag: stri
 /** About 64 KB of ordinary statement: about a second of Markdown work each way on a busy machine. */
 const LARGE = Array.from({ length: 1050 }, (_, index) => `Paragraph ${index} has $x_${index}$ and \`c\` in it, and *more* words.`).join('\n\n');
 
-describe('the statement memo', () => {
+describe('the statement cache', () => {
   it('works on a statement that fails once: the failure is memoized, and each caller gets a coded error', async () => {
     const { runner, tasks } = countingRunner();
-    const memo = createStatementMemo({ runner });
+    const memo = createStatementCache({ runner });
     const deep = '>'.repeat(10_000) + ' deep';
     for (let round = 0; round < 3; round++) {
       const error = await errorOf(memo.segment(deep));
@@ -76,7 +76,7 @@ describe('the statement memo', () => {
 
   it('refuses a statement over the length limit without sending it anywhere', async () => {
     const { runner, tasks } = countingRunner();
-    const memo = createStatementMemo({ runner, limits: { maxLength: 1000 } });
+    const memo = createStatementCache({ runner, limits: { maxLength: 1000 } });
     const error = await errorOf(memo.segment('x'.repeat(1001)));
     expect(error.extensions).toMatchObject({ code: STATEMENT_NOT_TRANSLATABLE, limit: 1000, actual: 1001 });
     expect(tasks).toEqual([]);
@@ -85,7 +85,7 @@ describe('the statement memo', () => {
   it('answers the statements asked for in one step together, cached or not, so their texts share a batch', async () => {
     const { runner } = countingRunner();
     const slow: StatementRunner = { ...runner, run: (task) => new Promise((resolve) => setTimeout(() => resolve(runner.run(task)), 30)) };
-    const memo = createStatementMemo({ runner: slow });
+    const memo = createStatementCache({ runner: slow });
     await memo.segment('Cached $a$.');
     const start = performance.now();
     const settled: Record<string, number> = {};
@@ -98,14 +98,14 @@ describe('the statement memo', () => {
   });
 });
 
-describe('the statement memo on its worker thread', () => {
-  let memo: StatementMemo | undefined;
+describe('the statement cache on its worker thread', () => {
+  let memo: StatementCache | undefined;
   afterEach(async () => {
     await memo?.close();
   });
 
   it('keeps the event loop free while a 64 KB statement is segmented, reassembled and rendered', async () => {
-    memo = createStatementMemo();
+    memo = createStatementCache();
     await memo.segment('Warm the thread up.');
     const onThisThread = await loopCpuDuring(async () => {
       const segments = await memo!.segment(LARGE);
@@ -125,7 +125,7 @@ describe('the statement memo on its worker thread', () => {
     // a fresh thread stays under even on a loaded machine; tasks counted as they reach the thread.
     const thread = createStatementThread({ limits: DEFAULT_STATEMENT_LIMITS, timeoutMs: 200 });
     const tasks: StatementTask[] = [];
-    memo = createStatementMemo({ runner: { run: (task) => (tasks.push(task), thread.run(task)), close: () => thread.close() } });
+    memo = createStatementCache({ runner: { run: (task) => (tasks.push(task), thread.run(task)), close: () => thread.close() } });
     const error = await errorOf(memo.segment(LARGE));
     expect(error.extensions.code).toBe(STATEMENT_NOT_TRANSLATABLE);
     expect(error.message).toMatch(/took more than 0.2 s/);

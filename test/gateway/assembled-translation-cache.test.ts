@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAssembledTranslations, type AssembledFrom } from '../../src/gateway/translation/assembled-translations.ts';
+import { createAssembledTranslationCache, type AssembledFrom } from '../../src/gateway/translation/assembled-translation-cache.ts';
 
 const PROBLEM: AssembledFrom = { from: null, to: 'es', title: 'Palindrome Check', statement: 'A *palindrome* reads the same both ways.\n\n## Input\n\n$t$ strings.' };
 const MACHINE = { kind: 'MACHINE', sourceLanguage: 'en', madeAt: '2026-01-01T00:00:00.000Z', stale: false } as const;
@@ -8,7 +8,7 @@ const nextTick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('problem translations reused whole (the link’s memo)', () => {
   it('gives back what was kept for exactly the same texts and languages, and nothing for any other', () => {
-    const assembled = createAssembledTranslations({ ttlMs: 60_000 });
+    const assembled = createAssembledTranslationCache({ ttlMs: 60_000 });
     expect(assembled.find(PROBLEM)).toBeUndefined();
     assembled.keep(PROBLEM, SPANISH);
     // Equal texts, not the same strings: a page's texts are new strings every time.
@@ -22,7 +22,7 @@ describe('problem translations reused whole (the link’s memo)', () => {
   });
 
   it('finds a problem by its id and languages, and gives back only what was made from exactly its texts now', () => {
-    const assembled = createAssembledTranslations({ ttlMs: 60_000 });
+    const assembled = createAssembledTranslationCache({ ttlMs: 60_000 });
     const byId = { ...PROBLEM, id: 'p1001' };
     assembled.keep(byId, SPANISH);
     // Equal texts in new strings, as every page brings them.
@@ -46,10 +46,10 @@ describe('problem translations reused whole (the link’s memo)', () => {
   });
 
   it('keeps nothing with a TTL of 0 (TRANSLATION_CACHE_TTL_SECONDS=0), and forgets an entry once its TTL is over', async () => {
-    const off = createAssembledTranslations({ ttlMs: 0 });
+    const off = createAssembledTranslationCache({ ttlMs: 0 });
     off.keep(PROBLEM, SPANISH);
     expect(off.find(PROBLEM)).toBeUndefined();
-    const short = createAssembledTranslations({ ttlMs: 100 });
+    const short = createAssembledTranslationCache({ ttlMs: 100 });
     short.keep(PROBLEM, SPANISH);
     expect(short.find(PROBLEM)).toEqual(SPANISH);
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -57,7 +57,7 @@ describe('problem translations reused whole (the link’s memo)', () => {
   });
 
   it('stays within its memory bound, the least recently used going first', () => {
-    const assembled = createAssembledTranslations({ ttlMs: 60_000, maxBytes: 4 * 1024 });
+    const assembled = createAssembledTranslationCache({ ttlMs: 60_000, maxBytes: 4 * 1024 });
     const problems = Array.from({ length: 20 }, (_, index): AssembledFrom => ({ ...PROBLEM, title: `Problem ${index}` }));
     for (const problem of problems) assembled.keep(problem, SPANISH);
     expect(assembled.find(problems[0])).toBeUndefined();
@@ -66,7 +66,7 @@ describe('problem translations reused whole (the link’s memo)', () => {
 
   it('reports the translations reused once per tick, summed, and a report that throws costs no translation', async () => {
     const reports: number[] = [];
-    const assembled = createAssembledTranslations({ ttlMs: 60_000, onReused: (count) => reports.push(count) });
+    const assembled = createAssembledTranslationCache({ ttlMs: 60_000, onReused: (count) => reports.push(count) });
     assembled.keep(PROBLEM, SPANISH);
     for (let page = 0; page < 3; page += 1) assembled.find(PROBLEM);
     assembled.find({ ...PROBLEM, to: 'pt' });
@@ -77,7 +77,7 @@ describe('problem translations reused whole (the link’s memo)', () => {
     await nextTick();
     expect(reports).toEqual([3, 1]);
 
-    const throwing = createAssembledTranslations({ ttlMs: 60_000, onReused: () => { throw new Error('metrics down'); } });
+    const throwing = createAssembledTranslationCache({ ttlMs: 60_000, onReused: () => { throw new Error('metrics down'); } });
     throwing.keep(PROBLEM, SPANISH);
     expect(throwing.find(PROBLEM)).toEqual(SPANISH);
     await nextTick();

@@ -1,5 +1,5 @@
 import { textDigest } from '../../shared/hash.ts';
-import { createLruCache } from '../cache/lru-cache.ts';
+import { createLruCache } from '../stores/lru-cache.ts';
 import type { Provenance } from './provenance.ts';
 
 /** A problem's title and statement in one language, as the Problem.translation link put them together. */
@@ -28,7 +28,7 @@ interface Kept {
   translation: AssembledTranslation;
 }
 
-export interface AssembledTranslationsOptions {
+export interface AssembledTranslationCacheOptions {
   /** Memory bound. @default 32 MiB */
   maxBytes?: number;
   /** How long an assembled translation is reused: the translation cache's TTL (TRANSLATION_CACHE_TTL_SECONDS); 0 keeps nothing. */
@@ -37,7 +37,7 @@ export interface AssembledTranslationsOptions {
   onReused?: (translations: number) => void;
 }
 
-export interface AssembledTranslations {
+export interface AssembledTranslationCache {
   /** The translation assembled lately from exactly these texts and languages, if any. */
   find(from: AssembledFrom): AssembledTranslation | undefined;
   keep(from: AssembledFrom, translation: AssembledTranslation): void;
@@ -55,7 +55,7 @@ export interface AssembledTranslations {
  * own (a translation made again elsewhere within that time may read differently, as two replicas'
  * whole answers may).
  */
-export function createAssembledTranslations({ maxBytes = 32 * 1024 * 1024, ttlMs, onReused }: AssembledTranslationsOptions): AssembledTranslations {
+export function createAssembledTranslationCache({ maxBytes = 32 * 1024 * 1024, ttlMs, onReused }: AssembledTranslationCacheOptions): AssembledTranslationCache {
   const kept = createLruCache<Kept>({
     maxBytes,
     ttlMs,

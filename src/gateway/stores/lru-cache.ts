@@ -16,7 +16,7 @@ export interface LruCache<V> {
 }
 
 /**
- * The in-process caches' shape over `lru-cache` (bytes bound, TTL): what the statement memo needs, in
+ * The in-process caches' shape over `lru-cache` (bytes bound, TTL): what the statement cache needs, in
  * two lines at each use instead of its options at each.
  */
 export function createLruCache<V extends {}>({ maxBytes, ttlMs, sizeOf }: LruCacheOptions<V>): LruCache<V> {

@@ -1,11 +1,11 @@
 import { textDigest } from '../../shared/hash.ts';
-import { createLruCache } from '../cache/lru-cache.ts';
+import { createLruCache } from '../stores/lru-cache.ts';
 import { statementError, type StatementFailure } from './statement-failure.ts';
 import { DEFAULT_STATEMENT_LIMITS, tooLong, type StatementLimits } from './statement-limits.ts';
 import { createStatementThread, type StatementRunner } from './statement-thread.ts';
 import type { StatementOutcome, StatementTask } from './statement-work.ts';
 
-export interface StatementMemoOptions {
+export interface StatementCacheOptions {
   /** Memory bound of the memo. @default 32 MiB */
   maxBytes?: number;
   /** @default 6 hours */
@@ -29,7 +29,7 @@ export interface StatementMemoOptions {
  * Each method rejects with a `STATEMENT_NOT_TRANSLATABLE` GraphQL error when the statement cannot be
  * translated, never with the original as its translation.
  */
-export interface StatementMemo {
+export interface StatementCache {
   /** The statement's segments to translate (HTML). */
   segment(markdown: string): Promise<string[]>;
   /** The statement with its segments' translations (in the order of `segment`) in place. */
@@ -39,14 +39,14 @@ export interface StatementMemo {
   close(): Promise<void>;
 }
 
-export function createStatementMemo({
+export function createStatementCache({
   maxBytes = 32 * 1024 * 1024,
   ttlMs = 6 * 60 * 60 * 1000,
   failureTtlMs = 10 * 60 * 1000,
   limits: limitOptions,
   timeoutMs,
   runner,
-}: StatementMemoOptions = {}): StatementMemo {
+}: StatementCacheOptions = {}): StatementCache {
   const limits = { ...DEFAULT_STATEMENT_LIMITS, ...limitOptions };
   const thread = runner ?? createStatementThread({ limits, timeoutMs });
   const values = createLruCache<string | string[]>({
