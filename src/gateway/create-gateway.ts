@@ -22,6 +22,8 @@ import { fragmentTypenameTransform } from './execution/delegate/fragment-typenam
 import { deferredFieldsTransform } from './execution/delegate/deferred-fields-transform.ts';
 import { createForwarding } from './execution/forward/forwarding.ts';
 import { useExecution } from './execution/use-execution.ts';
+import { delegatedRuns } from './execution/delegate/delegated-run.ts';
+import { createPreparedOperations } from './execution/forward/prepared-operations.ts';
 import type { GatewayLog } from './observability/gateway-log.ts';
 import type { TranslationCache } from './translation/translation-cache.ts';
 import { translationRuntimeFor, useTranslationRuntime } from './translation/translation-runtime.ts';
@@ -391,18 +393,21 @@ export async function createGateway({
           ? graphiqlYogaOptions({ keysRequired: settings.gatewayApiKeys.length > 0, schema, onPath: (request) => routes.routeFor(new URL(request.url).pathname) === 'graphql' })
           : { graphiql: false }),
       }) as unknown as YogaServerInstance<object, object>;
+      // The plans of the texts seen: the fast path's table when it is on (yoga's forwarding fills it too).
+      const prepared = forwarding?.prepared ?? createPreparedOperations();
       // Every request enters here: head guards before any body is read; repeated queries, and queries
-      // the fast path has forwarded before, answered on node:http; the rest is yoga's.
+      // planned (forwarded or delegated), answered on node:http; the rest is yoga's.
       const listener = createNodeAdapter({
         guards,
         cache: responseCache,
         maskErrors,
         observers: observability.observers,
         cors,
-        direct: forwarding && {
-          operations: forwarding.prepared,
-          // The first request of a text takes the same way as the thousandth: planned here, once.
-          plan: documentPlanner({ checks: (context) => yoga.getEnveloped(context), forwarding, trustedTexts }),
+        direct: {
+          operations: prepared,
+          // The first request of a text takes the same way as the thousandth: planned here, once,
+          // forwarded whole or delegated by Mesh's own execution.
+          plan: documentPlanner({ checks: (context) => yoga.getEnveloped(context), forwarding, delegated: delegatedRuns(mesh.plugins), prepared, trustedTexts }),
           // Mesh logs the causes of errors only under NODE_ENV=production, which the production setting follows.
           onErrors: settings.production ? (errors) => logErrorCauses(mesh.logger, errors) : undefined,
         },
