@@ -7,8 +7,8 @@ import { PROBLEMS_KEY, startStack, type Stack } from '../helpers/start-stack.ts'
 
 /**
  * Identical requests in flight share one upstream call, whichever way the gateway answers them:
- * the node:http adapter's direct lane, yoga (over HTTP, or through `gateway.fetch`), and Mesh's
- * delegation with the fast path off. The stores are off (problems cache TTL 0, translation cache
+ * the node:http adapter's direct lane, yoga (through `gateway.fetch`), and Mesh's delegation with
+ * the fast path off (the front door's delegated plans). The stores are off (problems cache TTL 0, translation cache
  * TTL 0), so only sharing in flight can spare a call, and the upstreams answer slowly, so the 50
  * requests are all in flight together.
  */
@@ -74,12 +74,12 @@ describe('identical requests in flight share one upstream call', () => {
     expect(problemsCalls).toBeLessThanOrEqual(2);
   });
 
-  it('through Mesh delegation (fast path off)', async () => {
+  it('through Mesh delegation (fast path off), run by the front door', async () => {
     const gateway = await gatewayWith({ fastPathEnabled: false });
     await overHttp(gateway.gatewayUrl, PROBLEM);
     problemsCalls = 0;
     const responses = await all(() => overHttp(gateway.gatewayUrl, PROBLEM));
-    expect(responses.map((response) => gateway.laneOf(response))).toEqual(Array(CONCURRENT).fill('yoga'));
+    expect(responses.map((response) => gateway.laneOf(response))).toEqual(Array(CONCURRENT).fill('delegated'));
     expect(problemsCalls).toBeGreaterThanOrEqual(1);
     expect(problemsCalls).toBeLessThanOrEqual(2);
   });

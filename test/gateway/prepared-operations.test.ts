@@ -5,7 +5,7 @@ import { createPreparedOperations, type PreparedOperation } from '../../src/gate
 const schema = buildSchema('type Query { a: Int }');
 const preparedFor = (query: string): PreparedOperation => {
   const document = parse(query);
-  return { schema, document, operation: document.definitions[0] as OperationDefinitionNode, bind: () => undefined };
+  return { strategy: 'forwarded', schema, document, operation: document.definitions[0] as OperationDefinitionNode, bind: () => undefined };
 };
 
 /** The plans of the texts seen: found by text and operation name, bounded however clients send them. */

@@ -10,6 +10,8 @@ import type { Observability } from '../observability/index.ts';
 import type { GatewayLog } from '../gateway-log.ts';
 import { logErrorCauses } from '../observability/mesh-logger.ts';
 import { documentPlanner } from '../pipeline/document-planner.ts';
+import { delegatedRuns } from '../execution/delegate/delegated-run.ts';
+import { createPreparedOperations } from '../execution/forward/prepared-operations.ts';
 import { createNodeAdapter, type NodeAdapter, type NodeAdapterOptions } from '../pipeline/node-adapter.ts';
 import { toPublicSchema } from '../public-schema.ts';
 import type { GuardList } from '../request/guards.ts';
@@ -101,17 +103,20 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
       const stages = yogaStages({ settings, mesh, schema, guards, observability, shared, trustedDocuments, responseCache, forwarding, maskErrors });
       const yoga = engineYoga({ settings, stages, schema, routes, cors });
       // Every request enters here: head guards before any body is read; repeated queries, and queries
-      // the fast path has forwarded before, answered on node:http; the rest is yoga's.
+      // planned (forwarded or delegated), answered on node:http; the rest is yoga's.
+      // The plans of the texts seen: the fast path's table when it is on (yoga's forwarding fills it too).
+      const prepared = forwarding?.prepared ?? createPreparedOperations();
       const listener = createNodeAdapter({
         guards,
         cache: responseCache,
         maskErrors,
         observers: observability.observers,
         cors,
-        direct: forwarding && {
-          operations: forwarding.prepared,
-          // The first request of a text takes the same way as the thousandth: planned here, once.
-          plan: documentPlanner({ checks: (context) => yoga.getEnveloped(context), forwarding, trustedTexts }),
+        direct: {
+          operations: prepared,
+          // The first request of a text takes the same way as the thousandth: planned here, once,
+          // forwarded whole or delegated by Mesh's own execution.
+          plan: documentPlanner({ checks: (context) => yoga.getEnveloped(context), forwarding, delegated: delegatedRuns(mesh.plugins), prepared, trustedTexts }),
           // Mesh logs the causes of errors only under NODE_ENV=production, which the production setting follows.
           onErrors: settings.production ? (errors) => logErrorCauses(mesh.logger, errors) : undefined,
         },

@@ -8,11 +8,12 @@ export interface ExecutionOptions {
 }
 
 /**
- * The one place that decides how an operation that reaches execution runs (a response-cache hit
- * never does): forwarded whole to the problems service when it can answer it alone, else delegated
- * by Mesh, with the graphql-tools workarounds (delegate/) around Mesh's execution for the documents
- * that need them. The node:http adapter's direct lane forwards only texts this decision has already
- * forwarded once.
+ * How an operation that reaches yoga's execution runs (a response-cache hit never does): forwarded
+ * whole to the problems service when it can answer it alone, else delegated by Mesh, with the
+ * graphql-tools workarounds (delegate/) around Mesh's execution for the documents that need them.
+ * The front door decides the same for the texts it plans (pipeline/document-planner.ts: the same
+ * forwarding, and delegate/delegated-run.ts with the same workarounds), so a text runs alike
+ * whichever door it came through.
  */
 export function useExecution({ forwarding }: ExecutionOptions): Plugin {
   return {

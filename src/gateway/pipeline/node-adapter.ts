@@ -229,7 +229,7 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       return false;
     }
     const { run, operation, estimate } = forward;
-    observed.lane = 'direct';
+    observed.lane = direct?.operations.find(params.query, params.operationName)?.strategy === 'delegated' ? 'delegated' : 'direct';
     observed.operations.set(observed, { name: operationNameOf(operation.name?.value), type: 'query' });
     let result: ExecutionResult;
     try {
@@ -295,7 +295,7 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
 
   /** A result with errors, masked, in yoga's own way of turning it into a status, headers and a body. */
   async function writeResult(response: ServerResponse, gateway: GatewayRequest, executed: ExecutionResult, mediaType: string): Promise<void> {
-    if (executed.errors?.length) direct?.onErrors?.(executed.errors);
+    if (executed.errors?.length && gateway.observed.lane !== 'delegated') direct?.onErrors?.(executed.errors);
     const result = maskErrors(executed);
     // The observers (the request log's upstream causes) read the errors before masking, as yoga's do.
     gateway.observed.result = executed;

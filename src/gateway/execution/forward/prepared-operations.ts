@@ -13,17 +13,26 @@ export interface PreparedContext {
 export type PreparedRun = (context: PreparedContext) => Promise<ExecutionResult>;
 
 /**
- * An operation yoga has parsed, validated and let through every guard, which the fast path then
- * forwarded whole to its source: what it takes to forward the same text again without yoga.
+ * How a plan answers: `forwarded` whole to the problems service (forward/), or `delegated` by
+ * Mesh's own execution (delegate/delegated-run.ts), which logs its errors' causes itself (Mesh's
+ * onExecute hook, as for yoga's requests).
+ */
+export type PlanStrategy = 'forwarded' | 'delegated';
+
+/**
+ * An operation parsed, validated and let through every check that does not depend on variables:
+ * what it takes to answer the same text again without yoga, forwarded or delegated.
  */
 export interface PreparedOperation {
+  strategy: PlanStrategy;
   /** The public schema it was validated against. */
   schema: GraphQLSchema;
   document: DocumentNode;
   operation: OperationDefinitionNode;
   /**
    * What runs it with these client variables, or undefined when, with them, it must go yoga's way:
-   * variables that do not coerce (yoga words the error), or @skip/@include leaving no source field.
+   * variables that do not coerce (yoga words the error), or, forwarded, @skip/@include leaving no
+   * source field.
    * `coerced`: the same variables already coerced against the schema (by the cost estimate), if known.
    */
   bind(variables: Record<string, unknown> | undefined, coerced?: Record<string, unknown>): PreparedRun | undefined;
@@ -41,7 +50,7 @@ export interface PreparedOperationsOptions {
 export interface PreparedOperations {
   /**
    * Records the plan of the text `query` with `operationName` (the text as the client sent it): what
-   * forwards it, or null for a text the straight path leaves to yoga (delegated, deferred, refused).
+   * forwards or delegates it, or null for a text the straight path leaves to yoga (deferred, refused).
    */
   remember(query: string, operationName: string | null | undefined, prepared: PreparedOperation | null): void;
   /** Whether a plan of this text would be kept (a very long text is planned by yoga every time). */

@@ -173,6 +173,7 @@ export function createSingleSourceFastPath({
   const preparedOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, forwarded: ForwardableOperation): PreparedOperation => {
     const inSelectionOrder = forwarded.linked ? selectionOrderOf(schema, document, operationName) : undefined;
     return {
+      strategy: 'forwarded',
       schema,
       document,
       operation: forwarded.operation,
