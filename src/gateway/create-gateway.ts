@@ -35,7 +35,9 @@ import { logErrorCauses } from './observability/mesh-logger.ts';
 import { observeArrivalGuard } from './observability/use-request-observation.ts';
 import { errorMasking, useErrorMasking } from './pipeline/error-masking.ts';
 import type { GuardList } from './request/guards.ts';
-import { createNodeAdapter, type NodeAdapter, type NodeAdapterOptions } from './pipeline/node-adapter.ts';
+import { createFrontDoor } from './pipeline/front-door/front-door.ts';
+import { nodeTransport, type NodeAdapter, type NodeYogaHandler } from './pipeline/front-door/node-transport.ts';
+import { fetchTransport } from './pipeline/front-door/fetch-transport.ts';
 import { documentPlanner } from './pipeline/document-planner.ts';
 import { useGatewayPipeline } from './pipeline/yoga-adapter.ts';
 import { toPublicSchema } from './public-schema.ts';
@@ -113,7 +115,7 @@ export interface GatewayYoga {
 }
 
 export interface Gateway {
-  /** The yoga server underneath, behind the head guards of the node:http adapter; `fetch` runs them itself. */
+  /** The yoga server underneath, reached through the front door as `gateway.fetch` is (with a server context of the caller's). */
   yoga: GatewayYoga;
   /** Fetch-style handler: `(request: Request) => Promise<Response>` (Deno, Bun, workers, tests). */
   fetch: (request: Request) => Promise<Response>;
@@ -391,9 +393,9 @@ export async function createGateway({
           ? graphiqlYogaOptions({ keysRequired: settings.gatewayApiKeys.length > 0, schema, onPath: (request) => routes.routeFor(new URL(request.url).pathname) === 'graphql' })
           : { graphiql: false }),
       }) as unknown as YogaServerInstance<object, object>;
-      // Every request enters here: head guards before any body is read; repeated queries, and queries
-      // the fast path has forwarded before, answered on node:http; the rest is yoga's.
-      const listener = createNodeAdapter({
+      // Every request enters here, on node:http as through fetch (pipeline/front-door/): head guards
+      // before any body is read, then the one straight path; yoga serves what the request is for.
+      const door = createFrontDoor({
         guards,
         cache: responseCache,
         maskErrors,
@@ -406,8 +408,9 @@ export async function createGateway({
           // Mesh logs the causes of errors only under NODE_ENV=production, which the production setting follows.
           onErrors: settings.production ? (errors) => logErrorCauses(mesh.logger, errors) : undefined,
         },
-        next: yoga as unknown as NodeAdapterOptions['next'],
       });
+      const listener = nodeTransport(door, yoga as unknown as NodeYogaHandler);
+      const fetch = fetchTransport(door, (request, ...context) => yoga.fetch(request, ...context), { maxBodyBytes: settings.maxBodyBytes });
       return {
         hash: problems.hash,
         schema,
@@ -415,6 +418,7 @@ export async function createGateway({
         execute: mesh.execute,
         yoga,
         listener,
+        fetch,
         plugins: stages.map(([name]) => name),
         dispose: async () => {
           await yoga.dispose();
@@ -488,7 +492,7 @@ export async function createGateway({
     fetch: async (request, ...serverContext) => {
       const lease = engines.lease();
       try {
-        return releasedWhenSent(await lease.engine.yoga.fetch(request, ...serverContext), lease.release);
+        return releasedWhenSent(await lease.engine.fetch(request, ...serverContext), lease.release);
       } catch (error) {
         lease.release();
         throw error;
@@ -537,6 +541,8 @@ interface Engine extends Disposable {
   execute: PrewarmTarget['execute'];
   yoga: YogaServerInstance<object, object>;
   listener: NodeAdapter;
+  /** The same front door as a fetch handler. */
+  fetch: (request: Request, ...serverContext: object[]) => Promise<Response>;
   /** yoga's stages by name, in order. */
   plugins: string[];
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerMediaType } from '../../src/gateway/pipeline/node-adapter.ts';
+import { answerMediaType } from '../../src/gateway/pipeline/front-door/media-type.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
 /**

@@ -1,7 +1,8 @@
 import { request as httpRequest, ServerResponse, type IncomingMessage } from 'node:http';
 import { getOperationAST, GraphQLError, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createNodeAdapter, answerMediaType } from '../../src/gateway/pipeline/node-adapter.ts';
+import { createNodeAdapter } from '../../src/gateway/pipeline/front-door/node-transport.ts';
+import { answerMediaType } from '../../src/gateway/pipeline/front-door/media-type.ts';
 import { identifyCallerGuard, requireKeyGuard } from '../../src/gateway/guards/client-key.ts';
 import { declaredLengthGuard } from '../../src/gateway/guards/request-body.ts';
 import { createRouteTable, routeGuard } from '../../src/gateway/guards/route.ts';

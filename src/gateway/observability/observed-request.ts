@@ -30,7 +30,7 @@ export interface ObservedRequest {
    * Set when the node:http adapter answered the request itself (pipeline/node-adapter.ts):
    * `cache` for a response-cache hit, `direct` for a query forwarded whole to its source.
    */
-  lane?: 'cache' | 'direct';
+  lane?: 'cache' | 'direct' | 'delegated';
   /** Who asked, and for what, as the request log tells it (set by the log when the request starts). */
   client?: RequestClient;
 }
@@ -64,7 +64,7 @@ export interface FinishedRequest {
   /** Errors in the answer (all operations of a batch together); 0 when refused before parsing. */
   errors: number;
   /** How the listener in front of yoga answered it, when it did (see ObservedRequest.lane). */
-  lane?: 'cache' | 'direct';
+  lane?: 'cache' | 'direct' | 'delegated';
 }
 
 export interface UpstreamCallStart {

@@ -42,7 +42,7 @@ export interface RequestLogEntry {
   /** The request's trace, when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT). */
   trace_id?: string;
   /** `cache` or `direct` when answered in front of yoga (README "Performance"); absent when yoga served it. */
-  lane?: 'cache' | 'direct';
+  lane?: 'cache' | 'direct' | 'delegated';
   method?: string;
   /** The URL's path, without the query string. */
   path?: string;
