@@ -41,7 +41,7 @@ describe('answers from the cache in front of yoga', () => {
     authorization: `Bearer ${key}`,
     ...(accept === undefined ? {} : { accept }),
   });
-  /** The same request through yoga alone (the gateway's fetch handler never passes the listener). */
+  /** The same request through the gateway's fetch handler (the same front door, the fetch transport). */
   const viaYoga = (first: number, accept?: string) =>
     cached.gateway.fetch(new Request(cached.gatewayUrl, { method: 'POST', headers: headersFor(accept), body: body(first) }));
   const viaListener = (first: number, accept?: string, key?: string) =>
