@@ -79,7 +79,7 @@ export interface GatewayOptions {
 }
 
 export interface Gateway {
-  /** The yoga server underneath, behind the head guards of the node:http adapter; `fetch` runs them itself. */
+  /** The yoga server underneath, reached through the front door as `gateway.fetch` is (with a server context of the caller's). */
   yoga: GatewayYoga;
   /** Fetch-style handler: `(request: Request) => Promise<Response>` (Deno, Bun, workers, tests). */
   fetch: (request: Request) => Promise<Response>;

@@ -5,13 +5,15 @@ import { seeded } from '../helpers/random-operations.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
 /**
- * The listener in front of yoga against yoga itself, over the cross product of what clients vary:
+ * The front door's straight path against Mesh's delegation through yoga, over the cross product of
+ * what clients vary:
  * `Accept`, `Content-Type`, operation names, variables (missing, extra, wrong), documents with
  * several operations, links with good and bad language arguments, GET; then the headers the lane
  * reads itself (the key, a browser's Origin, validators, request ids). Each request is sent
- * once through the listener (yoga, the text's first time), once more (the lane, when it takes it)
- * and once to yoga alone; the last two must agree on status, the headers a client reads and the
- * bytes. A case the lane leaves to yoga agrees trivially; one it takes must agree exactly.
+ * twice through the listener (the second time answered by the lane when it takes it) and once to a
+ * gateway of the same settings that delegates everything (FAST_PATH_ENABLED=false: its door leaves
+ * every operation to yoga and Mesh); the last two must agree on status, the headers a client reads
+ * and the bytes.
  */
 const KEY = 'differential-key';
 const ORIGIN = 'https://app.example';
@@ -65,7 +67,9 @@ describe('the direct lane and yoga over what clients vary', () => {
     ['response cache on', { responseCacheTtlSeconds: 60 }],
   ])('agree on every combination (%s)', async (_name, cache) => {
     const log = lanesTaken();
-    const target = await stack.addGateway({ requestLog: log.requestLog, settings: { gatewayApiKeys: [KEY], corsOrigins: [ORIGIN], problemsCacheTtlSeconds: 0, ...cache } });
+    const settings = { gatewayApiKeys: [KEY], corsOrigins: [ORIGIN], problemsCacheTtlSeconds: 0, ...cache };
+    const target = await stack.addGateway({ requestLog: log.requestLog, settings });
+    const delegating = await stack.addGateway({ settings: { ...settings, fastPathEnabled: false } });
     const readHeaders = ['content-type', 'content-length', 'cache-control', 'vary', 'etag', 'access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers', 'retry-after'];
     const differences: string[] = [];
     // How the second request of each case was answered: a lane that took no case was never compared.
@@ -75,7 +79,7 @@ describe('the direct lane and yoga over what clients vary', () => {
       const lane = await fetch(url, init);
       const way = log.laneOf(lane);
       taken[way] = (taken[way] ?? 0) + 1;
-      const yoga = await target.gateway.fetch(new Request(url, init));
+      const yoga = await fetch(url.replace(target.gatewayUrl, delegating.gatewayUrl), init);
       const seen = async (response: Response) => `${response.status} ${readHeaders.map((name) => `${name}=${response.headers.get(name)}`).join(' ')} ${await response.text()}`;
       const [fromLane, fromYoga] = [await seen(lane), await seen(yoga)];
       // With the cache on, max-age counts down by the second: yoga, asked just after the lane, may say one less.
@@ -118,7 +122,9 @@ describe('the direct lane and yoga over what clients vary', () => {
 
   it('agree on random variable values for vetted texts: wrong types, nulls, lists, objects, huge numbers and strings', async () => {
     const log = lanesTaken();
-    const target = await stack.addGateway({ requestLog: log.requestLog, settings: { gatewayApiKeys: [KEY], problemsCacheTtlSeconds: 0, responseCacheTtlSeconds: 0, rateLimitRequests: 1_000_000 } });
+    const settings = { gatewayApiKeys: [KEY], problemsCacheTtlSeconds: 0, responseCacheTtlSeconds: 0, rateLimitRequests: 1_000_000 };
+    const target = await stack.addGateway({ requestLog: log.requestLog, settings });
+    const delegating = await stack.addGateway({ settings: { ...settings, fastPathEnabled: false } });
     const random = seeded(7);
     const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
     const VALUES: unknown[] = [null, 0, 1, -1, 2.5, 1e20, 2147483648, '1', '', 'p1001', 'es', 'ES', true, false, [], ['p1001'], [1, 'x'], {}, { direction: 'ASC', field: 'RATING' }, { ratingMin: 1 }, { ratingMin: '1' }, 'HARD', ['HARD'], { difficulty: ['HARD', 'NOPE'] }, 'x'.repeat(3000), 'y'.repeat(20_000), 101, 1000, { a: { b: { c: 1 } } }, 'NaN'];
@@ -146,7 +152,7 @@ describe('the direct lane and yoga over what clients vary', () => {
         const way = log.laneOf(answered);
         taken[way] = (taken[way] ?? 0) + 1;
         const lane = await seen(answered);
-        const yoga = await seen(await target.gateway.fetch(new Request(target.gatewayUrl, { method: 'POST', headers, body })));
+        const yoga = await seen(await fetch(delegating.gatewayUrl, { method: 'POST', headers, body }));
         if (lane !== yoga) differences.push(`${body.slice(0, 200)}\n  lane ${lane.slice(0, 300)}\n  yoga ${yoga.slice(0, 300)}`);
       }
     }
@@ -163,18 +169,17 @@ describe('the direct lane and yoga over what clients vary', () => {
     process.env.NODE_ENV = 'production';
     try {
       const log = lanesTaken();
-      const target = await stack.addGateway({
-        requestLog: log.requestLog,
-        settings: {
-          gatewayApiKeys: [KEY],
-          production: true,
-          problemsCacheTtlSeconds: 0,
-          responseCacheTtlSeconds: 0,
-          translationCacheTtlSeconds: 0,
-          upstreamRetries: 0,
-          translationTimeoutMs: 300,
-        },
-      });
+      const settings = {
+        gatewayApiKeys: [KEY],
+        production: true,
+        problemsCacheTtlSeconds: 0,
+        responseCacheTtlSeconds: 0,
+        translationCacheTtlSeconds: 0,
+        upstreamRetries: 0,
+        translationTimeoutMs: 300,
+      };
+      const target = await stack.addGateway({ requestLog: log.requestLog, settings });
+      const delegating = await stack.addGateway({ settings: { ...settings, fastPathEnabled: false } });
       const page = (first: number): RequestInit => ({
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
@@ -202,8 +207,8 @@ describe('the direct lane and yoga over what clients vary', () => {
       for (const [index, fault] of faults.entries()) {
         const first = 2 + (index % 3);
         const answers: string[] = [];
-        // The lane (the text was vetted above), then yoga alone, each meeting the fault afresh.
-        for (const send of [() => fetch(target.gatewayUrl, page(first)), () => target.gateway.fetch(new Request(target.gatewayUrl, page(first)))]) {
+        // The lane (the text was vetted above), then Mesh's delegation, each meeting the fault afresh.
+        for (const send of [() => fetch(target.gatewayUrl, page(first)), () => fetch(delegating.gatewayUrl, page(first))]) {
           stack.translation.setFaults({ ...fault, routes: ['POST /translate'] });
           const response = await send();
           const way = log.laneOf(response);

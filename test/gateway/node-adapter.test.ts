@@ -1,7 +1,8 @@
 import { request as httpRequest, ServerResponse, type IncomingMessage } from 'node:http';
 import { getOperationAST, GraphQLError, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createNodeAdapter, answerMediaType } from '../../src/gateway/pipeline/node-adapter.ts';
+import { createNodeAdapter } from '../../src/gateway/pipeline/front-door/node-transport.ts';
+import { answerMediaType } from '../../src/gateway/pipeline/front-door/media-type.ts';
 import { identifyCallerGuard, requireKeyGuard } from '../../src/gateway/guards/client-key.ts';
 import { declaredLengthGuard } from '../../src/gateway/guards/request-body.ts';
 import { createRouteTable, routeGuard } from '../../src/gateway/guards/route.ts';
@@ -40,7 +41,7 @@ describe('answers from the cache in front of yoga', () => {
     authorization: `Bearer ${key}`,
     ...(accept === undefined ? {} : { accept }),
   });
-  /** The same request through yoga alone (the gateway's fetch handler never passes the listener). */
+  /** The same request through the gateway's fetch handler (the same front door, the fetch transport). */
   const viaYoga = (first: number, accept?: string) =>
     cached.gateway.fetch(new Request(cached.gatewayUrl, { method: 'POST', headers: headersFor(accept), body: body(first) }));
   const viaListener = (first: number, accept?: string, key?: string) =>

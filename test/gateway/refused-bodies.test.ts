@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import { connect, type Socket } from 'node:net';
 import { Agent, fetch as undiciFetch, request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeAdapter } from '../../src/gateway/pipeline/node-adapter.ts';
+import { createNodeAdapter } from '../../src/gateway/pipeline/front-door/node-transport.ts';
 import { identifyCallerGuard, requireKeyGuard } from '../../src/gateway/guards/client-key.ts';
 import { declaredLengthGuard } from '../../src/gateway/guards/request-body.ts';
 import { createRouteTable, routeGuard } from '../../src/gateway/guards/route.ts';

@@ -64,7 +64,7 @@ async function post(url: string, body: GraphQLRequest, accept = 'application/gra
   return { status: response.status, text: await response.text() };
 }
 
-/** As post, through yoga alone: the gateway's fetch handler never passes the listener in front of it. */
+/** As post, through the gateway's fetch handler: the same front door as the listener, the fetch transport. */
 async function viaYoga(fetchOf: Gateway['fetch'], url: string, body: GraphQLRequest, accept = 'application/graphql-response+json', headers: Record<string, string> = {}) {
   const response = await fetchOf(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept, ...headers }, body: JSON.stringify(body) }));
   return { status: response.status, text: await response.text() };
@@ -129,11 +129,11 @@ describe('the single-source fast path', () => {
     }: { which?: keyof typeof pairs; forwarded?: boolean | 'unless cached' | 'linked'; accept?: string; headers?: Record<string, string> } = {},
   ) {
     problems.seen.length = 0;
-    // First through yoga alone (its fast path, inside yoga's execution), as `gateway.fetch` serves it.
+    // First through `gateway.fetch` (the text's first time: planned by the front door).
     const fast = await viaYoga(pairs[which].fastYoga, pairs[which].fast, request, accept, headers);
     const fastCalls = problems.seen.splice(0);
-    // The same text through the listener in front of yoga (the direct lane), which must answer
-    // exactly as yoga did.
+    // The same text through the listener (the direct lane, the plan found), which must answer
+    // exactly as the first time.
     const again = await post(pairs[which].fast, request, accept, headers);
     const againCalls = problems.seen.splice(0);
     const delegated = await post(pairs[which].delegated, request, accept, headers);
@@ -546,8 +546,8 @@ describe('the single-source fast path', () => {
     await vi.waitFor(() => expect(logs.delegated).toHaveLength(2));
     await vi.waitFor(() => expect(logs.fast).toHaveLength(4));
     const comparable = ({ level, operation, operationType, upstreamCalls, outcome, status, errors }: RequestLogEntry) => ({ level, operation, operationType, upstreamCalls, outcome, status, errors });
-    // Each text twice on the fast gateway: first through yoga, then through the direct lane, which says so.
-    expect(logs.fast.map((entry) => entry.lane)).toEqual([undefined, 'direct', undefined, 'direct']);
+    // Each text twice on the fast gateway, through gateway.fetch then the listener: the direct lane both times, which says so.
+    expect(logs.fast.map((entry) => entry.lane)).toEqual(['direct', 'direct', 'direct', 'direct']);
     // And the first request of a text the listener had never seen takes the direct lane too.
     await post(pairs.plain.fast, { query: /* GraphQL */ `query FirstSeen { problem(id: "p1001") { id } }` });
     await vi.waitFor(() => expect(logs.fast).toHaveLength(5));

@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type { GatewayLog } from '../gateway-log.ts';
-import type { NodeAdapter } from '../pipeline/node-adapter.ts';
+import type { NodeAdapter } from '../pipeline/front-door/node-transport.ts';
 import { createEngineSlot, releasedWhenSent, type EngineSlot } from '../schema/engine-slot.ts';
 import type { IntrospectedSchema } from '../schema/introspection.ts';
 import type { LiveProblemsSchema } from '../schema/live-problems-schema.ts';
@@ -98,7 +98,7 @@ function leasedEntries(engines: EngineSlot<Engine>): { listener: RequestListener
     fetch: async (request, ...serverContext) => {
       const lease = engines.lease();
       try {
-        return releasedWhenSent(await lease.engine.yoga.fetch(request, ...serverContext), lease.release);
+        return releasedWhenSent(await lease.engine.fetch(request, ...serverContext), lease.release);
       } catch (error) {
         lease.release();
         throw error;

@@ -16,7 +16,7 @@ import type { RouteTable } from '../guards/route.ts';
 import type { BuiltMesh } from '../mesh.ts';
 import type { Observability } from '../observability/index.ts';
 import { useErrorMasking } from '../pipeline/error-masking.ts';
-import type { NodeAdapterOptions } from '../pipeline/node-adapter.ts';
+import type { FrontDoorOptions } from '../pipeline/front-door/front-door.ts';
 import { useGatewayPipeline } from '../pipeline/yoga-adapter.ts';
 import type { GuardList } from '../request/guards.ts';
 import type { GatewaySettings } from '../settings.ts';
@@ -93,7 +93,7 @@ export interface EngineYogaOptions {
   /** The public schema of the engine (GraphiQL's example tabs are written from it). */
   schema: GraphQLSchema;
   routes: RouteTable;
-  cors: NodeAdapterOptions['cors'];
+  cors: FrontDoorOptions['cors'];
 }
 
 /** The yoga server of one engine: its stages, and yoga's own checks turned off where a guard does the work. */

@@ -12,7 +12,9 @@ import { logErrorCauses } from '../observability/mesh-logger.ts';
 import { documentPlanner } from '../pipeline/document-planner.ts';
 import { delegatedRuns } from '../execution/delegate/delegated-run.ts';
 import { createPreparedOperations } from '../execution/forward/prepared-operations.ts';
-import { createNodeAdapter, type NodeAdapter, type NodeAdapterOptions } from '../pipeline/node-adapter.ts';
+import { createFrontDoor, type FrontDoorOptions } from '../pipeline/front-door/front-door.ts';
+import { nodeTransport, type NodeAdapter, type NodeYogaHandler } from '../pipeline/front-door/node-transport.ts';
+import { fetchTransport } from '../pipeline/front-door/fetch-transport.ts';
 import { toPublicSchema } from '../public-schema.ts';
 import type { GuardList } from '../request/guards.ts';
 import type { Disposable } from '../schema/engine-slot.ts';
@@ -40,6 +42,8 @@ export interface Engine extends Disposable {
   execute: PrewarmTarget['execute'];
   yoga: YogaServerInstance<object, object>;
   listener: NodeAdapter;
+  /** The same front door as a fetch handler. */
+  fetch: (request: Request, ...serverContext: object[]) => Promise<Response>;
   /** yoga's stages by name, in order. */
   plugins: string[];
 }
@@ -60,7 +64,7 @@ export interface EngineParts {
   routes: RouteTable;
   observability: Pick<Observability, 'yogaPlugins' | 'observers'>;
   maskErrors: (result: ExecutionResult) => ExecutionResult;
-  cors: NodeAdapterOptions['cors'];
+  cors: FrontDoorOptions['cors'];
 }
 
 /**
@@ -102,11 +106,11 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
       });
       const stages = yogaStages({ settings, mesh, schema, guards, observability, shared, trustedDocuments, responseCache, forwarding, maskErrors });
       const yoga = engineYoga({ settings, stages, schema, routes, cors });
-      // Every request enters here: head guards before any body is read; repeated queries, and queries
-      // planned (forwarded or delegated), answered on node:http; the rest is yoga's.
       // The plans of the texts seen: the fast path's table when it is on (yoga's forwarding fills it too).
       const prepared = forwarding?.prepared ?? createPreparedOperations();
-      const listener = createNodeAdapter({
+      // Every request enters here, on node:http as through fetch (pipeline/front-door/): head guards
+      // before any body is read, then the one straight path; yoga serves what the request is for.
+      const door = createFrontDoor({
         guards,
         cache: responseCache,
         maskErrors,
@@ -120,8 +124,9 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
           // Mesh logs the causes of errors only under NODE_ENV=production, which the production setting follows.
           onErrors: settings.production ? (errors) => logErrorCauses(mesh.logger, errors) : undefined,
         },
-        next: yoga as unknown as NodeAdapterOptions['next'],
       });
+      const listener = nodeTransport(door, yoga as unknown as NodeYogaHandler);
+      const fetch = fetchTransport(door, (request, ...context) => yoga.fetch(request, ...context), { maxBodyBytes: settings.maxBodyBytes });
       return {
         hash: problems.hash,
         schema,
@@ -129,6 +134,7 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
         execute: mesh.execute,
         yoga,
         listener,
+        fetch,
         plugins: stages.map(([name]) => name),
         dispose: async () => {
           await yoga.dispose();

@@ -1,0 +1,85 @@
+import { getCORSHeadersByRequestAndOptions, type CORSOptions } from '@whatwg-node/server';
+import type { ExecutionResult } from 'graphql';
+import { REQUEST_ID_HEADER, tellFinished, type RequestObserver } from '../../request/observed-request.ts';
+import { cacheControlOf, cachingHeaders, matchesEtag, secondsLeft } from '../../execution/response-cache/response-cache.ts';
+import type { CachedAnswer } from '../../request/cached-answer.ts';
+import type { GatewayRequest } from '../../request/gateway-request.ts';
+import { answerLanguageHeaders, answerLanguageOf } from '../../request/languages-served.ts';
+import type { DoorAnswer } from './door-request.ts';
+import { contentTypeOf } from './media-type.ts';
+
+export interface DoorAnswersOptions {
+  observers: RequestObserver[];
+  /** The CORS options: a browser's request (with an `Origin`) gets their headers on every answer. */
+  cors?: CORSOptions;
+}
+
+/** What a hit is recorded as for the observers: an answer without errors. */
+const ANSWER_WITHOUT_ERRORS = Object.freeze({});
+
+/**
+ * How the front door turns what it decided into an answer, for every answer it gives: the request
+ * id, the CORS headers, the validators (ETag and a 304 for `If-None-Match`), `Content-Language` and
+ * `Vary`, the length; the observers are told each answer as it is made.
+ */
+export function doorAnswers({ observers, cors }: DoorAnswersOptions) {
+  /** An answer with its head completed; a 304 when `If-None-Match` names the cached answer it carries. */
+  function answer(
+    { observed, head, languagesServed }: GatewayRequest,
+    status: number,
+    headers: Record<string, string | number>,
+    body: string | Buffer | null,
+    validator?: { cached: CachedAnswer | undefined; ifNoneMatch: string | undefined },
+  ): DoorAnswer {
+    const all: Record<string, string | number> = { ...headers };
+    const cached = validator?.cached;
+    const notModified = cached !== undefined && matchesEtag(validator?.ifNoneMatch, cached.etag);
+    // In yoga's order: its CORS step sets its headers over the answer's, then the response cache's
+    // plugin sets its own and adds `Authorization` to whatever `Vary` already says.
+    const corsHeaders = cors && head.headers.get('origin') !== null ? getCORSHeadersByRequestAndOptions(head as unknown as Request, cors) : null;
+    for (const name in corsHeaders) all[name.toLowerCase()] = corsHeaders[name];
+    // With Content-Language and Vary: Accept-Language when the reader's languages chose its texts.
+    const answerHeaders = cached ? cachingHeaders(cached.etag, secondsLeft(cached), cached) : answerLanguageHeaders(answerLanguageOf(languagesServed));
+    for (const [name, value] of Object.entries(answerHeaders)) {
+      all[name] = name === 'vary' && all.vary ? `${all.vary}, ${value}` : value;
+    }
+    all[REQUEST_ID_HEADER] = observed.id;
+    // A 304 keeps the answer's content type and length, as yoga's does (the headers of the 200 it
+    // stands for), with no body.
+    if (body !== null) all['content-length'] = Buffer.byteLength(body);
+    if (notModified) status = 304;
+    if (observed.graphql) tellFinished(observers, observed, status);
+    return { status, headers: all, body: notModified || head.method === 'HEAD' ? null : body };
+  }
+
+  /**
+   * A cached answer (a hit, or one just kept), told to the observers first, with the head it was
+   * kept with: per request only its content type, seconds left and request id are added, and its
+   * bytes go out as kept; a 304 when `If-None-Match` names it. A browser's request, whose CORS
+   * headers depend on it, gets them through answer().
+   */
+  function hit(gateway: GatewayRequest, cached: CachedAnswer, mediaType: string, result: ExecutionResult = ANSWER_WITHOUT_ERRORS): DoorAnswer {
+    const { observed, head } = gateway;
+    if (result === ANSWER_WITHOUT_ERRORS) {
+      observed.lane = 'cache';
+      observed.operations.set(observed, { name: cached.operationName, type: 'query' });
+    }
+    observed.result = result;
+    const ifNoneMatch = head.headers.get('if-none-match') ?? undefined;
+    if (cors && head.headers.get('origin') !== null) {
+      return answer(gateway, 200, { 'content-type': contentTypeOf(mediaType) }, cached.body, { cached, ifNoneMatch });
+    }
+    const notModified = ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, cached.etag);
+    const status = notModified ? 304 : 200;
+    if (observed.graphql) tellFinished(observers, observed, status);
+    return {
+      status,
+      headers: ['content-type', contentTypeOf(mediaType), ...cached.headers, 'cache-control', cacheControlOf(secondsLeft(cached)), REQUEST_ID_HEADER, observed.id],
+      body: notModified || head.method === 'HEAD' ? null : cached.body,
+    };
+  }
+
+  return { answer, hit };
+}
+
+export type DoorAnswers = ReturnType<typeof doorAnswers>;

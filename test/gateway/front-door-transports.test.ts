@@ -1,0 +1,126 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GuardList } from '../../src/gateway/request/guards.ts';
+import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
+import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { startStack, type AddedGateway, type Stack } from '../helpers/start-stack.ts';
+
+const KEY = 'door-key';
+const ORIGIN = 'https://app.example';
+const FORWARDED = 'query Few($first: Int) { problems(first: $first) { nodes { id title } } }';
+/** A response key in the links' alias space: the planner leaves it to Mesh's delegation (forwardable-operation.ts). */
+const DELEGATED = '{ problems(first: 2) { nodes { _gatewayLink_title: id title } } }';
+
+/** Headers that differ between any two answers whatever served them. */
+const PER_ANSWER = new Set(['date', 'x-request-id', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/**
+ * The front door is one path with two transports: a request on the node:http listener and the same
+ * request given to `gateway.fetch` get the same status, headers and bytes, whatever answers them
+ * (the cache, the straight path, yoga behind the door, a guard's refusal); and a request runs each
+ * guard once and reads the response cache once, its document's first time included.
+ */
+describe('the front door through node:http and through fetch', () => {
+  let stack: Stack;
+  let redis: RedisServer;
+  let monitor: Redis;
+  let target: AddedGateway;
+  /** Guard runs by phase and request id. */
+  const runs = new Map<string, string[]>();
+  /** The response cache's reads from Redis, by command. */
+  const cacheReads: string[] = [];
+  const logged: RequestLogEntry[] = [];
+  const count = (phase: string) => (request: { head: { headers: { get(name: string): string | null } } }) => {
+    const id = request.head.headers.get('x-request-id') ?? 'none';
+    runs.set(id, [...(runs.get(id) ?? []), phase]);
+    return undefined;
+  };
+  const guards: Partial<GuardList> = {
+    head: [{ name: 'count head', check: count('head') }],
+    params: [{ name: 'count params', check: count('params') }],
+    operation: [{ name: 'count operation', check: count('operation') }],
+  };
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    monitor = new Redis(redis.url);
+    const watching = await monitor.monitor();
+    watching.on('monitor', (_time: string, args: string[]) => {
+      // An answer's key (not the write budget's bookkeeping under `bounded:`).
+      if (/^get$/i.test(args[0]) && /:responses:(?!bounded:)/.test(args[1] ?? '')) cacheReads.push(args[1]);
+    });
+    stack = await startStack();
+    target = await stack.addGateway({
+      guards,
+      requestLog: (entry) => logged.push(entry),
+      settings: { gatewayApiKeys: [KEY], corsOrigins: [ORIGIN], responseCacheTtlSeconds: 60, redisUrl: redis.url },
+    });
+  });
+  afterAll(async () => {
+    monitor?.disconnect();
+    await stack?.close();
+    await redis?.stop();
+  });
+
+  const post = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}`, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const REQUESTS: [string, string, RequestInit][] = [
+    ['a forwarded query', '', post({ query: FORWARDED, variables: { first: 2 } })],
+    ['the same query, asking for the spec’s media type', '', post({ query: FORWARDED, variables: { first: 2 } }, { accept: 'application/graphql-response+json' })],
+    ['a delegated query', '', post({ query: DELEGATED })],
+    ['a query from a browser', '', post({ query: FORWARDED, variables: { first: 3 } }, { origin: ORIGIN })],
+    ['a validator that matches nothing', '', post({ query: FORWARDED, variables: { first: 2 } }, { 'if-none-match': '"other"' })],
+    ['variables that do not coerce', '', post({ query: FORWARDED, variables: { first: 'two' } })],
+    ['a document that does not validate', '', post({ query: '{ nope }' })],
+    ['a body that is no JSON', '', post('{ nope')],
+    ['a batch', '', post([{ query: FORWARDED, variables: { first: 1 } }, { query: DELEGATED }])],
+    ['a stream asked for', '', post({ query: FORWARDED, variables: { first: 2 } }, { accept: 'text/event-stream' })],
+    ['a GET', `?query=${encodeURIComponent(FORWARDED)}&variables=${encodeURIComponent('{"first":4}')}`, { headers: { authorization: `Bearer ${KEY}` } }],
+    ['no key', '', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: FORWARDED }) }],
+    ['a preflight', '', { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } }],
+  ];
+
+  it.each(REQUESTS)('answers %s the same both ways', async (_name, search, init) => {
+    const url = target.gatewayUrl + search;
+    // Twice first, so that both ways below meet the same state (a cached answer, a plan).
+    for (let index = 0; index < 2; index += 1) await (await fetch(url, init)).arrayBuffer();
+    const seen = async (response: Response) => ({
+      status: response.status,
+      headers: [...response.headers]
+        .map(([name, value]) => [name.toLowerCase(), value])
+        .filter(([name]) => !PER_ANSWER.has(name))
+        .sort(([a], [b]) => a.localeCompare(b))
+        // The seconds left may tick over between the two.
+        .map(([name, value]) => [name, name === 'cache-control' ? value.replace(/max-age=\d+/, 'max-age=N') : value]),
+      body: await response.text(),
+    });
+    const viaListener = await seen(await fetch(url, init));
+    const viaFetch = await seen(await target.gateway.fetch(new Request(url, init)));
+    expect(viaFetch).toEqual(viaListener);
+  });
+
+  it.each([
+    ['the listener', (id: string, init: RequestInit) => fetch(target.gatewayUrl, withId(init, id))],
+    ['gateway.fetch', (id: string, init: RequestInit) => target.gateway.fetch(new Request(target.gatewayUrl, withId(init, id)))],
+  ])('runs each guard once and reads the cache once for a document seen the first time (%s)', async (way, send) => {
+    const id = `first-seen-${way.replace(/\W/g, '')}`;
+    // A text of its own for each way: its first time.
+    const query = `${DELEGATED} # ${id}`;
+    const readsBefore = cacheReads.length;
+    const response = await send(id, post({ query }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ data: { problems: { nodes: [{ _gatewayLink_title: expect.any(String) }, { _gatewayLink_title: expect.any(String) }] } } });
+    expect(runs.get(id)).toEqual(['head', 'params', 'operation']);
+    await expect.poll(() => logged.some((entry) => entry.requestId === id)).toBe(true);
+    expect(cacheReads.slice(readsBefore)).toHaveLength(1);
+    // Yoga, behind the door, delegated it: Mesh's execution, not the straight path.
+    expect(logged.find((entry) => entry.requestId === id)?.lane).toBeUndefined();
+  });
+});
+
+function withId(init: RequestInit, id: string): RequestInit {
+  return { ...init, headers: { ...(init.headers as Record<string, string>), 'x-request-id': id } };
+}
