@@ -25,7 +25,7 @@ export interface TranslationRuntimeOptions {
   maxCharsPerCall?: number;
   /** Most translation calls in flight for one client request (TRANSLATION_CONCURRENCY). */
   concurrency: number;
-  /** Most translation calls one client request may cause (TRANSLATION_MAX_CALLS_PER_REQUEST). @default no bound */
+  /** Most translation calls one client request may cause (TRANSLATION_MAX_CALLS_PER_REQUEST). @default as that variable */
   maxCallsPerRequest?: number;
   /** Most translation calls in flight for the whole gateway. @default 16 × concurrency */
   gatewayConcurrency?: number;
@@ -134,7 +134,7 @@ export function createTranslationRuntime({
   batchSize,
   maxCharsPerCall,
   concurrency,
-  maxCallsPerRequest,
+  maxCallsPerRequest = defaultOf('translationMaxCallsPerRequest'),
   gatewayConcurrency = 16 * concurrency,
   maxTextLength,
   bodyApiKey,
