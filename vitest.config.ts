@@ -3,11 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const TIMING_SENSITIVE = [
-  'test/gateway/statement-limits-full-stack.test.ts',
   'test/gateway/statement-memo.test.ts',
   'test/gateway/statement-properties.test.ts',
   'test/gateway/statement-reassembly.test.ts',
-  'test/security/hardening-answer-size.test.ts',
   'test/redis/faults.test.ts',
   'test/gateway/prewarm-readers-first.test.ts',
 ];
