@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { GraphQLClient } from 'graphql-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { standInTranslation } from '../helpers/stand-in-translation.ts';
 import { createGateway } from '../../src/gateway/create-gateway.ts';
 import { ProblemsInLanguageDocument, TranslateTextDocument } from '../../src/sdk/gql/graphql.ts';
 import { SHARED_CLIENT_KEY, sharedStack } from '../helpers/shared-stack.ts';
@@ -52,7 +53,7 @@ describe('trusted documents', () => {
     const [hash] = entry('TranslateText');
     const sent = await post({ documentId: hash, variables: { text: 'Print the answer.', to: 'fr' } });
     expect(sent.status).toBe(200);
-    expect(sent.body.data.translation.translate.text).toBeTruthy();
+    expect(sent.body.data.translation.translate.text).toBe(standInTranslation('Print the answer.', 'fr'));
   });
 
   it('runs one sent as the exact text of an entry', async () => {
@@ -63,7 +64,7 @@ describe('trusted documents', () => {
   it('runs graphql-request sending the codegen documents, printed its own way', async () => {
     const client = new GraphQLClient(trusted.gatewayUrl, { headers: { authorization: `Bearer ${KEY}` } });
     const translated = await client.request(TranslateTextDocument, { text: 'Print the answer.', to: 'fr' });
-    expect(translated.translation.translate?.text).toBeTruthy();
+    expect(translated.translation.translate?.text).toBe(standInTranslation('Print the answer.', 'fr'));
     const problems = await client.request(ProblemsInLanguageDocument, { to: 'es', first: 2 });
     expect(problems.problems?.nodes).toHaveLength(2);
   });
@@ -77,7 +78,7 @@ describe('trusted documents', () => {
     const variables = { text: 'Print the answer.', to: 'fr' };
     const byText = await post({ query: reprinted, variables });
     expect(byText.status).toBe(200);
-    expect(byText.body.data.translation.translate.text).toBeTruthy();
+    expect(byText.body.data.translation.translate.text).toBe(standInTranslation('Print the answer.', 'fr'));
     const withHash = await post({ query: reprinted, variables, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
     expect(withHash.status).toBe(200);
   });

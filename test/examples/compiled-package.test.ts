@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusingPackages } from '../helpers/installed-engines.ts';
 import { PROBLEMS_KEY, TRANSLATION_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
+import { translatedTitleOf } from '../helpers/stand-in-translation.ts';
 
 const run = promisify(execFile);
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -110,8 +111,7 @@ describe('the packed package, installed in a new app', () => {
     const { stdout } = await run(process.execPath, ['plain.mjs'], { cwd: app, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...upstreamEnv } });
     const result = JSON.parse(stdout.split('\n').find((line) => line.startsWith('RESULT '))!.slice('RESULT '.length));
     expect(result.errors).toBeUndefined();
-    expect(result.data.problem.translation.title).toBeTruthy();
-    expect(result.data.problem.translation.title).not.toBe(result.data.problem.title);
+    expect(result.data.problem.translation.title).toBe(translatedTitleOf('p1001', 'es'));
   }, 240_000);
 
   const consumer = /* ts */ `
@@ -133,30 +133,35 @@ describe('the packed package, installed in a new app', () => {
     await gateway.close();
   `;
 
+  /**
+   * One tsc over the app, as a default strict tsc runs (no skipLibCheck), emitting whatever it finds:
+   * its errors in app.ts are the app's (what a skipLibCheck build would report too), the others are
+   * in declarations the package brings along. Each test below reads its own.
+   */
+  let compiled: Promise<string[]> | undefined;
+  const compileApp = () =>
+    (compiled ??= (async () => {
+      writeFileSync(join(app, 'app.ts'), consumer);
+      writeFileSync(
+        join(app, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, module: 'nodenext', target: 'es2022', outDir: 'out', types: ['node'], typeRoots: TYPE_ROOTS }, files: ['app.ts'] }),
+      );
+      const result = await run(process.execPath, [TSC, '-p', '.'], { cwd: app }).catch((error: { stdout: string }) => error);
+      return result.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
+    })());
+
   it('type-checks in a strict TypeScript app and runs compiled', async () => {
-    writeFileSync(join(app, 'app.ts'), consumer);
-    writeFileSync(
-      join(app, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, module: 'nodenext', target: 'es2022', outDir: 'out', types: ['node'], typeRoots: TYPE_ROOTS, skipLibCheck: true }, files: ['app.ts'] }),
-    );
-    await run(process.execPath, [TSC, '-p', '.'], { cwd: app }).catch((error: { stdout: string }) => {
-      throw new Error(`tsc in the new app:\n${error.stdout}`);
-    });
+    const errors = await compileApp();
+    expect(errors.filter((line) => line.startsWith('app.ts'))).toEqual([]);
     const { stdout } = await run(process.execPath, ['out/app.js'], { cwd: app, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...upstreamEnv } });
     const result = JSON.parse(stdout.split('\n').find((line) => line.startsWith('RESULT '))!.slice('RESULT '.length));
     expect(result).toMatchObject({ merge: true, document: 'Document', error: 'SettingsError' });
-    expect(result.title).toBeTruthy();
-    expect(result.title).not.toBe(result.original);
+    expect(result.title).toBe(translatedTitleOf('p1001', 'es'));
   }, 240_000);
 
   it('type-checks under a default strict tsc, without skipLibCheck: its declarations reach no faulty dependency typings', async () => {
-    writeFileSync(
-      join(app, 'tsconfig.libcheck.json'),
-      JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, module: 'nodenext', target: 'es2022', noEmit: true, types: ['node'], typeRoots: TYPE_ROOTS }, files: ['app.ts'] }),
-    );
-    const result = await run(process.execPath, [TSC, '-p', 'tsconfig.libcheck.json'], { cwd: app }).catch((error: { stdout: string }) => error);
-    const errors = result.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
-    expect(errors).toEqual([]);
+    const errors = await compileApp();
+    expect(errors.filter((line) => !line.startsWith('app.ts'))).toEqual([]);
   }, 240_000);
 
   it("runs the package's start-up entry from node_modules: the stand-ins in development, the query answered, a clean stop", async () => {
@@ -185,7 +190,7 @@ describe('the packed package, installed in a new app', () => {
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: LINK }) });
       const body = (await response.json()) as { data?: any; errors?: unknown };
       expect(body.errors).toBeUndefined();
-      expect(body.data.problem.translation.title).not.toBe(body.data.problem.title);
+      expect(body.data.problem.translation.title).toBe(translatedTitleOf('p1001', 'es'));
     } finally {
       child.kill('SIGTERM');
     }

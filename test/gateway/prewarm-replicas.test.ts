@@ -139,7 +139,9 @@ describe('translation prewarming across restarts and replicas (one Redis)', () =
     // A replica started after the walk finds it done (its progress in Redis) and makes no call.
     const later: string[] = [];
     const third = await replica(settings, later);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // It has read the walk's progress from Redis once its metrics show the finished walk's counts.
+    const doneSeenBy = async (gateway: Gateway) => Number(/gateway_translation_prewarm_problems\{language="de",state="done"\} (\d+)/.exec(await gateway.metrics.metrics())?.[1]);
+    await expect.poll(() => doneSeenBy(third), { timeout: 30_000 }).toBe(165);
     calls.stop();
     const perReplica = await Promise.all([...pair, third].map((gateway) => prewarmCalls(gateway, 'de')));
     console.log(`two replicas, one Redis: calls per replica ${JSON.stringify(perReplica)}, at the service ${calls.of('de').length}; ${walk[0]}`);

@@ -1,5 +1,4 @@
 import { GraphQLError } from 'graphql';
-import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../src/gateway/errors.ts';
 
@@ -8,6 +7,7 @@ import { DEFAULT_STATEMENT_LIMITS } from '../../src/gateway/statement/statement-
 import { createStatementCache, type StatementCache } from '../../src/gateway/statement/statement-cache.ts';
 import { createStatementThread, type StatementRunner } from '../../src/gateway/statement/statement-thread.ts';
 import { createStatementWork, type StatementTask } from '../../src/gateway/statement/statement-work.ts';
+import { threadCpuDuring } from '../helpers/thread-cpu.ts';
 
 /** The work in-process, counting the tasks that reach it. */
 function countingRunner() {
@@ -30,23 +30,6 @@ async function errorOf(promise: Promise<unknown>): Promise<GraphQLError> {
     return error as GraphQLError;
   }
   throw new Error('expected a rejection');
-}
-
-type CpuUsage = { user: number; system: number };
-const threadCpuUsage = (process as { threadCpuUsage?: (previous?: CpuUsage) => CpuUsage }).threadCpuUsage?.bind(process);
-
-/**
- * The CPU time this thread (the event loop's) spends while `work` runs, in milliseconds: CPU time, not
- * the clock, so a machine busy with other work does not lengthen it. Where Node cannot read one
- * thread's CPU time (before 23.9), the event loop's active time stands in for it.
- */
-async function loopCpuDuring(work: () => Promise<unknown>): Promise<number> {
-  const before = threadCpuUsage?.();
-  const utilization = performance.eventLoopUtilization();
-  await work();
-  if (!before || !threadCpuUsage) return performance.eventLoopUtilization(utilization).active;
-  const { user, system } = threadCpuUsage(before);
-  return (user + system) / 1000;
 }
 
 const shout = (html: string) => html.replace(/(<[^>]*>)|([^<]+)/g, (_, tag: string | undefined, text: string | undefined) => tag ?? text!.toUpperCase());
@@ -83,18 +66,25 @@ describe('the statement cache', () => {
   });
 
   it('answers the statements asked for in one step together, cached or not, so their texts share a batch', async () => {
-    const { runner } = countingRunner();
-    const slow: StatementRunner = { ...runner, run: (task) => new Promise((resolve) => setTimeout(() => resolve(runner.run(task)), 30)) };
-    const memo = createStatementCache({ runner: slow });
-    await memo.segment('Cached $a$.');
-    const start = performance.now();
-    const settled: Record<string, number> = {};
-    await Promise.all([
-      memo.segment('Cached $a$.').then(() => (settled.cached = performance.now() - start)),
-      memo.segment('New $b$.').then(() => (settled.new = performance.now() - start)),
-    ]);
-    expect(settled.cached).toBeGreaterThanOrEqual(25);
-    expect(Math.abs(settled.cached - settled.new)).toBeLessThan(5);
+    const { runner, tasks } = countingRunner();
+    // The thread holds each task until the test lets it go: the cached statement must wait for it.
+    const held: (() => void)[] = [];
+    const holding: StatementRunner = { ...runner, run: (task) => new Promise((resolve) => held.push(() => resolve(runner.run(task)))) };
+    const memo = createStatementCache({ runner: holding });
+    const first = memo.segment('Cached $a$.');
+    await expect.poll(() => held.length).toBe(1);
+    held.shift()!();
+    await first;
+    const settled: string[] = [];
+    const both = Promise.all([memo.segment('Cached $a$.').then(() => settled.push('cached')), memo.segment('New $b$.').then(() => settled.push('new'))]);
+    await expect.poll(() => held.length).toBe(1);
+    // Every turn the step could have taken has run (the thread is all it waits on): nothing answered yet.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toEqual([]);
+    held.shift()!();
+    await both;
+    expect(settled.sort()).toEqual(['cached', 'new']);
+    expect(tasks.map((task) => task.kind)).toEqual(['segment', 'segment']);
   });
 });
 
@@ -107,7 +97,7 @@ describe('the statement cache on its worker thread', () => {
   it('keeps the event loop free while a 64 KB statement is segmented, reassembled and rendered', async () => {
     memo = createStatementCache();
     await memo.segment('Warm the thread up.');
-    const onThisThread = await loopCpuDuring(async () => {
+    const onThisThread = await threadCpuDuring(async () => {
       const segments = await memo!.segment(LARGE);
       const translated = await memo!.reassemble(LARGE, segments.map(shout));
       expect(translated).toContain('PARAGRAPH 1049 HAS $x_1049$');
@@ -116,7 +106,7 @@ describe('the statement cache on its worker thread', () => {
     // The same segmenting done here, on the event loop, for comparison (about half a second of CPU on
     // a 2-core machine): the memo's loop only hashes and passes messages, a few percent of that.
     const work = createStatementWork(DEFAULT_STATEMENT_LIMITS);
-    const segmentingHere = await loopCpuDuring(async () => work({ kind: 'segment', markdown: LARGE }));
+    const segmentingHere = await threadCpuDuring(async () => work({ kind: 'segment', markdown: LARGE }));
     expect(onThisThread).toBeLessThan(segmentingHere / 5);
   });
 
