@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { processConfig } from '@graphql-mesh/config';
 import { loadYaml } from '@graphql-mesh/utils';
 import { getMesh, type MeshInstance, type MeshResolvedSource } from '@graphql-mesh/runtime';
 import type { MeshFetch, MeshPlugin, MeshTransform, YamlConfig } from '@graphql-mesh/types';
 import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
 import { buildSchema, parse, printSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LINKS } from './links/index.ts';
+import { meshOptionsFromConfig } from './mesh-options.ts';
 import type { GatewayLog } from './gateway-log.ts';
 import { createMeshLogger } from './observability/mesh-logger.ts';
 import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
@@ -104,25 +104,19 @@ export async function buildMesh({
   // Every Mesh logger descends from this one; left to itself, Mesh would print coloured lines of its
   // own beside the gateway's, and read DEBUG to print upstream requests with their keys.
   const logger = createMeshLogger(log);
-  // processConfig builds its loggers from the config's `logger:` module, looked up through importFn:
-  // name one that only this importFn knows. A copy: the config as read is returned to the caller.
-  const processed = await processConfig(
-    { ...config, logger: MESH_LOGGER_MODULE },
-    {
-      dir: baseDir,
-      logger,
-      // The mesh is built from the sources at every start. Mesh's default store turns read-only under
-      // NODE_ENV=production and then expects `mesh build` artifacts, which this project does not use.
-      store: new MeshStore(resolve(baseDir, '.mesh'), new InMemoryStoreStorageAdapter(), { readonly: false, validate: false }),
-      // Imported from here so relative paths resolve against the project and .ts files load under tsx/vitest.
-      importFn: (id: string) =>
-        id === `@graphql-mesh/${MESH_LOGGER_MODULE}`
-          ? Promise.resolve({ default: logger })
-          : id === PROBLEMS_SCHEMA_MODULE
-            ? Promise.resolve({ default: sdl })
-            : import(id.startsWith('.') || isAbsolute(id) ? projectModuleUrl(id, baseDir) : id),
-    },
-  );
+  const processed = await meshOptionsFromConfig(config, {
+    dir: baseDir,
+    logger,
+    additionalTypeDefs: await typeDefsOf(config, baseDir),
+    // The mesh is built from the sources at every start. Mesh's default store turns read-only under
+    // NODE_ENV=production and then expects `mesh build` artifacts, which this project does not use.
+    store: new MeshStore(resolve(baseDir, '.mesh'), new InMemoryStoreStorageAdapter(), { readonly: false, validate: false }),
+    // Imported from here so relative paths resolve against the project and .ts files load under tsx/vitest.
+    importFn: (id: string) =>
+      id === PROBLEMS_SCHEMA_MODULE
+        ? Promise.resolve({ default: sdl })
+        : import(id.startsWith('.') || isAbsolute(id) ? projectModuleUrl(id, baseDir) : id),
+  });
   // Applied where Mesh delegates to each source (in code, not in .meshrc.yaml: the fast path reads
   // the Problems source's transforms there to know whether it may forward operations whole).
   for (const source of processed.sources) source.transforms = [...(source.transforms ?? []), ...(sourceTransforms?.() ?? [])];
@@ -153,8 +147,6 @@ export function bearer(key: string | undefined): Record<string, string> {
   return key ? { Authorization: `Bearer ${key}` } : {};
 }
 
-/** The module name under which buildMesh hands Mesh the gateway's logger. */
-const MESH_LOGGER_MODULE = 'gateway-log';
 /** The module name under which it hands the Problems handler its schema (a name ending in `ts`, which the handler imports). */
 const PROBLEMS_SCHEMA_MODULE = 'gateway:problems-schema.ts';
 

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TRACING_PACKAGES } from '../../src/gateway/observability/load-tracing.ts';
+import { listen } from '../../src/shared/listen.ts';
 import { refusingPackages } from '../helpers/installed-engines.ts';
 import { PROBLEMS_KEY, TRANSLATION_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
 import { translatedTitleOf } from '../helpers/stand-in-translation.ts';
@@ -14,8 +17,11 @@ const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));
 /** The checkout's own compiler and Node typings check the app: the app installs the package alone, as a user's would. */
 const TSC = `${ROOT}node_modules/typescript/bin/tsc`;
 const TYPE_ROOTS = [`${ROOT}node_modules/@types`];
-/** What only building, generating code or testing needs: none of it may reach an app. */
-const BUILD_ONLY = ['typescript', 'tsx', 'esbuild', '@graphql-mesh/cli', '@graphql-codegen/cli', 'vitest', 'node'];
+/**
+ * What only building, generating code or testing needs (Mesh's CLI and config processor with their
+ * code loaders and Babel among them): none of it may reach an app, at any depth.
+ */
+const BUILD_ONLY = /^(typescript|tsx|esbuild|vitest|node|@graphql-mesh\/(cli|config)|@graphql-codegen\/.*|@babel\/.*|@graphql-tools\/(code-file-loader|graphql-tag-pluck))$/;
 const LINK = /* GraphQL */ `{ problem(id: "p1001") { title translation(to: "es") { title } } }`;
 
 /**
@@ -87,10 +93,62 @@ describe('the packed package, installed in a new app', () => {
     expect(existsSync(join(app, 'node_modules/problems-translation-gateway'))).toBe(true);
   });
 
-  it('installs what runs the gateway only: no compiler, bundler, code generator or test runner', () => {
-    const installed = BUILD_ONLY.filter((name) => existsSync(join(app, 'node_modules', name, 'package.json')));
+  it('installs what runs the gateway only: no compiler, bundler, code generator or test runner, nor tracing unless asked', () => {
+    const installed = Object.keys(JSON.parse(readFileSync(join(app, 'node_modules/.package-lock.json'), 'utf8')).packages as Record<string, unknown>)
+      .map((path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length))
+      .filter((name) => BUILD_ONLY.test(name) || (name !== '@opentelemetry/api' && name in manifest.peerDependencies));
     expect(installed).toEqual([]);
+    // Tracing's packages are optional peers: npm leaves them to the app.
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual([...TRACING_PACKAGES].sort());
+    for (const name of TRACING_PACKAGES) expect(manifest.peerDependenciesMeta[name]).toEqual({ optional: true });
   });
+
+  it('says at start which tracing packages to install when OTEL_EXPORTER_OTLP_ENDPOINT is set without them', async () => {
+    const missing = TRACING_PACKAGES.filter((name) => !existsSync(join(app, 'node_modules', name, 'package.json')));
+    expect(missing.length).toBeGreaterThan(0);
+    const failed = await run(process.execPath, ['node_modules/problems-translation-gateway/dist/src/cli/start.js'], {
+      cwd: app,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', ...upstreamEnv },
+    }).then(
+      () => ({ code: 0, output: '' }),
+      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.output).toContain(`tracing needs packages that are not installed: ${missing.join(', ')}`);
+    expect(failed.output).toContain(`npm install ${missing.join(' ')}`);
+  }, 240_000);
+
+  it('traces once the app installs the packages the start-up line names', async () => {
+    const collector = await listen((request: IncomingMessage, response: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        if (request.url === '/v1/traces') exported.push(Buffer.concat(chunks).toString('utf8'));
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    const exported: string[] = [];
+    try {
+      const peers = TRACING_PACKAGES.map((name) => `${name}@${manifest.devDependencies[name]}`);
+      await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...peers], app);
+      writeFileSync(
+        join(app, 'traced.mjs'),
+        `import { createGateway } from 'problems-translation-gateway';
+        const gateway = await createGateway({
+          requestLog: false,
+          settings: { otlpEndpoint: process.env.OTLP, problemsUrl: process.env.PROBLEMS_URL, problemsApiKey: process.env.PROBLEMS_API_KEY, translationUrl: process.env.TRANSLATION_URL, translationApiKey: process.env.TRANSLATION_API_KEY },
+        });
+        await gateway.fetch(new Request('http://app/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: ${JSON.stringify(`query Traced ${LINK}`)} }) }));
+        await gateway.close();`,
+      );
+      await run(process.execPath, ['traced.mjs'], { cwd: app, env: { PATH: process.env.PATH, HOME: process.env.HOME, OTLP: collector.url, ...upstreamEnv } });
+      const names = exported.flatMap((body) => JSON.parse(body).resourceSpans.flatMap((each: any) => each.scopeSpans.flatMap((scope: any) => scope.spans.map((span: { name: string }) => span.name))));
+      expect(names).toContain('graphql.request Traced');
+      expect(names).toContain('upstream problems');
+    } finally {
+      await collector.close();
+    }
+  }, 240_000);
 
   it("states in engines what the app's dependencies require, installed without the checkout's overrides", () => {
     expect(refusingPackages(manifest.engines.node, join(app, 'node_modules'))).toEqual([]);
@@ -106,12 +164,17 @@ describe('the packed package, installed in a new app', () => {
       });
       const response = await gateway.fetch(new Request('http://app/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: ${JSON.stringify(LINK)} }) }));
       console.log('RESULT ' + JSON.stringify(await response.json()));
+      const { lexicographicSortSchema, printSchema } = await import('graphql');
+      console.log('SCHEMA ' + JSON.stringify(printSchema(lexicographicSortSchema(gateway.schema))));
       await gateway.close();`,
     );
     const { stdout } = await run(process.execPath, ['plain.mjs'], { cwd: app, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...upstreamEnv } });
     const result = JSON.parse(stdout.split('\n').find((line) => line.startsWith('RESULT '))!.slice('RESULT '.length));
     expect(result.errors).toBeUndefined();
     expect(result.data.problem.translation.title).toBe(translatedTitleOf('p1001', 'es'));
+    // The graph the app serves is the one the checkout's tests record, whatever versions its install resolved.
+    const schema = JSON.parse(stdout.split('\n').find((line) => line.startsWith('SCHEMA '))!.slice('SCHEMA '.length));
+    expect(`${schema}\n`).toBe(readFileSync(join(ROOT, 'schema.graphql'), 'utf8'));
   }, 240_000);
 
   const consumer = /* ts */ `

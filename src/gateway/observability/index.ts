@@ -6,6 +6,7 @@ import { createGatewayMetrics, type GatewayMetrics } from './metrics.ts';
 import type { RequestObserver } from '../request/observed-request.ts';
 import { requestLogObserver, writeRequestLogLine, type RequestLog } from './request-log.ts';
 import type { GatewayTracing } from './tracing.ts';
+import { loadTracing } from './load-tracing.ts';
 import { useMetricsEndpoint } from './use-metrics-endpoint.ts';
 import type { GatewayLog } from '../gateway-log.ts';
 import { translationKeyRefusal, useReadiness, watchBreakers, watchKeyRefusals, type ReadinessOptions, type UpstreamTargets } from './use-readiness.ts';
@@ -40,13 +41,11 @@ export interface ObservabilityOptions {
 }
 
 /**
- * The tracer for `settings.otlpEndpoint`, or none: the OpenTelemetry SDK and its exporter (about
- * 9 MiB of resident memory) are loaded only when tracing is on.
+ * The tracer for `settings.otlpEndpoint`, or none: the OpenTelemetry packages are loaded only when
+ * tracing is on, and are the app's to install then (load-tracing.ts says which when they are not).
  */
 export async function startTracing(settings: Pick<GatewaySettings, 'otlpEndpoint'>): Promise<GatewayTracing | undefined> {
-  if (!settings.otlpEndpoint) return undefined;
-  const { createTracing } = await import('./tracing.ts');
-  return createTracing({ endpoint: settings.otlpEndpoint });
+  return settings.otlpEndpoint ? loadTracing({ endpoint: settings.otlpEndpoint }) : undefined;
 }
 
 export interface Observability {
