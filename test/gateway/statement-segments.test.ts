@@ -59,12 +59,12 @@ describe('segmentStatement on tricky statements', () => {
       '| op | `x` and a \\| pipe |',
     ].join('\n');
     const { segments, result } = translateWith(markdown);
-    expect(segments).toEqual([`the array ${P(0)} is sorted`, `every ${P(0)}\nand more text`, 'name', 'value', 'size', 'op', `${P(0)} and a | pipe`]);
+    // The item's two lines are one sentence: sent joined by a space, written back as one line.
+    expect(segments).toEqual([`the array ${P(0)} is sorted`, `every ${P(0)} and more text`, 'name', 'value', 'size', 'op', `${P(0)} and a | pipe`]);
     expect(result).toBe(
       [
         '- THE ARRAY $a$ IS SORTED',
-        '  - EVERY $a_i \\le 10^9$',
-        '    AND MORE TEXT',
+        '  - EVERY $a_i \\le 10^9$ AND MORE TEXT',
         '',
         '| NAME | VALUE |',
         '|:--|--:|',
@@ -131,10 +131,12 @@ describe('segmentStatement on tricky statements', () => {
     expect(segments).toEqual([`Print ${P(0)}.`, `Print ${P(0)}.`]);
   });
 
-  it('keeps the line prefixes of a quote and a list item, and hard line breaks', () => {
+  it('sends soft line breaks as spaces, writing a paragraph back on one line, and keeps line prefixes and hard line breaks', () => {
     const markdown = '> quoted line one\n> line two with $m$\n\n- item one\n  continues here\n\nline a  \nline b\\\nline c';
-    const { result } = translateWith(markdown);
-    expect(result).toBe('> QUOTED LINE ONE\n> LINE TWO WITH $m$\n\n- ITEM ONE\n  CONTINUES HERE\n\nLINE A  \nLINE B\\\nLINE C');
+    const { segments, result } = translateWith(markdown);
+    expect(segments).toEqual([`quoted line one line two with ${P(0)}`, 'item one continues here', `line a${P(0)}line b${P(1)}line c`]);
+    expect(result).toBe('> QUOTED LINE ONE LINE TWO WITH $m$\n\n- ITEM ONE CONTINUES HERE\n\nLINE A  \nLINE B\\\nLINE C');
+    expectStructureKept(markdown, result);
   });
 
   it('joins the lines of a paragraph when the service returns its line breaks as spaces', () => {

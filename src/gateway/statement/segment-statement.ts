@@ -422,8 +422,11 @@ function textInPlace(original: TextPiece, translated: string, segmentStart: bool
   const trail = original.source.slice(lead.length).match(/\s*$/)![0];
   const core = original.source.slice(lead.length, original.source.length - trail.length);
   const breaks = core.match(LINE_BREAK) ?? [];
-  return lead + proseToMarkdown(translated.trim(), segmentStart || lead.includes('\n'), breaks) + trail;
+  // The run went as one line (asSent): a soft break around it, next to a formula say, becomes the space it renders as.
+  return oneLine(lead) + proseToMarkdown(translated.trim(), segmentStart, breaks) + oneLine(trail);
 }
+
+const oneLine = (space: string) => (space.includes('\n') ? ' ' : space);
 
 /**
  * Translated text as Markdown text that parses back to exactly that text and no new markup: every
