@@ -63,7 +63,7 @@ describe('protected statements through the whole stack, over real HTTP', () => {
     // Marked as machine translation from English, as the W3C and search engines read it: the whole
     // in Spanish (`es-x-mtfrom-en`), what the gateway kept from the service (math, code) `translate="no"`.
     expect(statementHtml).toMatch(/^<div lang="es-x-mtfrom-en"><p>/);
-    expect(statementHtml).toContain("<h2>Entrada</h2>");
+    expect(statementHtml).toContain('<h2>Entrada</h2>');
     expect(statementHtml).toMatch(/<\/div>$/);
     expect(statementHtml).toContain('<code class="language-math math-inline" translate="no">A</code>');
     expect(statementHtml).toContain(
