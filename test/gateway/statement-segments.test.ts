@@ -211,4 +211,40 @@ describe('segmentStatement on tricky statements', () => {
     expect(result).toMatch(/\*\*.+\*\*/);
     expectStructureKept(markdown, result);
   });
+
+  it('sends each paragraph of a real-looking statement as whole sentences, and keeps math, code, tables, lists and hard breaks', () => {
+    const markdown = [
+      'You are given an array $a_1, a_2, \\ldots, a_n$ of $n$ integers. For each query',
+      '$(l, r)$, print the sum of the elements with indices from $l$ to',
+      '$r$ inclusive.',
+      '',
+      '> **Note.** The answer may not fit into a 32-bit',
+      '> integer: use `long long`.',
+      '',
+      '1. The first line contains $n$',
+      '   ($1 \\le n \\le 10^5$).',
+      '2. The second line contains',
+      '   the elements.  ',
+      '   Separated by spaces.\\',
+      '   Nothing else.',
+      '',
+      '| input | output |',
+      '|---|---|',
+      '| `3 1 2` | the sum |',
+      '',
+      '```cpp',
+      '// prints a &lt; b &amp;&amp; c',
+      'cout << a;',
+      '```',
+    ].join('\n');
+    const { segments, result } = translateWith(markdown);
+    for (const segment of segments) expect(segment).not.toMatch(/\n/);
+    expect(segments[0]).toBe(`You are given an array ${P(0)} of ${P(1)} integers. For each query ${P(2)}, print the sum of the elements with indices from ${P(3)} to ${P(4)} inclusive.`);
+    expect(segments).toContain(`<strong data-p="0">Note.</strong> The answer may not fit into a 32-bit integer: use ${P(1)}.`);
+    expect(result).toContain('YOU ARE GIVEN AN ARRAY $a_1, a_2, \\ldots, a_n$ OF $n$ INTEGERS. FOR EACH QUERY $(l, r)$, PRINT');
+    expect(result).toContain('> **NOTE.** THE ANSWER MAY NOT FIT INTO A 32-BIT INTEGER: USE `long long`.');
+    expect(result).toContain('2. THE SECOND LINE CONTAINS THE ELEMENTS.  \n   SEPARATED BY SPACES.\\\n   NOTHING ELSE.');
+    expect(result).toContain('```cpp\n// prints a &lt; b &amp;&amp; c\ncout << a;\n```');
+    expectStructureKept(markdown, result);
+  });
 });
