@@ -76,7 +76,7 @@ describe('statements the gateway will not, or cannot quickly, translate, over re
     const { statement, statementHtml } = result.data.problem.translation;
     expect(statement).not.toBe(STATEMENTS.large);
     expect(statement).toContain('`q`');
-    expect(statementHtml).toContain('<code class="language-math math-inline">a_{949}</code>');
+    expect(statementHtml).toContain('<code class="language-math math-inline" translate="no">a_{949}</code>');
     expect(latencies.length).toBeGreaterThan(5);
     // About 50 ms at worst on a quiet 2-core machine, where the same work on the event loop held
     // /healthcheck for 0.8 s; the bound leaves room for a loaded machine.
