@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAssembledTranslationCache, type AssembledFrom } from '../../src/gateway/translation/assembled-translation-cache.ts';
 
 const PROBLEM: AssembledFrom = { from: null, to: 'es', title: 'Palindrome Check', statement: 'A *palindrome* reads the same both ways.\n\n## Input\n\n$t$ strings.' };
-const MACHINE = { kind: 'MACHINE', sourceLanguage: 'en', madeAt: '2026-01-01T00:00:00.000Z', stale: false } as const;
+const MACHINE = { kind: 'MACHINE', sourceLanguage: 'en', madeAt: '2026-01-01T00:00:00.000Z', stale: false, partial: false, translatedShare: 1 } as const;
 const SPANISH = { title: 'Comprobar palíndromo', statement: 'Un *palíndromo* se lee igual en ambos sentidos.\n\n## Entrada\n\n$t$ cadenas.', provenance: MACHINE };
 const nextTick = () => new Promise((resolve) => setImmediate(resolve));
 

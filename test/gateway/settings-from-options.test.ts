@@ -57,6 +57,6 @@ describe('settingsFromOptions (embedding)', () => {
         .map(([name]) => name)
         .sort(),
     );
-    expect(unset.sort()).toEqual(['otlpEndpoint', 'problemsApiKey', 'problemsUrl', 'redisUrl', 'standIns', 'translationApiKey', 'translationCuratedDir', 'translationMaxCharsPerCall', 'translationUrl', 'trustedDocuments']);
+    expect(unset.sort()).toEqual(['otlpEndpoint', 'problemsApiKey', 'problemsUrl', 'redisUrl', 'standIns', 'translationApiKey', 'translationCuratedDir', 'translationMaxCharsPerCall', 'translationSourceLanguage', 'translationUrl', 'trustedDocuments']);
   });
 });

@@ -99,7 +99,7 @@ describe('the statement cache on its worker thread', () => {
     await memo.segment('Warm the thread up.');
     const onThisThread = await threadCpuDuring(async () => {
       const segments = await memo!.segment(LARGE);
-      const translated = await memo!.reassemble(LARGE, segments.map(shout));
+      const { statement: translated } = await memo!.reassemble(LARGE, segments.map(shout));
       expect(translated).toContain('PARAGRAPH 1049 HAS $x_1049$');
       expect(await memo!.renderHtml(translated)).toContain('<code class="language-math math-inline">x_1049</code>');
     });

@@ -60,12 +60,16 @@ describe('protected statements through the whole stack, over real HTTP', () => {
     expect(result.errors).toBeUndefined();
     const { statement, statementHtml } = result.data.problem.translation;
     expect(statement).toContain('## Entrada');
+    // Marked as machine translation from English, as the W3C and search engines read it: the whole
+    // in Spanish (`es-x-mtfrom-en`), what the gateway kept from the service (math, code) `translate="no"`.
+    expect(statementHtml).toMatch(/^<div lang="es-x-mtfrom-en"><p>/);
     expect(statementHtml).toContain('<h2>Entrada</h2>');
-    expect(statementHtml).toContain('<code class="language-math math-inline">A</code>');
+    expect(statementHtml).toMatch(/<\/div>$/);
+    expect(statementHtml).toContain('<code class="language-math math-inline" translate="no">A</code>');
     expect(statementHtml).toContain(
-      '<code class="language-math math-display">S = \\frac{1}{2} \\left| (B - A) \\times (C - A) \\right|.</code>',
+      '<code class="language-math math-display" translate="no">S = \\frac{1}{2} \\left| (B - A) \\times (C - A) \\right|.</code>',
     );
-    expect(statementHtml).toContain('<pre><code>3\n2 6 8 2 7 7\n');
+    expect(statementHtml).toContain('<pre translate="no"><code translate="no">3\n2 6 8 2 7 7\n');
     expect(statementHtml).not.toMatch(/katex|<script/i);
   });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderStatementHtml } from '../../src/gateway/statement/render-statement-html.ts';
+import { segmentStatement } from '../../src/gateway/statement/segment-statement.ts';
+import { DEFAULT_STATEMENT_LIMITS } from '../../src/gateway/statement/statement-limits.ts';
 
 describe('renderStatementHtml', () => {
   it('leaves math as escaped TeX marked for a client-side renderer, never typeset', () => {
@@ -48,5 +50,24 @@ describe('renderStatementHtml', () => {
 
   it('renders an empty statement as an empty string', () => {
     expect(renderStatementHtml('')).toBe('');
+  });
+
+  it('marks a translation: its language on the whole, translate="no" on code, math and the prose left in the source language', () => {
+    const markdown = '## Input\n\nRead $n$ and `k`.\n\n| a | b |\n|---|---|\n| cell one | two |\n\n```cpp\nx &lt; y;\n```\n\nThe end.';
+    const { segments, reassembleWithShare } = segmentStatement(markdown);
+    // The service breaks the placeholders of "Read $n$ and `k`." and writes markup into the rest: that segment stays English.
+    const translated = segments.map((segment) => (segment.includes('data-p') ? 'Lee <script>alert(1)</script>.' : `&lt;b&gt;x&lt;/b&gt; ${segment} &lt;script&gt;alert(2)&lt;/script&gt;`));
+    const { statement, sourceRanges } = reassembleWithShare(translated);
+    const html = renderStatementHtml(statement, DEFAULT_STATEMENT_LIMITS, { language: 'es-x-mtfrom-en', sourceLanguage: 'en', sourceRanges });
+    expect(html).toMatch(/^<div lang="es-x-mtfrom-en">/);
+    expect(html).toContain('<p translate="no" lang="en">Read <code class="language-math math-inline" translate="no">n</code> and <code translate="no">k</code>.</p>');
+    expect(html).toContain('<pre translate="no"><code class="language-cpp" translate="no">x &#x26;lt; y;\n</code></pre>');
+    // Markup the service writes as text stays text, escaped as ever; a tag it adds drops its segment.
+    expect(html).toContain('<h2>&#x3C;b>x&#x3C;/b> Input &#x3C;script>alert(2)&#x3C;/script></h2>');
+    expect(html).not.toMatch(/<script|<b>/);
+    expect(html.match(/translate="no" lang="en"/g)).toHaveLength(1);
+    // Only a tag shaped as one reaches the attribute; the original is never wrapped.
+    expect(renderStatementHtml('Text.', DEFAULT_STATEMENT_LIMITS, { language: 'es" onload="x', sourceLanguage: null, sourceRanges: [] })).toBe('<p>Text.</p>');
+    expect(renderStatementHtml(statement)).not.toMatch(/lang=|translate=/);
   });
 });

@@ -79,7 +79,7 @@ describe('statements the gateway will not, or cannot quickly, translate, over re
     const { statement, statementHtml } = result.data.problem.translation;
     expect(statement).not.toBe(STATEMENTS.large);
     expect(statement).toContain('`q`');
-    expect(statementHtml).toContain('<code class="language-math math-inline">a_{949}</code>');
+    expect(statementHtml).toContain('<code class="language-math math-inline" translate="no">a_{949}</code>');
     expect(gaps.length).toBeGreaterThan(5);
     // The same work on the event loop takes about 0.8 s of its CPU time in one gap; on the statements'
     // thread, the loop's part between two probes (the translation calls, the answer) is a few ms.

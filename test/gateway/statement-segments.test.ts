@@ -59,12 +59,12 @@ describe('segmentStatement on tricky statements', () => {
       '| op | `x` and a \\| pipe |',
     ].join('\n');
     const { segments, result } = translateWith(markdown);
-    expect(segments).toEqual([`the array ${P(0)} is sorted`, `every ${P(0)}\nand more text`, 'name', 'value', 'size', 'op', `${P(0)} and a | pipe`]);
+    // The item's two lines are one sentence: sent joined by a space, written back as one line.
+    expect(segments).toEqual([`the array ${P(0)} is sorted`, `every ${P(0)} and more text`, 'name', 'value', 'size', 'op', `${P(0)} and a | pipe`]);
     expect(result).toBe(
       [
         '- THE ARRAY $a$ IS SORTED',
-        '  - EVERY $a_i \\le 10^9$',
-        '    AND MORE TEXT',
+        '  - EVERY $a_i \\le 10^9$ AND MORE TEXT',
         '',
         '| NAME | VALUE |',
         '|:--|--:|',
@@ -131,10 +131,12 @@ describe('segmentStatement on tricky statements', () => {
     expect(segments).toEqual([`Print ${P(0)}.`, `Print ${P(0)}.`]);
   });
 
-  it('keeps the line prefixes of a quote and a list item, and hard line breaks', () => {
+  it('sends soft line breaks as spaces, writing a paragraph back on one line, and keeps line prefixes and hard line breaks', () => {
     const markdown = '> quoted line one\n> line two with $m$\n\n- item one\n  continues here\n\nline a  \nline b\\\nline c';
-    const { result } = translateWith(markdown);
-    expect(result).toBe('> QUOTED LINE ONE\n> LINE TWO WITH $m$\n\n- ITEM ONE\n  CONTINUES HERE\n\nLINE A  \nLINE B\\\nLINE C');
+    const { segments, result } = translateWith(markdown);
+    expect(segments).toEqual([`quoted line one line two with ${P(0)}`, 'item one continues here', `line a${P(0)}line b${P(1)}line c`]);
+    expect(result).toBe('> QUOTED LINE ONE LINE TWO WITH $m$\n\n- ITEM ONE CONTINUES HERE\n\nLINE A  \nLINE B\\\nLINE C');
+    expectStructureKept(markdown, result);
   });
 
   it('joins the lines of a paragraph when the service returns its line breaks as spaces', () => {
@@ -207,6 +209,42 @@ describe('segmentStatement on tricky statements', () => {
     const { result } = translateWith(markdown, (html) => translator.translate(html, 'en', 'es', 'html'));
     expect(result).toContain('$n$');
     expect(result).toMatch(/\*\*.+\*\*/);
+    expectStructureKept(markdown, result);
+  });
+
+  it('sends each paragraph of a real-looking statement as whole sentences, and keeps math, code, tables, lists and hard breaks', () => {
+    const markdown = [
+      'You are given an array $a_1, a_2, \\ldots, a_n$ of $n$ integers. For each query',
+      '$(l, r)$, print the sum of the elements with indices from $l$ to',
+      '$r$ inclusive.',
+      '',
+      '> **Note.** The answer may not fit into a 32-bit',
+      '> integer: use `long long`.',
+      '',
+      '1. The first line contains $n$',
+      '   ($1 \\le n \\le 10^5$).',
+      '2. The second line contains',
+      '   the elements.  ',
+      '   Separated by spaces.\\',
+      '   Nothing else.',
+      '',
+      '| input | output |',
+      '|---|---|',
+      '| `3 1 2` | the sum |',
+      '',
+      '```cpp',
+      '// prints a &lt; b &amp;&amp; c',
+      'cout << a;',
+      '```',
+    ].join('\n');
+    const { segments, result } = translateWith(markdown);
+    for (const segment of segments) expect(segment).not.toMatch(/\n/);
+    expect(segments[0]).toBe(`You are given an array ${P(0)} of ${P(1)} integers. For each query ${P(2)}, print the sum of the elements with indices from ${P(3)} to ${P(4)} inclusive.`);
+    expect(segments).toContain(`<strong data-p="0">Note.</strong> The answer may not fit into a 32-bit integer: use ${P(1)}.`);
+    expect(result).toContain('YOU ARE GIVEN AN ARRAY $a_1, a_2, \\ldots, a_n$ OF $n$ INTEGERS. FOR EACH QUERY $(l, r)$, PRINT');
+    expect(result).toContain('> **NOTE.** THE ANSWER MAY NOT FIT INTO A 32-BIT INTEGER: USE `long long`.');
+    expect(result).toContain('2. THE SECOND LINE CONTAINS THE ELEMENTS.  \n   SEPARATED BY SPACES.\\\n   NOTHING ELSE.');
+    expect(result).toContain('```cpp\n// prints a &lt; b &amp;&amp; c\ncout << a;\n```');
     expectStructureKept(markdown, result);
   });
 });

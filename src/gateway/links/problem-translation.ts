@@ -2,6 +2,7 @@ import { ErrorCode, createGraphQLErrorWithCode } from '../errors.ts';
 import { decodeHtmlText, escapeHtmlText } from '../statement/html-placeholders.ts';
 import { curatedProvenance, machineProvenance, originalProvenance, UNDETERMINED, type Provenance } from '../translation/provenance.ts';
 import { checkProblemTextLength, decideLanguage, noteDecision } from '../translation/resolvers.ts';
+import { sameLanguage } from '../translation/language-tags.ts';
 import type { TranslationContext } from '../translation/translation-client.ts';
 import { translationRuntimeOf } from '../translation/translation-runtime.ts';
 
@@ -44,6 +45,19 @@ interface ProblemTranslation {
   title: string;
   statement: string;
   provenance: Provenance;
+  /** Where the statement's prose stayed in the source language (offsets in `statement`), for statementHtml. */
+  sourceRanges?: [number, number][];
+}
+
+/**
+ * `lang` of a machine translation's HTML: the language served, with the source language as a BCP 47
+ * private-use subtag (`es-x-mtfrom-en`), the convention Google's Cloud Translation attribution
+ * guidance gives for marking machine output: the primary tag stays `es` for browsers and screen
+ * readers, and the suffix says it was machine-translated and from what. Plain `es` when the source is not known.
+ */
+function htmlLanguageOf({ language, provenance }: ProblemTranslation): string {
+  if (provenance.kind !== 'MACHINE' || !provenance.sourceLanguage) return language;
+  return `${language}-x-mtfrom-${provenance.sourceLanguage}`;
 }
 
 /**
@@ -68,7 +82,8 @@ export const resolvers = {
         const runtime = translationRuntimeOf(context);
         const problem = await textsOf(parent, context);
         const curated = runtime.curated?.servable(parent.id, problem.statement) ?? [];
-        const decision = await decideLanguage(context, args, curated.map(({ entry }) => entry.language));
+        // The statement's language when known (declared, or detected before): a reader wanting it gets the original, no call.
+        const decision = await decideLanguage(context, args, curated.map(({ entry }) => entry.language), runtime.sources.of(problem.statement));
         if (!decision) return null;
         // Noted before any call: an answer the header chose says so even when its translation fails.
         noteDecision(context, decision);
@@ -84,7 +99,10 @@ export const resolvers = {
         // What a whole translation is reused by: the problem, the languages as resolved, the texts as they are now.
         const source = { id: parent.id, ...languages, ...problem };
         const reused = runtime.assembled.find(source);
-        if (reused) return { language: languages.to, ...reused };
+        if (reused) {
+          runtime.sources.learn(problem.statement, reused.provenance.sourceLanguage);
+          return { language: languages.to, ...reused };
+        }
         // Off the event loop; a statement over the limits fails the field here, before any call.
         const segments = await runtime.statements.segment(problem.statement);
         // The service refuses an empty text; an empty title has nothing to translate anyway.
@@ -94,12 +112,26 @@ export const resolvers = {
         const outcomes = await runtime.translate(context, texts, { ...languages, format: 'html' });
         const results = runtime.settle(context, outcomes);
         if (!results) return null;
+        const sourceLanguage = machineProvenance(languages.from, results).sourceLanguage;
+        runtime.sources.learn(problem.statement, sourceLanguage);
+        // Nothing translated: the original was already in the language asked for (detected only now),
+        // or the service gave every text back as it was. Served as the original, and so marked.
+        if (sameLanguage(sourceLanguage, languages.to) || results.every((result, index) => result.text === texts[index])) {
+          return { language: sourceLanguage ?? languages.to, ...problem, provenance: originalProvenance(sourceLanguage) };
+        }
         const title = titles.length > 0 ? decodeHtmlText(results[0].text) : problem.title;
         const translated = results.slice(titles.length).map((result) => result.text);
+        const reassembled = await runtime.statements.reassemble(problem.statement, translated);
+        // The title is put back whole; its characters count with the statement's prose.
+        const titleCharacters = titles.length > 0 ? problem.title.length : 0;
         const assembled = {
           title,
-          statement: await runtime.statements.reassemble(problem.statement, translated),
-          provenance: machineProvenance(languages.from, results),
+          statement: reassembled.statement,
+          provenance: machineProvenance(languages.from, results, {
+            characters: titleCharacters + reassembled.characters,
+            translatedCharacters: titleCharacters + reassembled.translatedCharacters,
+          }),
+          sourceRanges: reassembled.sourceRanges,
         };
         runtime.assembled.keep(source, assembled);
         return { language: languages.to, ...assembled };
@@ -107,8 +139,13 @@ export const resolvers = {
     },
   },
   ProblemTranslation: {
-    // Rendered only when asked for.
+    // Rendered only when asked for; a translation says its language, and where it kept the source's.
     statementHtml: (translation: ProblemTranslation, _args: unknown, context: TranslationContext) =>
-      translationRuntimeOf(context).statements.renderHtml(translation.statement),
+      translationRuntimeOf(context).statements.renderHtml(
+        translation.statement,
+        translation.provenance.kind === 'ORIGINAL'
+          ? undefined
+          : { language: htmlLanguageOf(translation), sourceLanguage: translation.provenance.sourceLanguage, sourceRanges: translation.sourceRanges ?? [] },
+      ),
   },
 };

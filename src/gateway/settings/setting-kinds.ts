@@ -141,6 +141,13 @@ export const languages: SettingKind<string[]> = list('comma-separated language t
   return distinct;
 });
 
+/** One language tag (BCP 47, any case), in BCP 47's usual case. */
+export const language: SettingKind<string> = kind('language tag', (value) => {
+  const tag = typeof value === 'string' ? readLanguageTag(value) : undefined;
+  if (!tag) throw new InvalidSetting(`expected a language tag such as en or pt-BR, got ${quoted(value)}`);
+  return tag.canonical;
+});
+
 /** Browser origins allowed by CORS, or `*` for any. */
 export const origins: SettingKind<string[] | '*'> = (() => {
   const originsOf = list('"*" or comma-separated origins', (items) =>

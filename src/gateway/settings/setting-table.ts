@@ -7,6 +7,7 @@ import {
   integer,
   keyPrefix,
   keys,
+  language,
   languages,
   origins,
   port,
@@ -143,6 +144,12 @@ const translation = {
     default: [],
     shownDefault: 'none: the original when the reader\'s languages are not offered',
     doc: 'comma-separated language tags (`es-419,es,en`) tried in order, after the request\'s own `Accept-Language`, by translation fields without `to:` (see [Readers\' languages](#readers-languages))',
+  }),
+  translationSourceLanguage: optional({
+    variable: 'TRANSLATION_SOURCE_LANGUAGE',
+    kind: language,
+    unset: 'detected by the translation service, and kept per statement',
+    doc: 'the language the problems are written in (`en`): a reader who wants it gets the original, marked `ORIGINAL`, with no call to the translation service (see [Readers\' languages](#readers-languages))',
   }),
   translationCuratedDir: optional({
     variable: 'TRANSLATION_CURATED_DIR',

@@ -31,6 +31,19 @@ export interface SegmentedStatement {
    * nothing of it could be kept: the source is never passed off as its translation.
    */
   reassemble(translated: string[]): string;
+  /** As `reassemble`, saying too how much of the prose was put back translated, and where the rest stands. */
+  reassembleWithShare(translated: string[]): Reassembled;
+}
+
+/** A statement put back together, and what of its prose stayed in the source language. */
+export interface Reassembled {
+  statement: string;
+  /** Characters of prose sent to the service (its segments' text, markup and protected spans left out). */
+  characters: number;
+  /** Of those, the characters of segments whose translation was put back (unchanged by the service or not). */
+  translatedCharacters: number;
+  /** Offsets `[start, end)` in `statement` of the segments left in the source language, in order. */
+  sourceRanges: [number, number][];
 }
 
 interface TextPiece {
@@ -74,27 +87,60 @@ export function segmentStatement(markdown: string, limits: StatementLimits = DEF
   const sent = segments.map(segmentHtml);
   let sourceShape: string | undefined;
 
-  return {
-    segments: sent,
-    reassemble(translated) {
-      if (translated.length !== segments.length) {
-        throw new Error(`reassemble: expected ${segments.length} translations, got ${translated.length}`);
-      }
-      const length = translated.reduce((sum, text) => sum + text.length, 0);
-      if (length > MAX_TRANSLATION_GROWTH * limits.maxLength) throw untranslatable('its translation is far longer than the statement');
-      const original = (index: number) => markdown.slice(segments[index].start, segments[index].end);
-      // undefined: a translation that cannot be trusted.
-      const outputs = segments.map((segment, index) => reassembleSegment(segment, translated[index]));
-      sourceShape ??= shapeOfTree(tree);
-      const changes = outputs.map((output, index) => (output === original(index) ? undefined : output));
-      const kept = keepStructure({ markdown, tree, segments, sourceShape }, changes);
-      const lost = translated.some((text, index) => text !== sent[index] && kept[index] === undefined && outputs[index] !== original(index));
-      if (lost && kept.every((output) => output === undefined)) {
-        throw untranslatable('no part of its translation could be put back without changing its Markdown structure, math or code');
-      }
-      return spliceRange(markdown, segments, kept, 0, markdown.length);
-    },
+  const reassembleWithShare = (translated: string[]): Reassembled => {
+    if (translated.length !== segments.length) {
+      throw new Error(`reassemble: expected ${segments.length} translations, got ${translated.length}`);
+    }
+    const length = translated.reduce((sum, text) => sum + text.length, 0);
+    if (length > MAX_TRANSLATION_GROWTH * limits.maxLength) throw untranslatable('its translation is far longer than the statement');
+    const original = (index: number) => markdown.slice(segments[index].start, segments[index].end);
+    // undefined: a translation that cannot be trusted.
+    const outputs = segments.map((segment, index) => reassembleSegment(segment, translated[index]));
+    sourceShape ??= shapeOfTree(tree);
+    const changes = outputs.map((output, index) => (output === original(index) ? undefined : output));
+    const kept = keepStructure({ markdown, tree, segments, sourceShape }, changes);
+    const lost = translated.some((text, index) => text !== sent[index] && kept[index] === undefined && outputs[index] !== original(index));
+    if (lost && kept.every((output) => output === undefined)) {
+      throw untranslatable('no part of its translation could be put back without changing its Markdown structure, math or code');
+    }
+    // A segment the service returned unchanged counts as translated: the service's answer stands.
+    const inSource = segments.map((_, index) => kept[index] === undefined && outputs[index] !== original(index));
+    return { ...spliceWithRanges(markdown, segments, kept, inSource), ...shareOf(segments, inSource) };
   };
+  return { segments: sent, reassembleWithShare, reassemble: (translated) => reassembleWithShare(translated).statement };
+}
+
+const proseLength = (segment: Segment) => segment.pieces.reduce((sum, piece) => sum + (piece.kind === 'text' ? asSent(piece.value).length : 0), 0);
+
+function shareOf(segments: Segment[], inSource: boolean[]): Pick<Reassembled, 'characters' | 'translatedCharacters'> {
+  let characters = 0;
+  let translatedCharacters = 0;
+  segments.forEach((segment, index) => {
+    const length = proseLength(segment);
+    characters += length;
+    if (!inSource[index]) translatedCharacters += length;
+  });
+  return { characters, translatedCharacters };
+}
+
+/** The whole statement with the outputs in place, and where the segments `inSource` stand in it. */
+function spliceWithRanges(markdown: string, segments: Segment[], outputs: (string | undefined)[], inSource: boolean[]) {
+  const parts: string[] = [];
+  const sourceRanges: [number, number][] = [];
+  let cursor = 0;
+  let length = 0;
+  const push = (text: string) => {
+    parts.push(text);
+    length += text.length;
+  };
+  segments.forEach(({ start, end }, index) => {
+    push(markdown.slice(cursor, start));
+    if (inSource[index]) sourceRanges.push([length, length + end - start]);
+    push(outputs[index] ?? markdown.slice(start, end));
+    cursor = end;
+  });
+  push(markdown.slice(cursor));
+  return { statement: parts.join(''), sourceRanges };
 }
 
 const untranslatable = (why: string) =>
@@ -294,7 +340,7 @@ function segmentHtml({ pieces }: Segment): string {
   return pieces
     .map((piece) =>
       piece.kind === 'text'
-        ? escapeHtmlText(piece.value)
+        ? escapeHtmlText(asSent(piece.value))
         : piece.kind === 'atom'
           ? atomMarkup(piece.id)
           : piece.kind === 'open'
@@ -303,6 +349,13 @@ function segmentHtml({ pieces }: Segment): string {
     )
     .join('');
 }
+
+/**
+ * A run as the service receives it: a line break inside a paragraph (a Markdown soft break, which
+ * renders as a space) goes as a space, since MT engines commonly take a line break for the end of a
+ * sentence and contest statements wrap lines mid-sentence. Hard breaks are placeholders, not text.
+ */
+const asSent = (value: string) => value.replace(/[ \t]*\r?\n[ \t]*/g, ' ');
 
 type MarkToken = Exclude<PlaceholderToken, { type: 'text' }>;
 const pieceKey = (mark: MarkPiece) => `${mark.kind}:${mark.id}`;
@@ -364,13 +417,16 @@ const LINE_BREAK = /[ \t]*\r?\n[ \t>]*/g;
 
 /** A translated run in the place of a source run: the source's own spacing and line prefixes around it. */
 function textInPlace(original: TextPiece, translated: string, segmentStart: boolean): string {
-  if (translated === original.value || !original.value.trim()) return original.source;
+  if (translated === asSent(original.value) || !original.value.trim()) return original.source;
   const lead = /^\s*/.exec(original.source)![0];
   const trail = original.source.slice(lead.length).match(/\s*$/)![0];
   const core = original.source.slice(lead.length, original.source.length - trail.length);
   const breaks = core.match(LINE_BREAK) ?? [];
-  return lead + proseToMarkdown(translated.trim(), segmentStart || lead.includes('\n'), breaks) + trail;
+  // The run went as one line (asSent): a soft break around it, next to a formula say, becomes the space it renders as.
+  return oneLine(lead) + proseToMarkdown(translated.trim(), segmentStart, breaks) + oneLine(trail);
 }
+
+const oneLine = (space: string) => (space.includes('\n') ? ' ' : space);
 
 /**
  * Translated text as Markdown text that parses back to exactly that text and no new markup: every

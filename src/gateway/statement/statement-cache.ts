@@ -2,6 +2,8 @@ import { textDigest } from '../../shared/hash.ts';
 import { createLruCache } from '../stores/lru-cache.ts';
 import { statementError, type StatementFailure } from './statement-failure.ts';
 import { DEFAULT_STATEMENT_LIMITS, tooLong, type StatementLimits } from './statement-limits.ts';
+import type { HtmlMarking } from './render-statement-html.ts';
+import type { Reassembled } from './segment-statement.ts';
 import { createStatementThread, type StatementRunner } from './statement-thread.ts';
 import type { StatementOutcome, StatementTask } from './statement-work.ts';
 
@@ -32,9 +34,10 @@ export interface StatementCacheOptions {
 export interface StatementCache {
   /** The statement's segments to translate (HTML). */
   segment(markdown: string): Promise<string[]>;
-  /** The statement with its segments' translations (in the order of `segment`) in place. */
-  reassemble(markdown: string, translated: string[]): Promise<string>;
-  renderHtml(markdown: string): Promise<string>;
+  /** The statement with its segments' translations (in the order of `segment`) in place, and what stayed in the source language. */
+  reassemble(markdown: string, translated: string[]): Promise<Reassembled>;
+  /** The statement as HTML; `marking` says its language and what of it stayed in the source language. */
+  renderHtml(markdown: string, marking?: HtmlMarking): Promise<string>;
   /** Stops the worker thread. */
   close(): Promise<void>;
 }
@@ -49,10 +52,10 @@ export function createStatementCache({
 }: StatementCacheOptions = {}): StatementCache {
   const limits = { ...DEFAULT_STATEMENT_LIMITS, ...limitOptions };
   const thread = runner ?? createStatementThread({ limits, timeoutMs });
-  const values = createLruCache<string | string[]>({
+  const values = createLruCache<string | string[] | Reassembled>({
     maxBytes,
     ttlMs,
-    sizeOf: (key, value) => 2 * (key.length + (typeof value === 'string' ? value.length : value.reduce((sum, text) => sum + text.length + 16, 0))) + 64,
+    sizeOf: (key, value) => 2 * key.length + 64 + sizeOfValue(value),
   });
   const failures = createLruCache<StatementFailure>({ maxBytes: maxBytes / 16, ttlMs: failureTtlMs, sizeOf: (key, value) => 2 * (key.length + value.message.length) + 64 });
   // Equal tasks asked for at the same time (a page, concurrent requests) run once.
@@ -106,7 +109,16 @@ export function createStatementCache({
     // By the digests of its parts (memoized), so a warm page hashes nothing: the translations come
     // from the cache as the same strings every time.
     reassemble: (markdown, translated) => run(`r:${[markdown, ...translated].map(textDigest).join(':')}`, { kind: 'reassemble', markdown, translated }),
-    renderHtml: (markdown) => run(`h:${textDigest(markdown)}`, { kind: 'html', markdown }),
+    renderHtml: (markdown, marking) => run(`h:${textDigest(markdown)}${marking ? `:${markingKey(marking)}` : ''}`, { kind: 'html', markdown, marking }),
     close: () => thread.close(),
   };
 }
+
+function sizeOfValue(value: string | string[] | Reassembled): number {
+  if (typeof value === 'string') return 2 * value.length;
+  if (Array.isArray(value)) return value.reduce((sum, text) => sum + 2 * text.length + 32, 0);
+  return 2 * value.statement.length + 32 * value.sourceRanges.length + 32;
+}
+
+const markingKey = ({ language, sourceLanguage, sourceRanges }: HtmlMarking) =>
+  `${language}:${sourceLanguage ?? ''}:${sourceRanges.map(([start, end]) => `${start}-${end}`).join(',')}`;

@@ -1,7 +1,7 @@
 import { sha256Of } from '../../shared/hash.ts';
 import { createLruCache } from '../stores/lru-cache.ts';
-import { renderStatementHtml } from './render-statement-html.ts';
-import { segmentStatement, type SegmentedStatement } from './segment-statement.ts';
+import { renderStatementHtml, type HtmlMarking } from './render-statement-html.ts';
+import { segmentStatement, type Reassembled, type SegmentedStatement } from './segment-statement.ts';
 import { failureOf, type StatementFailure } from './statement-failure.ts';
 import type { StatementLimits } from './statement-limits.ts';
 
@@ -9,9 +9,9 @@ import type { StatementLimits } from './statement-limits.ts';
 export type StatementTask =
   | { kind: 'segment'; markdown: string }
   | { kind: 'reassemble'; markdown: string; translated: string[] }
-  | { kind: 'html'; markdown: string };
+  | { kind: 'html'; markdown: string; marking?: HtmlMarking };
 
-export type StatementOutcome = { value: string | string[] } | { failure: StatementFailure };
+export type StatementOutcome = { value: string | string[] | Reassembled } | { failure: StatementFailure };
 
 export type RunStatementTask = (task: StatementTask) => StatementOutcome;
 
@@ -36,9 +36,9 @@ export function createStatementWork(limits: StatementLimits, { maxBytes = 32 * 1
         case 'segment':
           return { value: segment(task.markdown).segments };
         case 'reassemble':
-          return { value: segment(task.markdown).reassemble(task.translated) };
+          return { value: segment(task.markdown).reassembleWithShare(task.translated) };
         case 'html':
-          return { value: renderStatementHtml(task.markdown, limits) };
+          return { value: renderStatementHtml(task.markdown, limits, task.marking) };
       }
     } catch (error) {
       return { failure: failureOf(error) };

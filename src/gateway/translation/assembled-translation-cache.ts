@@ -6,8 +6,10 @@ import type { Provenance } from './provenance.ts';
 export interface AssembledTranslation {
   title: string;
   statement: string;
-  /** Machine output, when it was made (its oldest part) and from which language. */
+  /** Machine output, when it was made (its oldest part), from which language, and how much of it is translated. */
   provenance: Provenance;
+  /** Offsets in `statement` of prose left in the source language (segment-statement.ts' `sourceRanges`). */
+  sourceRanges?: [number, number][];
 }
 
 /** The texts a translation was made from, and the languages. */

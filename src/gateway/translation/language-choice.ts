@@ -3,7 +3,7 @@ import { NO_PREFERENCE } from './accept-language.ts';
 import type { FailureReports } from './failure-reports.ts';
 import { languageChain, negotiateLanguage } from './language-negotiation.ts';
 import type { LanguageList } from './language-list.ts';
-import { chooseLanguages, isAutomatic, matchLanguage, parseLanguageTag, targetsOf, type LanguageChoice } from './language-tags.ts';
+import { chooseLanguages, isAutomatic, matchLanguage, parseLanguageTag, sameLanguage, targetsOf, type LanguageChoice } from './language-tags.ts';
 import type { BatchFailure } from './batch/batch-types.ts';
 import type { TranslationContext } from './translation-client.ts';
 import { unsupported } from './unsupported-language.ts';
@@ -37,9 +37,17 @@ export interface LanguageChoiceOfRequests {
    * What a field with these arguments serves. An explicit `to` wins: a curated translation in that
    * language (`curated` lists the languages one exists in), else the service's (resolveLanguages).
    * Without `to`, the request's `Accept-Language` and then TRANSLATION_DEFAULT_LANGUAGES are tried in
-   * turn; when none can be served, the original. Null as resolveLanguages.
+   * turn; when none can be served, the original. The original is served too, with no call, when it
+   * is in the language chosen: `from`, else `source` (the statement's language, declared or detected
+   * before: source-languages.ts), matched as `to` is (`en-US` takes an `en` original). Null as
+   * resolveLanguages.
    */
-  decide(context: TranslationContext, args: { to?: string | null; from?: string | null }, curated?: readonly string[]): Promise<LanguageDecision | null>;
+  decide(
+    context: TranslationContext,
+    args: { to?: string | null; from?: string | null },
+    curated?: readonly string[],
+    source?: string | null,
+  ): Promise<LanguageDecision | null>;
 }
 
 /** How old the list may be before a language missing from it is looked for in a fresh one. */
@@ -74,18 +82,20 @@ export function createLanguageChoice({ list, defaultLanguages, reports }: Langua
     return 'error' in resolved ? reports.reportOnce(context, resolved) : resolved;
   };
 
-  const decide: LanguageChoiceOfRequests['decide'] = async (context, args, curatedLanguages = []) => {
+  const decide: LanguageChoiceOfRequests['decide'] = async (context, args, curatedLanguages = [], knownSource = null) => {
+    const fromTag = args.from == null || isAutomatic(args.from) ? undefined : parseLanguageTag(args.from)!;
+    const original = fromTag?.canonical ?? knownSource ?? undefined;
     if (args.to != null) {
       const own = curatedLanguages.length > 0 ? matchLanguage(parseLanguageTag(args.to)!, curatedLanguages) : undefined;
       if (own) return { serve: 'curated', language: own, negotiated: false };
+      if (original && sameLanguage(original, args.to)) return { serve: 'original', language: original, negotiated: false, fallback: false };
       const languages = await resolveLanguages(context, { to: args.to, from: args.from });
       return languages && { serve: 'machine', ...languages, negotiated: false };
     }
     const reader = gatewayRequestOf(context)?.readerLanguages ?? NO_PREFERENCE;
-    const fromTag = args.from == null || isAutomatic(args.from) ? undefined : parseLanguageTag(args.from)!;
     const negotiated = await negotiateLanguage(languageChain(reader, defaultLanguages), reader.refused, {
       curated: curatedLanguages,
-      source: fromTag?.canonical,
+      source: original,
       offered: async () => {
         const offered = await list.forMatching(context);
         if (!offered) return undefined;
@@ -94,7 +104,7 @@ export function createLanguageChoice({ list, defaultLanguages, reports }: Langua
       },
     });
     if (!negotiated || negotiated.kind === 'original') {
-      return { serve: 'original', language: negotiated?.language ?? fromTag?.canonical ?? null, negotiated: true, fallback: !negotiated };
+      return { serve: 'original', language: negotiated?.language ?? original ?? null, negotiated: true, fallback: !negotiated };
     }
     if (negotiated.kind === 'curated') return { serve: 'curated', language: negotiated.language, negotiated: true };
     const languages = await resolveLanguages(context, { to: negotiated.language, from: args.from });

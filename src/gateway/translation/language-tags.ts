@@ -88,6 +88,12 @@ export function matchLanguage(tag: LanguageTag, offered: readonly string[]): str
   return best?.code;
 }
 
+/** Whether a text in `language` serves a reader who wants `wanted`, matched as `to:` is (`en-US` takes `en`). */
+export function sameLanguage(language: string | null | undefined, wanted: string): boolean {
+  const tag = parseLanguageTag(wanted);
+  return Boolean(language && tag && matchLanguage(tag, [language]));
+}
+
 /** The spelling to send when the service's list is not to be had: the tag without variants, as LibreTranslate writes its codes. */
 export function likelyServiceCode(tag: LanguageTag): string {
   return [tag.language, tag.script, tag.region].filter(Boolean).join('-');

@@ -23,12 +23,17 @@ interface TranslateArgs {
  * (guards/translation-arguments.ts); checked again here so that a resolver never sends what that
  * check would refuse, however it is reached.
  */
-export async function decideLanguage(context: TranslationContext, args: { to?: string | null; from?: string | null }, curated?: readonly string[]): Promise<LanguageDecision | null> {
+export async function decideLanguage(
+  context: TranslationContext,
+  args: { to?: string | null; from?: string | null },
+  curated?: readonly string[],
+  source?: string | null,
+): Promise<LanguageDecision | null> {
   const problem = args.to == null ? undefined : languageTagProblem('to', args.to);
   if (problem) throw createBadUserInputError(problem, 'to');
   const fromProblem = args.from == null ? undefined : languageTagProblem('from', args.from);
   if (fromProblem) throw createBadUserInputError(fromProblem, 'from');
-  return translationRuntimeOf(context).decide(context, args, curated);
+  return translationRuntimeOf(context).decide(context, args, curated, source);
 }
 
 /** Notes on the request what the field answered in (Content-Language, Vary: languages-served.ts). */

@@ -12,6 +12,7 @@ import { defaultOf, type GatewaySettings } from '../settings.ts';
 import { createLanguageList } from './language-list.ts';
 import { createLanguageChoice, type LanguageChoiceOfRequests } from './language-choice.ts';
 import { createLanguageDetection } from './language-detection.ts';
+import { createSourceLanguages, type SourceLanguages } from './source-languages.ts';
 import { createFailureReports } from './failure-reports.ts';
 import { publishedLimitsReader } from './published-limits.ts';
 import { unsupportedIn } from './unsupported-language.ts';
@@ -47,6 +48,8 @@ export interface TranslationRuntimeOptions {
   defaultLanguages?: readonly string[];
   /** The operators' translations (TRANSLATION_CURATED_DIR), served before any machine translation. @default none */
   curated?: CuratedTranslations;
+  /** TRANSLATION_SOURCE_LANGUAGE: the problems' language, so a reader wanting it gets the original with no call. @default detected */
+  sourceLanguage?: string;
 }
 
 export type { LanguageDecision } from './language-choice.ts';
@@ -64,9 +67,11 @@ export interface TranslationRuntime extends LanguageChoiceOfRequests {
   assembled: AssembledTranslationCache;
   /** The operators' translations, when TRANSLATION_CURATED_DIR (or a replica sharing it through Redis) gives some. */
   curated?: CuratedTranslations;
+  /** Each statement's language, declared (TRANSLATION_SOURCE_LANGUAGE) or as the service last detected it. */
+  sources: SourceLanguages;
   /**
-   * What translation answers depend on besides the request: the default languages and the curated
-   * set in force. Response cache keys of documents that may translate include it.
+   * What translation answers depend on besides the request: the default languages, the declared
+   * source language and the curated set in force. Response cache keys of documents that may translate include it.
    */
   variant(): string;
   /** The languages the service offers, fetched once per `languagesTtlMs`. */
@@ -103,6 +108,7 @@ export type TranslationRuntimeSettings = Pick<
   | 'translationUrl'
   | 'translationApiKey'
   | 'translationDefaultLanguages'
+  | 'translationSourceLanguage'
 >;
 
 /** The translation runtime the settings describe; `cache` where translations are kept (a shared store), else in process. */
@@ -126,6 +132,7 @@ export function translationRuntimeFor(
     onServed,
     defaultLanguages: settings.translationDefaultLanguages,
     curated,
+    sourceLanguage: settings.translationSourceLanguage,
   });
 }
 
@@ -146,6 +153,7 @@ export function createTranslationRuntime({
   onServed,
   defaultLanguages = [],
   curated,
+  sourceLanguage,
 }: TranslationRuntimeOptions): TranslationRuntime {
   const list = createLanguageList(languagesTtlMs);
   const reports = createFailureReports();
@@ -166,11 +174,12 @@ export function createTranslationRuntime({
     readPublishedLimits: publishedLimitsReader(limits, translationUrl, translationApiKey),
     explainGroup: (context, options, refusal) => unsupportedIn(refusal, options, () => list.get(context)),
   });
-  const defaultsKey = defaultLanguages.join(',');
+  const defaultsKey = `${defaultLanguages.join(',')}|${sourceLanguage ?? ''}`;
   return {
     maxTextLength,
     curated,
     variant: () => `${defaultsKey}|${curated?.version ?? ''}`,
+    sources: createSourceLanguages({ declared: sourceLanguage, ttlMs: cacheTtlMs }),
     statements: createStatementCache(),
     // As long as the translations they were made of.
     assembled: createAssembledTranslationCache({
