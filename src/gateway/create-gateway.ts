@@ -47,6 +47,7 @@ import { upstreamStepsBySchema, useUpstreamCalls } from './upstream/upstream-cal
 import { createEngineSlot, releasedWhenSent, type Disposable, type EngineSlot } from './schema/engine-slot.ts';
 import type { IntrospectedSchema } from './schema/introspection.ts';
 import { createLiveProblemsSchema } from './schema/live-problems-schema.ts';
+import { nextTurn } from './schema/next-turn.ts';
 import { watchSchemaDrift } from './schema/schema-drift.ts';
 import { createSchemaMetrics } from './schema/schema-metrics.ts';
 import { invalidTrustedDocuments } from './schema/stale-trusted-documents.ts';
@@ -185,6 +186,7 @@ export async function createGateway({
     snapshotPath,
     givenPath: problemsSchemaPath,
     pollMs: settings.problemsSchemaPollSeconds * 1000,
+    bounds: { maxTypes: settings.problemsSchemaMaxTypes, maxFields: settings.problemsSchemaMaxFields, maxEnumValues: settings.problemsSchemaMaxEnumValues },
     onChange: (next) => buildSwap(next),
     onFailure: (reason) => schemaMetrics.failed(reason),
     onAnswer: (answer) => schemaMetrics.answered(answer),
@@ -305,18 +307,23 @@ export async function createGateway({
       sourceTransforms: () => [fragmentTypenameTransform(), deferredFieldsTransform()],
     });
     const { mesh, linksLeftOut } = built;
+    // Requests are served between the build's stages (nextTurn), each of which runs whole.
+    await nextTurn();
     // Aborts the calls forwarded operations have in flight when the engine is disposed (once its
     // requests have ended) or the gateway closes, as Mesh's own executor does.
     const disposal = new AbortController();
     try {
       const forwarding = await createForwarding({ settings, built, baseDir, send: composeSteps(upstreamSteps), network: upstreamFetch.fetch, signal: disposal.signal, log: logOnce });
+      await nextTurn();
       const schema = toPublicSchema(mesh.schema);
+      await nextTurn();
       const stale = trustedDocuments ? invalidTrustedDocuments(schema, trustedDocuments) : [];
       if (stale.length > 0) {
         log(`trusted documents that no longer validate against problems schema ${problems.hash.slice(0, 12)} (they answer GRAPHQL_VALIDATION_FAILED): ${stale.join(', ')}`, 'warn');
       }
       const staleSdk = staleSdkOperationsLine(schema, problems.hash);
       if (staleSdk) log(staleSdk, 'warn');
+      await nextTurn();
       const responseCache = createResponseCache({
         sharedStore: shared?.keyValueStore('responses'),
         ttlMs: settings.responseCacheTtlSeconds * 1000,
@@ -325,6 +332,7 @@ export async function createGateway({
         // Answers that may translate also vary by the default languages and the curated set in force.
         translationVariant: translationRuntime.variant,
       });
+      await nextTurn();
 
       // yoga's plugins by name, in the order their hooks run.
       const stages: [string, object | object[]][] = [

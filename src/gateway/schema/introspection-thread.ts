@@ -1,5 +1,6 @@
 import { spawnModuleWorker } from '../../shared/module-worker.ts';
 import { outcomeOfAnswer, type AnswerBaseline, type AnswerOutcome, type IntrospectionAnswer } from './introspection-answer.ts';
+import type { SchemaBounds } from './schema-size.ts';
 
 /**
  * Answers up to this size are read on the event loop: a few milliseconds, less than a thread's start.
@@ -13,8 +14,8 @@ export const ON_LOOP_MAX_BYTES = 256 * 1024;
  * after it, so a gateway whose schema never changes keeps no thread. A thread that dies (out of
  * memory on an enormous schema) is a failed check, never a crash.
  */
-export function outcomeOffLoop(answer: IntrospectionAnswer, baseline?: AnswerBaseline): Promise<AnswerOutcome> {
-  if (answer.bytes.byteLength <= ON_LOOP_MAX_BYTES) return outcomeOfAnswer(answer, baseline);
+export function outcomeOffLoop(answer: IntrospectionAnswer, baseline?: AnswerBaseline, bounds?: SchemaBounds): Promise<AnswerOutcome> {
+  if (answer.bytes.byteLength <= ON_LOOP_MAX_BYTES) return outcomeOfAnswer(answer, baseline, bounds);
   return new Promise((resolve) => {
     const worker = spawnModuleWorker(new URL('./introspection-worker.ts', import.meta.url), import.meta.url);
     let settled = false;
@@ -29,6 +30,6 @@ export function outcomeOffLoop(answer: IntrospectionAnswer, baseline?: AnswerBas
     worker.once('exit', (code) => settle({ failure: 'invalid', message: `${answer.endpoint} answered an introspection that could not be read (its thread exited with ${code})` }));
     // A copy of its own, handed over whole: the thread reads it without a second copy.
     const bytes = answer.bytes.slice();
-    worker.postMessage({ answer: { ...answer, bytes }, baseline }, [bytes.buffer]);
+    worker.postMessage({ answer: { ...answer, bytes }, baseline, bounds }, [bytes.buffer]);
   });
 }
