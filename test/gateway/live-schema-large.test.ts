@@ -60,8 +60,12 @@ describe('a 10 MB problems schema', () => {
     // On the loop, the same work holds it from start to end: the loop does not turn at all.
     const held = await loopTurnsDuring(() => outcomeOfAnswer(answer));
     expect(held.turns).toBeLessThan(3);
-    const { turns, result } = await loopTurnsDuring(() => outcomeOffLoop(answer, baseline));
+    const sent = Buffer.from(changed);
+    const { turns, result: { outcome: result, bytes } } = await loopTurnsDuring(() => outcomeOffLoop(answer, baseline));
     expect(turns).toBeGreaterThan(100);
+    // Handed to the thread and back, not copied: the caller's view is emptied, the bytes come back whole.
+    expect(answer.bytes.byteLength).toBe(0);
+    expect(Buffer.from(bytes).equals(sent)).toBe(true);
     expect(result).toMatchObject({ hash: expect.stringMatching(/^[0-9a-f]{64}$/), size: { enumValues: VALUES + 1 + STAND_IN_ENUM_VALUES }, changes: [{ impact: 'dangerous', message: "Enum value 'ADDED' was added to enum 'Huge'", path: 'Huge.ADDED' }] });
     expect((result as { hash: string }).hash).not.toBe(baseline.hash);
     expect((result as { sdl: string }).sdl).toBe((held.result as { sdl: string }).sdl);

@@ -62,7 +62,7 @@ const QUERY = JSON.stringify({ query: getIntrospectionQuery({ descriptions: true
  */
 export async function introspect(options: IntrospectOptions): Promise<IntrospectedSchema> {
   const { answer, redact } = await fetchIntrospectionAnswer(options);
-  return settledOutcome(await outcomeOffLoop(answer), redact);
+  return settledOutcome((await outcomeOffLoop(answer)).outcome, redact);
 }
 
 /** The introspection answer's bytes, unparsed; fails with an IntrospectionError when none came whole in time. */

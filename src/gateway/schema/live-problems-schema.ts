@@ -115,9 +115,11 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
   /** The service's schema now (with its changes from what is served), or the IntrospectionError of why not. */
   const introspectNow = async (): Promise<IntrospectedSchema & { changes?: SchemaChange[] }> => {
     const { answer, redact } = await fetchIntrospectionAnswer(introspection);
-    const bytes = Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength);
-    if (!known?.bytes.equals(bytes)) {
-      const outcome = await outcomeOffLoop(answer, served && { sdl: served.sdl, hash: served.hash }, bounds);
+    const read = Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength);
+    if (!known?.bytes.equals(read)) {
+      // The bytes come back from the thread that read them (they are not copied to be sent there).
+      const { outcome, bytes: returned } = await outcomeOffLoop(answer, served && { sdl: served.sdl, hash: served.hash }, bounds);
+      const bytes = Buffer.from(returned.buffer, returned.byteOffset, returned.byteLength);
       let settled: IntrospectedSchema & { changes?: SchemaChange[] } | IntrospectionError;
       try {
         settled = Object.assign(settledOutcome(outcome, redact), 'changes' in outcome ? { changes: outcome.changes } : {});
