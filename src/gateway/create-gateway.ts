@@ -22,6 +22,7 @@ import { createSharedStores } from './shared-stores.ts';
 import { SETTINGS, SettingsError, settingsFromOptions, type GatewaySettings } from './settings.ts';
 import { upstreamStepsBySchema } from './upstream/upstream-calls.ts';
 import { createLiveProblemsSchema } from './schema/live-problems-schema.ts';
+import { nextTurn } from './schema/next-turn.ts';
 import { watchSchemaDrift } from './schema/schema-drift.ts';
 import { createSchemaMetrics } from './schema/schema-metrics.ts';
 
@@ -151,6 +152,7 @@ export async function createGateway({
     snapshotPath,
     givenPath: problemsSchemaPath,
     pollMs: settings.problemsSchemaPollSeconds * 1000,
+    bounds: { maxTypes: settings.problemsSchemaMaxTypes, maxFields: settings.problemsSchemaMaxFields, maxEnumValues: settings.problemsSchemaMaxEnumValues },
     onChange: (next) => serving.buildSwap(next),
     onFailure: (reason) => schemaMetrics.failed(reason),
     onAnswer: (answer) => schemaMetrics.answered(answer),

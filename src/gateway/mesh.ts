@@ -12,6 +12,7 @@ import { createMeshLogger } from './observability/mesh-logger.ts';
 import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
 import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
 import { gatewayNamesOf, withoutGatewayNames } from './schema/gateway-names.ts';
+import { nextTurn } from './schema/next-turn.ts';
 import { linksLeftOutOf } from './schema/problems-snapshot.ts';
 import type { GatewaySettings } from './settings.ts';
 
@@ -89,8 +90,11 @@ export async function buildMesh({
 
   // The service's names never merge into the gateway's: what bears one of them is left out (one line).
   const names = gatewayNamesOf(await typeDefsOf(config, baseDir), sourcePrefixes(config));
+  // Each step over the whole schema in a turn of its own (nextTurn): requests come in between.
   const given = typeof problemsSchema === 'string' ? buildSchema(problemsSchema) : problemsSchema;
+  await nextTurn();
   const { schema, leftOut: namesLeftOut } = withoutGatewayNames(given, names);
+  await nextTurn();
   const sdl = schema === given && typeof problemsSchema === 'string' ? problemsSchema : printSchema(schema);
   if (namesLeftOut.length > 0) log(`names of the problems service left out, since the gateway uses them itself: ${namesLeftOut.join(', ')}`, 'warn');
   const linksLeftOut = linksLeftOutOf(schema);
@@ -114,7 +118,7 @@ export async function buildMesh({
     // Imported from here so relative paths resolve against the project and .ts files load under tsx/vitest.
     importFn: (id: string) =>
       id === PROBLEMS_SCHEMA_MODULE
-        ? Promise.resolve({ default: sdl })
+        ? nextTurn().then(() => ({ default: sdl }))
         : import(id.startsWith('.') || isAbsolute(id) ? projectModuleUrl(id, baseDir) : id),
   });
   // Applied where Mesh delegates to each source (in code, not in .meshrc.yaml: the fast path reads
@@ -123,6 +127,9 @@ export async function buildMesh({
   // Last, so that their onFetch wraps the fetch of any plugin declared in .meshrc.yaml.
   processed.additionalEnvelopPlugins = [...(processed.additionalEnvelopPlugins ?? []), ...(plugins?.(processed.sources) ?? [])];
   if (fetch) processed.fetchFn = fetch;
+  await nextTurn();
+  // The longest step: the sources' schemas built, transformed and stitched in one synchronous run
+  // (it grows with the problems schema, which is why its size is bounded: schema/schema-size.ts).
   const mesh = await getMesh({ ...processed, logger });
   return {
     mesh,

@@ -1,10 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { printSchema } from 'graphql';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/create-gateway.ts';
 import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
 import { withHash } from '../../src/gateway/schema/introspection.ts';
+import { sizeOf } from '../../src/gateway/schema/schema-size.ts';
 import { readSnapshot } from '../../src/gateway/schema/problems-snapshot.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { createTranslationService } from '../../src/upstreams/translation/service.ts';
@@ -23,7 +25,7 @@ interface Running {
   logs: string[];
   entries: RequestLogEntry[];
   query: (query: string, extensions?: Record<string, unknown>) => Promise<GraphQLResponse>;
-  readiness(): Promise<{ schema: { source: string; hash: string; checkedAt?: string; lastCheck?: string } }>;
+  readiness(): Promise<{ schema: { source: string; hash: string; checkedAt?: string; lastCheck?: string; refused?: string } }>;
   metric(name: string): Promise<string>;
 }
 
@@ -294,6 +296,60 @@ describe('the problems schema, live', () => {
     expect(await running.metric('gateway_problems_schema_reloads_total')).toMatch(/ 20$/);
     // Every engine replaced is released once its requests have ended.
     await expect.poll(() => running.metric('gateway_problems_schema_engines'), { timeout: 10_000 }).toMatch(/ 1$/);
+  });
+
+  describe('a schema over the bounds (PROBLEMS_SCHEMA_MAX_TYPES, _FIELDS, _ENUM_VALUES)', () => {
+    const base = sizeOf(SCHEMAS.base);
+    const counted = async (running: Running, name: string) => Number((await running.metric(name)).split(' ').at(-1));
+
+    it("at start: the gateway does not start, and says which setting the service's schema is over and by how much (never the snapshot in its place)", async () => {
+      const service = createChangingProblemsService({ apiKey: PROBLEMS_KEY });
+      const logs: string[] = [];
+      await expect(start({ service, options: { log: (line) => void logs.push(line), settings: { problemsSchemaMaxTypes: base.types - 1 } } })).rejects.toThrow(
+        `the problems service's schema is too large to build (${base.types} types, over PROBLEMS_SCHEMA_MAX_TYPES=${base.types - 1}): building it would hold up every request; raise PROBLEMS_SCHEMA_MAX_TYPES to serve it`,
+      );
+      expect(service.introspections()).toBe(1);
+      expect(logs.filter((line) => line.includes('snapshot'))).toEqual([]);
+    });
+
+    it('at start: a schema given as a file over a bound stops the start too', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'schema-bounds-'));
+      closing.push(() => rm(dir, { recursive: true, force: true }));
+      const path = join(dir, 'problems.graphql');
+      await writeFile(path, printSchema(SCHEMAS.base));
+      await expect(start({ options: { problemsSchemaPath: path, settings: { problemsSchemaMaxEnumValues: base.enumValues - 1 } } })).rejects.toThrow(
+        `the problems schema ${path} is too large to build (${base.enumValues} enum values, over PROBLEMS_SCHEMA_MAX_ENUM_VALUES=${base.enumValues - 1})`,
+      );
+    });
+
+    it('while running: a new schema over a bound is refused before any build, said once, counted once, shown in /readiness; the schema served stays, until the service is within the bound again', async () => {
+      // The stand-in's schema exactly at the bound: one field more is over it.
+      const running = await start({ options: { settings: { problemsSchemaMaxFields: base.fields } } });
+      const served = withHash(SCHEMAS.base).hash;
+      const added = withHash(SCHEMAS.fieldAdded).hash;
+      expect((await running.readiness()).schema).toEqual(expect.not.objectContaining({ refused: expect.anything() }));
+
+      running.service.setSchema(SCHEMAS.fieldAdded);
+      await expect.poll(() => counted(running, 'gateway_problems_schema_check_failures_total{reason="bound"}'), { timeout: 20_000, interval: 50 }).toBe(1);
+      const words = `${base.fields + 1} fields and arguments, over PROBLEMS_SCHEMA_MAX_FIELDS=${base.fields}`;
+      expect((await running.readiness()).schema).toMatchObject({ hash: served, lastCheck: 'ok', refused: `${added.slice(0, 12)} not built: ${words}` });
+      // Nothing built: one engine, no reload, and the new field is refused by the gateway itself.
+      expect(await counted(running, 'gateway_problems_schema_engines')).toBe(1);
+      expect(await counted(running, 'gateway_problems_schema_reloads_total')).toBe(0);
+      expect((await running.query(EDITORIAL)).errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+
+      // Polls go on finding the same schema: not parsed, said or counted again.
+      const unchanged = 'gateway_problems_schema_introspections_total{answer="unchanged"}';
+      const seen = await counted(running, unchanged);
+      await expect.poll(() => counted(running, unchanged), { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(seen + 3);
+      expect(await counted(running, 'gateway_problems_schema_check_failures_total{reason="bound"}')).toBe(1);
+      expect(running.logs.filter((line) => line.includes('refused, not built'))).toEqual([`problems schema: ${added.slice(0, 12)} refused, not built (${words}); still serving ${served.slice(0, 12)} (live)`]);
+
+      // Back to the schema served: nothing refused any more.
+      running.service.setSchema(SCHEMAS.base);
+      await expect.poll(async () => (await running.readiness()).schema, { timeout: 20_000, interval: 50 }).toEqual(expect.not.objectContaining({ refused: expect.anything() }));
+      expect((await running.readiness()).schema.hash).toBe(served);
+    });
   });
 
   describe("a service that takes the gateway's names", () => {

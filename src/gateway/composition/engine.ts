@@ -6,6 +6,7 @@ import { fragmentTypenameTransform } from '../execution/delegate/fragment-typena
 import { createForwarding } from '../execution/forward/forwarding.ts';
 import type { RouteTable } from '../guards/route.ts';
 import { buildMesh } from '../mesh.ts';
+import { nextTurn } from '../schema/next-turn.ts';
 import type { Observability } from '../observability/index.ts';
 import type { GatewayLog } from '../gateway-log.ts';
 import { logErrorCauses } from '../observability/mesh-logger.ts';
@@ -89,13 +90,18 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
       sourceTransforms: () => [fragmentTypenameTransform(), deferredFieldsTransform()],
     });
     const { mesh, linksLeftOut } = built;
+    // Requests are served between the build's stages (nextTurn), each of which runs whole.
+    await nextTurn();
     // Aborts the calls forwarded operations have in flight when the engine is disposed (once its
     // requests have ended) or the gateway closes, as Mesh's own executor does.
     const disposal = new AbortController();
     try {
       const forwarding = await createForwarding({ settings, built, baseDir, send: composeSteps(upstreamSteps), network: upstreamFetch.fetch, signal: disposal.signal, log: logOnce });
+      await nextTurn();
       const schema = toPublicSchema(mesh.schema);
+      await nextTurn();
       warnOfStaleOperations(schema, problems.hash, trustedDocuments, log);
+      await nextTurn();
       const responseCache = createResponseCache({
         sharedStore: shared?.keyValueStore('responses'),
         ttlMs: settings.responseCacheTtlSeconds * 1000,
@@ -104,6 +110,7 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
         // Answers that may translate also vary by the default languages and the curated set in force.
         translationVariant: translationRuntime.variant,
       });
+      await nextTurn();
       const stages = yogaStages({ settings, mesh, schema, guards, observability, shared, trustedDocuments, responseCache, forwarding, maskErrors });
       const yoga = engineYoga({ settings, stages, schema, routes, cors });
       // The plans of the texts seen: the fast path's table when it is on (yoga's forwarding fills it too).

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { buildClientSchema, buildSchema, lexicographicSortSchema, printSchema, validateSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import { diffSchemas, type SchemaChange } from './schema-diff.ts';
+import { overBound, sizeOf, type SchemaBounds, type SchemaSize } from './schema-size.ts';
 
 /** Why an introspection failed, as a kind a caller can act on and a line an operator can read. */
 export type IntrospectionFailure = 'unreachable' | 'timeout' | 'refused' | 'status' | 'too-large' | 'not-json' | 'no-schema' | 'invalid';
@@ -19,18 +20,22 @@ export interface AnswerBaseline {
   hash: string;
 }
 
-/** What an answer makes: the sorted printed schema and its hash (with the changes from the baseline, when given and different), or why it is not a schema. */
+/**
+ * What an answer makes: the sorted printed schema, its hash and its size (with the changes from the
+ * baseline, when given and different, and the schema within the bounds), or why it is not a schema.
+ */
 export type AnswerOutcome =
-  | { sdl: string; hash: string; changes?: SchemaChange[] }
+  | { sdl: string; hash: string; size: SchemaSize; changes?: SchemaChange[] }
   | { failure: IntrospectionFailure; message: string; serviceMessage?: string };
 
 /**
  * Everything an introspection answer costs past its bytes: JSON, the checks, building, validating,
- * sorting, printing and hashing the schema, and the diff from the baseline. Pure (strings in, strings
+ * sorting, printing, hashing and counting the schema, and the diff from the baseline (skipped for a
+ * schema over `bounds`, which will not be built: its changes would only be a large message). Pure (strings in, strings
  * out), so it runs as it is in a worker thread (introspection-thread.ts) when the answer is large.
  * Messages carry the service's words unredacted: the caller cuts secrets out.
  */
-export async function outcomeOfAnswer({ status, bytes, endpoint }: IntrospectionAnswer, baseline?: AnswerBaseline): Promise<AnswerOutcome> {
+export async function outcomeOfAnswer({ status, bytes, endpoint }: IntrospectionAnswer, baseline?: AnswerBaseline, bounds?: SchemaBounds): Promise<AnswerOutcome> {
   let body: { data?: IntrospectionQuery | null; errors?: { message?: unknown }[] } | undefined;
   try {
     body = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as typeof body;
@@ -61,9 +66,10 @@ export async function outcomeOfAnswer({ status, bytes, endpoint }: Introspection
   if (problems.length > 0) return failed('invalid', `${endpoint} answered an invalid schema: ${problems[0].message.slice(0, 300)}`);
   const sdl = printSchema(schema);
   const digest = sdlHash(sdl);
-  if (!baseline || baseline.hash === digest) return { sdl, hash: digest };
+  const size = sizeOf(schema);
+  if (!baseline || baseline.hash === digest || (bounds && overBound(size, bounds))) return { sdl, hash: digest, size };
   const changes = await diffSchemas(buildSchema(baseline.sdl), schema).catch(() => []);
-  return { sdl, hash: digest, changes };
+  return { sdl, hash: digest, size, changes };
 }
 
 /** sha256 (hex) of a schema printed sorted: equal for equal schemas whatever order the service lists them in. */

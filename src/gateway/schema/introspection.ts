@@ -3,6 +3,7 @@ import { readBoundedBytes } from '../../shared/read-bounded.ts';
 import { sdlHash, type AnswerOutcome, type IntrospectionAnswer, type IntrospectionFailure } from './introspection-answer.ts';
 import { outcomeOffLoop } from './introspection-thread.ts';
 import { defaultOf } from '../settings.ts';
+import { sizeOf, type SchemaSize } from './schema-size.ts';
 
 export interface IntrospectOptions {
   /** The GraphQL endpoint itself (`<PROBLEMS_URL>/graphql`, or a gateway's `/graphql`). */
@@ -40,6 +41,8 @@ export interface IntrospectedSchema {
   sdl: string;
   /** sha256 (hex) of `sdl`: equal for equal schemas whatever order the service lists them in. */
   hash: string;
+  /** Its types, fields and enum values, counted where it was read (off the event loop when large). */
+  size: SchemaSize;
 }
 
 /** One introspection answer as it came, with what cuts secrets out of lines about it. */
@@ -60,7 +63,7 @@ const QUERY = JSON.stringify({ query: getIntrospectionQuery({ descriptions: true
  */
 export async function introspect(options: IntrospectOptions): Promise<IntrospectedSchema> {
   const { answer, redact } = await fetchIntrospectionAnswer(options);
-  return settledOutcome(await outcomeOffLoop(answer), redact);
+  return settledOutcome((await outcomeOffLoop(answer)).outcome, redact);
 }
 
 /** The introspection answer's bytes, unparsed; fails with an IntrospectionError when none came whole in time. */
@@ -101,21 +104,22 @@ export async function fetchIntrospectionAnswer({ endpoint: given, apiKey, timeou
 /** The schema an answer made, or its failure thrown as an IntrospectionError, secrets cut out. */
 export function settledOutcome(outcome: AnswerOutcome, redact: (text: string) => string): IntrospectedSchema {
   if ('failure' in outcome) throw new IntrospectionError(outcome.failure, redact(outcome.message), outcome.serviceMessage === undefined ? undefined : redact(outcome.serviceMessage));
-  return introspectedSchema(outcome.sdl, outcome.hash);
+  return introspectedSchema(outcome.sdl, outcome.hash, outcome.size);
 }
 
 /** A schema with its sorted printing and the hash of that. */
 export function withHash(schema: GraphQLSchema): IntrospectedSchema {
   const sdl = printSchema(lexicographicSortSchema(schema));
-  return { schema, sdl, hash: sdlHash(sdl) };
+  return { schema, sdl, hash: sdlHash(sdl), size: sizeOf(schema) };
 }
 
 /** A printed schema and its hash, the schema itself built only if something reads it. */
-function introspectedSchema(sdl: string, hash: string): IntrospectedSchema {
+function introspectedSchema(sdl: string, hash: string, size: SchemaSize): IntrospectedSchema {
   let schema: GraphQLSchema | undefined;
   return {
     sdl,
     hash,
+    size,
     get schema() {
       return (schema ??= buildSchema(sdl));
     },

@@ -4,6 +4,7 @@ import { fetchIntrospectionAnswer, IntrospectionError, settledOutcome, type Intr
 import { outcomeOffLoop } from './introspection-thread.ts';
 import { readSnapshot } from './problems-snapshot.ts';
 import { diffSchemas, formatSchemaDiff, type SchemaChange } from './schema-diff.ts';
+import { describeOverBound, overBound, type SchemaBounds } from './schema-size.ts';
 
 /** Where the schema served came from: the service itself, the committed snapshot (the service could not be introspected at start), or a file the app gave (`problemsSchemaPath`). */
 export type ProblemsSchemaSource = 'live' | 'snapshot' | 'given';
@@ -20,6 +21,11 @@ export interface ProblemsSchemaStatus {
    * never a URL, a key or the service's own text, since /readiness is open. The log has the detail.
    */
   lastCheck?: string;
+  /**
+   * Set while the service's schema is one the gateway refused to build, being over a bound: its
+   * hash, its size and the setting it is over (`PROBLEMS_SCHEMA_MAX_…`). The schema served stays.
+   */
+  refused?: string;
 }
 
 export interface LiveProblemsSchemaOptions {
@@ -32,6 +38,12 @@ export interface LiveProblemsSchemaOptions {
   /** Time between two checks while running; 0 = no polling (a refusal still triggers a check). */
   pollMs: number;
   /**
+   * The largest schema built (counted where it is read, off the event loop when large): one over
+   * them is refused while running (said once, counted, the schema served stays) and stops the start.
+   * Building an engine (Mesh) runs on the event loop and grows with the schema. @default none
+   */
+  bounds?: SchemaBounds;
+  /**
    * Told each schema that differs from the one served: builds what will serve it, beside what serves
    * `previous`, and resolves to the swap that makes new requests get it, or rejects when it cannot be
    * built (the gateway then stays on the schema it serves). The swap is called here, in the same turn
@@ -39,8 +51,8 @@ export interface LiveProblemsSchemaOptions {
    * requests get.
    */
   onChange(next: IntrospectedSchema, previous: IntrospectedSchema): Promise<() => void>;
-  /** Told of each check that failed (`introspection`) and of each new schema that could not be built (`build`). */
-  onFailure?(reason: 'introspection' | 'build'): void;
+  /** Told of each check that failed (`introspection`), of each new schema that could not be built (`build`) or was refused for its size (`bound`). */
+  onFailure?(reason: 'introspection' | 'build' | 'bound'): void;
   /** Told of each introspection answer: `unchanged` (byte for byte the last one: not parsed) or `parsed`. */
   onAnswer?(answer: 'unchanged' | 'parsed'): void;
   log: GatewayLog;
@@ -78,14 +90,15 @@ const DRIFT_GAP_MAX_MS = 60_000;
  * schema (another hash) is handed to `onChange`; an unchanged one changes nothing. A failed check is
  * logged when its reason changes and counted every time; the schema served stays.
  */
-export function createLiveProblemsSchema({ introspection, snapshotPath, givenPath, pollMs, onChange, onFailure, onAnswer, log }: LiveProblemsSchemaOptions): LiveProblemsSchema {
+export function createLiveProblemsSchema({ introspection, snapshotPath, givenPath, pollMs, bounds, onChange, onFailure, onAnswer, log }: LiveProblemsSchemaOptions): LiveProblemsSchema {
   let served: IntrospectedSchema | undefined;
   let source: ProblemsSchemaSource = givenPath ? 'given' : 'live';
   let checkedAt: string | undefined;
   let lastCheck: string | undefined;
   let lastFailure: string | undefined;
-  // A schema that failed to build is not built again on every poll: said once, counted once.
+  // A schema that failed to build (or was refused) is not built again on every poll: said once, counted once.
   let unbuildable: string | undefined;
+  let refused: string | undefined;
   let running: Promise<boolean> | undefined;
   let lastStart = -Infinity;
   let pollTimer: NodeJS.Timeout | undefined;
@@ -102,9 +115,11 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
   /** The service's schema now (with its changes from what is served), or the IntrospectionError of why not. */
   const introspectNow = async (): Promise<IntrospectedSchema & { changes?: SchemaChange[] }> => {
     const { answer, redact } = await fetchIntrospectionAnswer(introspection);
-    const bytes = Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength);
-    if (!known?.bytes.equals(bytes)) {
-      const outcome = await outcomeOffLoop(answer, served && { sdl: served.sdl, hash: served.hash });
+    const read = Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength);
+    if (!known?.bytes.equals(read)) {
+      // The bytes come back from the thread that read them (they are not copied to be sent there).
+      const { outcome, bytes: returned } = await outcomeOffLoop(answer, served && { sdl: served.sdl, hash: served.hash }, bounds);
+      const bytes = Buffer.from(returned.buffer, returned.byteOffset, returned.byteLength);
       let settled: IntrospectedSchema & { changes?: SchemaChange[] } | IntrospectionError;
       try {
         settled = Object.assign(settledOutcome(outcome, redact), 'changes' in outcome ? { changes: outcome.changes } : {});
@@ -144,9 +159,20 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
     const previous = served!;
     if (live.hash === previous.hash) {
       source = 'live';
+      refused = undefined;
       return false;
     }
     if (live.hash === unbuildable || stopped) return false;
+    // Refused before any building: counted where it was read, so a schema too large costs the event
+    // loop nothing past the comparison of its bytes.
+    const over = bounds && overBound(live.size, bounds);
+    if (over) {
+      unbuildable = live.hash;
+      refused = `${short(live.hash)} not built: ${describeOverBound(over)}`;
+      onFailure?.('bound');
+      log(`problems schema: ${short(live.hash)} refused, not built (${describeOverBound(over)}); still serving ${short(previous.hash)} (${source})`, 'error');
+      return false;
+    }
     // Worked out with the schema, off the event loop when it is large.
     const changes = live.changes ?? [];
     let swap: () => void;
@@ -163,6 +189,7 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
     served = live;
     source = 'live';
     unbuildable = undefined;
+    refused = undefined;
     log(`problems schema: now serving ${short(live.hash)} (was ${short(previous.hash)}): ${oneLine(formatSchemaDiff(changes, 10))}`, 'warn');
     return true;
   };
@@ -187,17 +214,27 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
     pollTimer.unref();
   };
 
+  /** `schema`, unless it is over a bound: then start-up stops, with the setting named. */
+  const admitted = (schema: IntrospectedSchema, what: string): IntrospectedSchema => {
+    const over = bounds && overBound(schema.size, bounds);
+    if (over) throw new Error(`${what} is too large to build (${describeOverBound(over)}): building it would hold up every request; raise ${over.variable} to serve it`);
+    return schema;
+  };
+
   return {
     async start() {
-      if (givenPath) return (served = await readSnapshot(givenPath));
+      if (givenPath) return (served = admitted(await readSnapshot(givenPath), `the problems schema ${givenPath}`));
+      let live: IntrospectedSchema;
       try {
-        served = await introspectNow();
-        checkedAt = new Date().toISOString();
-        lastCheck = 'ok';
-        log(`problems schema: introspected from the service, ${short(served.hash)}; ${pollMs > 0 ? `checked again every ${pollMs / 1000} s` : 'PROBLEMS_SCHEMA_POLL_SECONDS=0: checked again only when a request is refused'}`);
+        live = await introspectNow();
       } catch (error) {
         return this.fallBack(`it could not be introspected: ${(error as Error).message}`, summaryOf(error));
       }
+      // Never the snapshot in its place: it would not match the service that answered.
+      served = admitted(live, "the problems service's schema");
+      checkedAt = new Date().toISOString();
+      lastCheck = 'ok';
+      log(`problems schema: introspected from the service, ${short(served.hash)}; ${pollMs > 0 ? `checked again every ${pollMs / 1000} s` : 'PROBLEMS_SCHEMA_POLL_SECONDS=0: checked again only when a request is refused'}`);
       // The difference is the operator's to know once: the snapshot is what codegen and the fallback read.
       const snapshot = await readSnapshot(snapshotPath).catch(() => undefined);
       if (snapshot && snapshot.hash !== served.hash) {
@@ -207,7 +244,7 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
       return served;
     },
     async fallBack(reason, summary) {
-      served = await readSnapshot(snapshotPath);
+      served = admitted(await readSnapshot(snapshotPath), `the committed snapshot ${snapshotPath}`);
       source = 'snapshot';
       lastCheck = summary;
       onFailure?.('introspection');
@@ -233,7 +270,7 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
       driftTimer.unref();
     },
     check: async () => void (await check()),
-    status: () => ({ source, hash: served?.hash ?? '', ...(checkedAt ? { checkedAt } : {}), ...(lastCheck ? { lastCheck } : {}) }),
+    status: () => ({ source, hash: served?.hash ?? '', ...(checkedAt ? { checkedAt } : {}), ...(lastCheck ? { lastCheck } : {}), ...(refused ? { refused } : {}) }),
     stop() {
       stopped = true;
       clearTimeout(pollTimer);

@@ -4,8 +4,8 @@ import type { ProblemsSchemaStatus } from './live-problems-schema.ts';
 export interface SchemaMetrics {
   /** A new problems schema is served. */
   reloaded(): void;
-  /** A check failed (`introspection`), or a new schema could not be built (`build`). */
-  failed(reason: 'introspection' | 'build'): void;
+  /** A check failed (`introspection`), or a new schema could not be built (`build`) or was refused for its size (`bound`). */
+  failed(reason: 'introspection' | 'build' | 'bound'): void;
   /** An introspection answer came: byte for byte the last one (`unchanged`), or read (`parsed`). */
   answered(answer: 'unchanged' | 'parsed'): void;
 }
@@ -24,11 +24,11 @@ export function createSchemaMetrics(registry: Registry, status: () => ProblemsSc
   });
   const failures = new Counter({
     name: 'gateway_problems_schema_check_failures_total',
-    help: 'Checks of the problems schema that failed: `introspection` (unreachable, refused, not a schema, too large, too slow) or `build` (a new schema the gateway could not build). The schema served stays as it was.',
+    help: 'Checks of the problems schema that failed: `introspection` (unreachable, refused, not a schema, too large, too slow), `build` (a new schema the gateway could not build) or `bound` (a new schema over PROBLEMS_SCHEMA_MAX_TYPES, _FIELDS or _ENUM_VALUES, refused before building). The schema served stays as it was.',
     labelNames: ['reason'] as const,
     registers,
   });
-  for (const reason of ['introspection', 'build']) failures.inc({ reason }, 0);
+  for (const reason of ['introspection', 'build', 'bound']) failures.inc({ reason }, 0);
   const answers = new Counter({
     name: 'gateway_problems_schema_introspections_total',
     help: 'Introspection answers of the problems service, by `answer`: `unchanged` (byte for byte the last one, so not parsed at all) or `parsed` (read, off the event loop when large).',

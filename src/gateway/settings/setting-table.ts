@@ -297,6 +297,24 @@ const schemaAndExecution = {
     default: 60,
     doc: 'how often the problems service\'s schema is introspected again while the gateway runs (decimals allowed); a changed schema is swapped in without a restart or a dropped request (see [Pointing at real upstreams](#pointing-at-real-upstreams)); `0` turns polling off (a refused operation still triggers a check)',
   }),
+  problemsSchemaMaxTypes: setting({
+    variable: 'PROBLEMS_SCHEMA_MAX_TYPES',
+    kind: integer(1),
+    default: 2000,
+    doc: 'largest problems schema the gateway builds, in named types: a larger one is refused (at start: the gateway does not start; while running: the schema served stays, `/readiness` says why), since building it would hold up every request for seconds',
+  }),
+  problemsSchemaMaxFields: setting({
+    variable: 'PROBLEMS_SCHEMA_MAX_FIELDS',
+    kind: integer(1),
+    default: 20_000,
+    doc: 'the same in fields (of object, interface and input types) and their arguments',
+  }),
+  problemsSchemaMaxEnumValues: setting({
+    variable: 'PROBLEMS_SCHEMA_MAX_ENUM_VALUES',
+    kind: integer(1),
+    default: 20_000,
+    doc: 'the same in enum values (all enums together)',
+  }),
   introspection: setting({ variable: 'GATEWAY_INTROSPECTION', kind: boolean, default: notInProduction, shownDefault: 'on; off in production', doc: 'allow `__schema` / `__type`' }),
   graphiql: setting({ variable: 'GATEWAY_GRAPHIQL', kind: boolean, default: notInProduction, shownDefault: 'on; off in production', doc: 'serve GraphiQL to browsers' }),
   fastPathEnabled: setting({
