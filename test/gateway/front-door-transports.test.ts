@@ -116,8 +116,8 @@ describe('the front door through node:http and through fetch', () => {
     expect(runs.get(id)).toEqual(['head', 'params', 'operation']);
     await expect.poll(() => logged.some((entry) => entry.requestId === id)).toBe(true);
     expect(cacheReads.slice(readsBefore)).toHaveLength(1);
-    // Yoga, behind the door, delegated it: Mesh's execution, not the straight path.
-    expect(logged.find((entry) => entry.requestId === id)?.lane).toBeUndefined();
+    // Planned the first time it is seen and delegated by Mesh's own execution on the straight path.
+    expect(logged.find((entry) => entry.requestId === id)?.lane).toBe('delegated');
   });
 });
 
