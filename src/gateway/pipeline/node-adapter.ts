@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
 import { getCORSHeadersByRequestAndOptions, type CORSOptions } from '@whatwg-node/server';
-import type { PreparedOperation, PreparedOperations, PreparedRun } from '../execution/forward/prepared-operations.ts';
+import { answerText, type PreparedOperation, type PreparedOperations, type PreparedRun } from '../execution/forward/prepared-operations.ts';
 import { operationNameOf, REQUEST_ID_HEADER, tellFinished, type RequestObserver } from '../observability/observed-request.ts';
 import { memoized } from '../../shared/memoized.ts';
 import { readStream } from '../../shared/read-stream.ts';
@@ -247,7 +247,7 @@ export function createNodeAdapter({ guards, cache, maskErrors, observers, cors, 
       if (kept) {
         remember();
         writeHit(response, gateway, kept, mediaType, result);
-      } else writeAnswer(response, gateway, 200, { 'content-type': contentTypeOf(mediaType) }, JSON.stringify({ data: result.data }));
+      } else writeAnswer(response, gateway, 200, { 'content-type': contentTypeOf(mediaType) }, answerText(result));
       return true;
     }
     await writeResult(response, gateway, result, mediaType);
