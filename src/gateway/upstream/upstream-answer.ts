@@ -35,6 +35,8 @@ export class UpstreamAnswer {
   readonly headers: readonly [string, string][];
   #body: StreamedBody | null;
   #text: Promise<string> | undefined;
+  /** The text once read, for a reader that needs the bytes as they came without another await. */
+  #textRead: string | undefined;
   #json: Promise<unknown> | undefined;
   /** Most bytes the body may have, and the error for one that has more (answer-size-limit.ts). */
   #limit: { maxBytes: number; tooLarge: () => Error } | undefined;
@@ -47,6 +49,7 @@ export class UpstreamAnswer {
     this.headers = headers;
     this.#body = typeof body === 'string' ? null : body;
     this.#text = typeof body === 'string' ? Promise.resolve(body) : undefined;
+    this.#textRead = typeof body === 'string' ? body : undefined;
     if (typeof body === 'string' || body === null) this.#afterBody = undefined;
   }
 
@@ -74,8 +77,15 @@ export class UpstreamAnswer {
 
   /** The body as UTF-8 text, read once (later calls get the same text); fails as the reading does. */
   text(): Promise<string> {
-    this.#text ??= this.#read().finally(() => this.#bodyDone());
+    this.#text ??= this.#read()
+      .then((text) => (this.#textRead = text))
+      .finally(() => this.#bodyDone());
     return this.#text;
+  }
+
+  /** The body's text if it has been read (text() has settled), else undefined. */
+  get textRead(): string | undefined {
+    return this.#textRead;
   }
 
   /**
@@ -121,6 +131,7 @@ export class UpstreamAnswer {
   limitedTo(maxBytes: number, tooLarge: () => Error): UpstreamAnswer {
     const bounded = new UpstreamAnswer({ status: this.status, statusText: this.statusText, headers: [...this.headers], body: this.#body });
     bounded.#text = this.#text;
+    bounded.#textRead = this.#textRead;
     bounded.#limit = { maxBytes, tooLarge };
     // The body is the bounded answer's to read now, and so are the callbacks waiting for it.
     bounded.#afterBody = this.#afterBody;

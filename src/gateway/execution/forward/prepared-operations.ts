@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { DocumentNode, ExecutionResult, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { RequestHead } from '../../request/observed-request.ts';
 import type { GatewayRequest } from '../../request/gateway-request.ts';
+import type { AnswerShaper } from './answer-shaper.ts';
 
 /** The context a prepared operation runs with: the client's request head and request object, as the upstream steps read them. */
 export interface PreparedContext {
@@ -11,6 +12,18 @@ export interface PreparedContext {
 
 /** Runs a prepared operation for one client request. */
 export type PreparedRun = (context: PreparedContext) => Promise<ExecutionResult>;
+
+/**
+ * Where a forwarded result carries the JSON text of `{"data":…}` when it is the source's answer as
+ * it came (answer-shaper.ts found nothing to change): the bytes to write, with no stringify. A
+ * symbol, so that nothing serializing the result itself ever sees it.
+ */
+export const ANSWER_TEXT = Symbol('answer text');
+
+/** The JSON text of a result without errors, `{"data":…}`: the source's own bytes when they need no change. */
+export function answerText(result: ExecutionResult): string {
+  return (result as { [ANSWER_TEXT]?: string })[ANSWER_TEXT] ?? JSON.stringify({ data: result.data });
+}
 
 /**
  * How a plan answers: `forwarded` whole to the problems service (forward/), or `delegated` by
@@ -29,6 +42,11 @@ export interface PreparedOperation {
   schema: GraphQLSchema;
   document: DocumentNode;
   operation: OperationDefinitionNode;
+  /**
+   * What completes the source's answer to it against the schema, compiled once with the plan
+   * (answer-shaper.ts); undefined when it is completed by execution over the source's data.
+   */
+  shaper?: AnswerShaper;
   /**
    * What runs it with these client variables, or undefined when, with them, it must go yoga's way:
    * variables that do not coerce (yoga words the error), or, forwarded, @skip/@include leaving no

@@ -7,9 +7,9 @@ import type { ServiceName } from '../../errors.ts';
 import type { SendUpstream } from '../../upstream/upstream-call.ts';
 import { answerAsDelegated, failureAsDelegated, rootFieldsOf, type ForwardedRequest } from './delegated-answer.ts';
 import { forwardableOperations, type ForwardableOperation } from './forwardable-operation.ts';
-import { unchangedByCompletion } from './complete-answer.ts';
+import { compileAnswerShaper, type AnswerShaper, type ShapedAnswer } from './answer-shaper.ts';
 import { linkCompletion, type LinkCompletionOptions } from './linked-answer.ts';
-import { createPreparedOperations, type PreparedContext, type PreparedOperation, type PreparedOperations } from './prepared-operations.ts';
+import { ANSWER_TEXT, createPreparedOperations, type PreparedContext, type PreparedOperation, type PreparedOperations } from './prepared-operations.ts';
 
 export interface SingleSourceFastPathOptions {
   /** The service of the source operations are forwarded to (`problems`). */
@@ -49,6 +49,28 @@ const ACCEPT = 'application/graphql-response+json, application/json, multipart/m
 function asDelegationReports(error: GraphQLError): GraphQLError {
   if (!error.locations || !error.message.startsWith('Cannot return null for non-nullable field')) return error;
   return new GraphQLError(error.message, { path: error.path, extensions: error.extensions, originalError: error.originalError });
+}
+
+/** Results the shaper made (in selection order already). */
+const shapedResults = new WeakSet<ExecutionResult>();
+
+/**
+ * The shaper's answer as the fast path gives it: the source's data as it came, with the bytes of
+ * `{"data":…}` when the source's text is exactly that (no other key beside `data`, so that writing
+ * the text is writing the data); otherwise the completed data and its errors.
+ */
+function resultOf(shaped: ShapedAnswer, answer: object, text: string | undefined): ExecutionResult {
+  const result: ExecutionResult = shaped.errors ? { errors: shaped.errors, data: shaped.data } : { data: shaped.data };
+  if (shaped.unchanged && text !== undefined && text.startsWith('{"data":') && text.endsWith('}') && onlyData(answer)) {
+    (result as { [ANSWER_TEXT]?: string })[ANSWER_TEXT] = text;
+  }
+  shapedResults.add(result);
+  return result;
+}
+
+function onlyData(answer: object): boolean {
+  for (const key in answer) if (key !== 'data') return false;
+  return true;
 }
 
 /** Mesh's own execution of a linked operation whose source answer has errors, delegated as yoga's would be. */
@@ -98,6 +120,18 @@ export function createSingleSourceFastPath({
   const complete = linkCompletion(links ?? { links: new Map(), resultFields: new Map() });
   const headers = { accept: ACCEPT, 'content-type': 'application/json', ...sourceHeaders };
   const prepared = createPreparedOperations();
+  /** The shaper of each forwarded operation, compiled the first time it is needed (undefined: completed by execution). */
+  const shapers = new WeakMap<ForwardableOperation, AnswerShaper | null>();
+  const shaperOf = (forwarded: ForwardableOperation, document: DocumentNode, operationName: string | null | undefined): AnswerShaper | undefined => {
+    let shaper = shapers.get(forwarded);
+    if (shaper === undefined) {
+      shaper = forwarded.deferred
+        ? null
+        : (compileAnswerShaper({ schema: forwarded.schema, document, operationName, links: forwarded.linked ? links : undefined, nullErrorsWithoutLocations: !forwarded.linked }) ?? null);
+      shapers.set(forwarded, shaper);
+    }
+    return shaper ?? undefined;
+  };
   let plans: ReturnType<typeof forwardableOperations> | undefined;
   const planOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): ForwardableOperation | undefined => {
     if (!plans) {
@@ -147,8 +181,9 @@ export function createSingleSourceFastPath({
     // The client's own variables: the source coerces them as the gateway just did.
     const body = JSON.stringify({ query: forwarded.query, variables: clientVariables ?? undefined, operationName: forwarded.operationName });
     let answer: Parameters<typeof answerAsDelegated>[1];
+    let response: Awaited<ReturnType<SendUpstream>> | undefined;
     try {
-      const response = await send({ service, url: endpoint, init: { method: 'POST', headers, body, signal }, context, info: undefined, readOnly: true, network });
+      response = await send({ service, url: endpoint, init: { method: 'POST', headers, body, signal }, context, info: undefined, readOnly: true, network });
       // The error step has read the body, checked it is a JSON object and reduced its errors.
       answer = (await response.json()) as typeof answer;
     } catch (error) {
@@ -161,9 +196,12 @@ export function createSingleSourceFastPath({
       return answerAsDelegated(request, answer);
     }
     const { schema, document, operationName } = args;
-    // A plain operation whose answer completion would give back unchanged (a well-behaved source's
-    // every time) is served as the source gave it, without executing it again over the data.
-    if (!forwarded.linked && !forwarded.deferred && unchangedByCompletion(schema, document, operationName)?.(data as Record<string, unknown>)) return { data: data as Record<string, unknown> };
+    const shaper = shaperOf(forwarded, document, operationName);
+    if (shaper) {
+      const shaping = shaper.shape(data as Record<string, unknown>, request.variables, context);
+      const shaped = shaping instanceof Promise ? await shaping : shaping;
+      if (shaped) return resultOf(shaped, answer, response?.textRead);
+    }
     const completed = await complete({ schema, document, operationName, variableValues: clientVariables, contextValue: context, data: data as Record<string, unknown> });
     if (forwarded.linked || forwarded.deferred || Symbol.asyncIterator in completed || !completed.errors) return completed;
     return { ...completed, errors: completed.errors.map(asDelegationReports) };
@@ -177,6 +215,7 @@ export function createSingleSourceFastPath({
       schema,
       document,
       operation: forwarded.operation,
+      shaper: shaperOf(forwarded, document, operationName),
       bind(clientVariables, coerced) {
         const request = requestFor(forwarded, schema, clientVariables, coerced);
         if (!request) return undefined;
@@ -188,7 +227,8 @@ export function createSingleSourceFastPath({
           const executeArgs: ExecutionArgs = { schema, document, operationName, variableValues: clientVariables ?? undefined, contextValue };
           const delegate = () => delegatedExecute(executeArgs);
           const result = (await forward(request, clientVariables, contextValue, executeArgs, delegate)) as ExecutionResult;
-          return inSelectionOrder ? inSelectionOrder(result, request.variables) : result;
+          // The shaper writes fields in selection order; execution over the data and delegation need ordering.
+          return inSelectionOrder && !shapedResults.has(result) ? inSelectionOrder(result, request.variables) : result;
         };
       },
     };

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
 import type { CORSOptions } from '@whatwg-node/server';
-import type { PreparedOperation, PreparedOperations, PreparedRun } from '../../execution/forward/prepared-operations.ts';
+import { answerText, type PreparedOperation, type PreparedOperations, type PreparedRun } from '../../execution/forward/prepared-operations.ts';
 import { operationNameOf, tellFinished, type RequestObserver } from '../../request/observed-request.ts';
 import { memoized } from '../../../shared/memoized.ts';
 import { estimateOperation } from '../../execution/shape/operation-cost.ts';
@@ -192,7 +192,7 @@ export function createFrontDoor({ guards, cache, maskErrors, observers, cors, di
         remember();
         return answers.hit(gateway, kept, mediaType, result);
       }
-      return answers.answer(gateway, 200, { 'content-type': contentTypeOf(mediaType) }, JSON.stringify({ data: result.data }));
+      return answers.answer(gateway, 200, { 'content-type': contentTypeOf(mediaType) }, answerText(result));
     }
     return resultAnswer(gateway, result, mediaType);
   }
