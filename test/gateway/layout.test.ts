@@ -47,7 +47,7 @@ const FLOORS: { name: string; members: string[] }[] = [
   { name: 'request', members: ['request/'] },
   {
     name: 'features',
-    members: ['guards/', 'execution/', 'upstream/', 'translation/', 'links/', 'statement/', 'observability/', 'redis/', 'schema/', 'mesh.ts'],
+    members: ['guards/', 'execution/', 'upstream/', 'translation/', 'links/', 'statement/', 'observability/', 'redis/', 'schema/', 'mesh.ts', 'mesh-options.ts'],
   },
   // The front door: the adapters and the path every request takes.
   { name: 'front door', members: ['pipeline/'] },
@@ -67,7 +67,7 @@ const FEATURE_IMPORTS: Record<string, string[]> = {
   execution: ['mesh', 'observability', 'upstream'],
   guards: ['execution', 'observability', 'redis', 'translation'],
   links: ['statement', 'translation'],
-  mesh: ['links', 'observability', 'schema'],
+  mesh: ['links', 'mesh-options', 'observability', 'schema'],
   observability: ['schema', 'translation', 'upstream'],
   // redis implements the stores translation declares, and prewarming takes redis' lease store: the
   // one pair of features that import each other.

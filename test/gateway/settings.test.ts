@@ -32,6 +32,9 @@ describe('readSettings', () => {
       redisTimeoutMs: 100,
       redisCacheMaxBytes: 32 * 1024 * 1024,
       problemsMaxResponseBytes: 10 * 1024 * 1024,
+      problemsSchemaMaxTypes: 2000,
+      problemsSchemaMaxFields: 20_000,
+      problemsSchemaMaxEnumValues: 20_000,
       translationMaxResponseBytes: 16 * 1024 * 1024,
       translationMaxCallsPerRequest: 100,
       upstreamBreakerFailures: 5,
@@ -41,6 +44,7 @@ describe('readSettings', () => {
       translationPrewarm: [],
       translationPrewarmCallsPerSecond: 2,
       translationPrewarmRefreshSeconds: 3600,
+      translationSourceLanguage: undefined,
       shutdownTimeoutMs: 10_000,
       // Unset has a meaning of its own: no bound; stand-ins in development only.
       translationMaxCharsPerCall: undefined,
