@@ -30,7 +30,7 @@ export function normalizedContentType(contentType: string): string {
 /**
  * Rewrites a request's `Content-Type` to normalizedContentType before yoga chooses a body parser
  * (it chooses in onRequestParse; this runs in onRequest), so every spelling of one media type is
- * parsed alike, through yoga and in front of it (pipeline/node-adapter.ts reads the same function).
+ * parsed alike, through yoga and in front of it (the front door, pipeline/front-door/request-params.ts, reads the same function).
  */
 export function useContentTypeCase(): Plugin {
   return {

@@ -41,7 +41,7 @@ export interface RequestLogEntry {
   errors: number;
   /** The request's trace, when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT). */
   trace_id?: string;
-  /** `cache`, `direct` (forwarded) or `delegated` when answered in front of yoga (README "Performance"); absent when yoga served it. */
+  /** `cache`, `direct` (forwarded) or `delegated` when the front door answered it itself; absent when yoga served it. */
   lane?: 'cache' | 'direct' | 'delegated';
   method?: string;
   /** The URL's path, without the query string. */

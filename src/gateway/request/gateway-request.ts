@@ -6,8 +6,8 @@ import type { Route } from './route.ts';
 
 /**
  * One client request as the gateway's pipeline sees it, created once when the request arrives (by the
- * node:http adapter in front of yoga, or by the yoga adapter when there is no node:http front, as
- * with `gateway.fetch`) and carried on yoga's server context (`context.gateway`) to everything after:
+ * front door, through either of its transports, or by the yoga adapter should yoga be reached
+ * without it) and carried on yoga's server context (`context.gateway`) to everything after:
  * guards, execution, the upstream steps and the observers. Per-request state lives here, never in
  * module-level tables keyed by the request.
  */
@@ -43,7 +43,7 @@ export interface GatewayRequest {
   /** The response cache's answers for this request's operations, when yoga served it (use-response-cache.ts). */
   responseCache?: { operations: number; answers: CachedAnswer[] };
   /**
-   * Set by the front door (node-adapter.ts) when it read this request's one operation, ran the
+   * Set by the front door (pipeline/front-door/) when it read this request's one operation, ran the
    * params guards on it and looked it up in the response cache, then handed it on to yoga: yoga's
    * stages do not run those guards or read the cache again, and keep the answer under `cacheKey`.
    */

@@ -34,8 +34,8 @@ export interface OperationGuard {
 }
 
 /**
- * Every check a client request goes through, by phase, in order. Both adapters (node-adapter.ts in
- * front of yoga, yoga-adapter.ts inside it) run these lists and nothing else: a guard added here
+ * Every check a client request goes through, by phase, in order. The front door (pipeline/front-door/)
+ * and yoga-adapter.ts (for what yoga serves behind it) run these lists and nothing else: a guard added here
  * applies to every way a request can be answered.
  */
 export interface GuardList {

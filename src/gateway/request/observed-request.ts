@@ -27,9 +27,9 @@ export interface ObservedRequest {
    */
   http?: { method: string; scheme: 'http' | 'https' };
   /**
-   * Set when the node:http adapter answered the request itself (pipeline/node-adapter.ts):
+   * Set when the front door answered the request itself (pipeline/front-door/):
    * `cache` for a response-cache hit, `direct` for a query forwarded whole to its source,
-   * `delegated` for one executed by Mesh's own execution.
+   * `delegated` for a plan run through Mesh's own execution.
    */
   lane?: 'cache' | 'direct' | 'delegated';
   /** Who asked, and for what, as the request log tells it (set by the log when the request starts). */

@@ -78,7 +78,7 @@ export interface PreparedOperations {
 }
 
 /**
- * The plans of the texts the front door has seen (pipeline/node-adapter.ts): made once per text,
+ * The plans of the texts the front door has seen (pipeline/front-door/): made once per text,
  * operation name and schema (one table per engine), the first time the text is asked, by the front
  * door itself (pipeline/document-planner.ts) or by the fast path while yoga executes it. A text is
  * planned to be forwarded only once its document has passed everything that does not depend on

@@ -105,7 +105,7 @@ function mayTranslate(query: string): boolean {
 
 /**
  * The response cache's stores and rules, shared by the two places that answer from it: the yoga
- * plugin (use-response-cache.ts) and the node:http adapter in front of yoga (pipeline/node-adapter.ts). Only
+ * plugin (use-response-cache.ts) and the front door in front of yoga (pipeline/front-door/). Only
  * queries answered with data and without errors are kept (keep checks); an entry is the exact bytes served.
  *
  * The answers kept in this process are kept parsed, ready to write (cached-answer.ts): a hit costs a

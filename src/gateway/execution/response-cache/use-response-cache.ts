@@ -19,7 +19,7 @@ type OperationContext = { [CACHE_KEY]?: string } | undefined;
  * (`Cache-Control: private, max-age=…`) and carry an `ETag`; a client presenting it in
  * `If-None-Match` gets 304 with no body. A store that fails or is slow is a miss.
  *
- * Most hits never reach this plugin: the node:http adapter in front of yoga (pipeline/node-adapter.ts) answers
+ * Most hits never reach this plugin: the front door in front of yoga (pipeline/front-door/) answers
  * plain JSON requests from the same cache. This one serves what that listener hands on without
  * having looked it up (batches, persisted-query hashes, other media types, `gateway.fetch`) and
  * keeps every answer; what the listener looked up and missed is not read again.
