@@ -2,7 +2,7 @@ import type { RequestListener } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import { engineBuilder } from './composition/engine.ts';
-import { serveEngines, type EngineServing, type GatewayYoga } from './composition/engine-serving.ts';
+import { serveEngines, withYogaAlone, type EngineServing, type GatewayYoga } from './composition/engine-serving.ts';
 import { gatewayGuards, guardNames } from './composition/gateway-guards.ts';
 import { createMemoryRateLimitStore, type RateLimitStore } from './guards/rate-limit-store.ts';
 import { createRouteTable } from './guards/route.ts';
@@ -254,8 +254,8 @@ export async function createGateway({
     log,
   });
 
-  const { engines, listener, checkContinue, yoga } = serving;
-  return {
+  const { engines, listener, checkContinue, yoga, yogaAlone } = serving;
+  const gateway: Gateway = {
     yoga,
     fetch: (request) => Promise.resolve(yoga.fetch(request)),
     listener,
@@ -278,4 +278,5 @@ export async function createGateway({
       await observability.close();
     },
   };
+  return withYogaAlone(gateway, yogaAlone);
 }

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { yogaAloneOf } from '../../src/gateway/composition/engine-serving.ts';
 import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
 import type { GuardList } from '../../src/gateway/request/guards.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
@@ -44,7 +45,7 @@ describe('delegated plans: Mesh’s own execution in front of yoga', () => {
   };
   const post = (target: AddedGateway, body: Record<string, unknown>, extra?: Record<string, string>) => fetch(target.gatewayUrl, { method: 'POST', headers: headers(extra), body: JSON.stringify(body) });
   const viaYoga = (target: AddedGateway, body: Record<string, unknown>, extra?: Record<string, string>) =>
-    target.gateway.yoga.fetch(new Request(target.gatewayUrl, { method: 'POST', headers: headers(extra), body: JSON.stringify(body) })) as Promise<Response>;
+    yogaAloneOf(target.gateway).fetch(new Request(target.gatewayUrl, { method: 'POST', headers: headers(extra), body: JSON.stringify(body) })) as Promise<Response>;
   const seen = async (response: Response) =>
     `${response.status} ${['content-type', 'content-language', 'vary', 'cache-control'].map((name) => `${name}=${response.headers.get(name)}`).join(' ')} ${await response.text()}`;
 

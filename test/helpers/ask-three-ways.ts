@@ -1,4 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
+import { yogaAloneOf } from '../../src/gateway/composition/engine-serving.ts';
 import type { GatewayOptions } from '../../src/gateway/create-gateway.ts';
 import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
 import { randomOperation, seeded, type RandomOperation, type RandomOperationOptions } from './random-operations.ts';
@@ -65,8 +66,8 @@ export async function askThreeWays({ addGateway, problems, seed, count, operatio
   const schema = (fast.gateway as unknown as { schema: GraphQLSchema }).schema;
   const ask = async (url: string | AddedGateway, operation: RandomOperation, headers: Record<string, string> = {}, log?: { ask: string; laneOf: (response: Response) => string }) => {
     const init = { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(operation) };
-    // A gateway given (not a URL) is asked through yoga alone, behind nothing (`gateway.yoga.fetch`).
-    const response = typeof url === 'string' ? await fetch(url, init) : await url.gateway.yoga.fetch(new Request(url.gatewayUrl, init));
+    // A gateway given (not a URL) is asked through yoga alone, behind no front door (yogaAloneOf).
+    const response = typeof url === 'string' ? await fetch(url, init) : await yogaAloneOf(url.gateway).fetch(new Request(url.gatewayUrl, init));
     if (log) tally(`${log.ask}: ${log.laneOf(response)}`);
     return { status: response.status, text: await response.text() };
   };

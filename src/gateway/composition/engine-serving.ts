@@ -36,6 +36,8 @@ export interface EngineServing {
   listener: RequestListener;
   checkContinue: RequestListener;
   yoga: GatewayYoga;
+  /** yoga alone, behind no front door (see yogaAloneOf). */
+  yogaAlone: GatewayYoga;
   /** No engine is swapped in from now on; disposes the current one and waits for the retired ones. */
   close(): Promise<void>;
 }
@@ -83,8 +85,28 @@ export async function serveEngines({ problemsSchema, buildEngine, log, onEngineR
   };
 }
 
+/**
+ * yoga alone over the engine serving now, behind no front door (its own plugin runs the head
+ * guards): what the differential tests compare the front door's answers with, forwarding and Mesh's
+ * delegation as yoga runs them. Not part of the package's API: reached only through yogaAloneOf,
+ * which the package does not export.
+ */
+const YOGA_ALONE = Symbol('yoga alone');
+
+/** yoga alone of a gateway made by createGateway (see YOGA_ALONE). */
+export function yogaAloneOf(gateway: object): GatewayYoga {
+  const found = (gateway as { [YOGA_ALONE]?: GatewayYoga })[YOGA_ALONE];
+  if (!found) throw new TypeError('not a gateway made by createGateway');
+  return found;
+}
+
+/** Gives the gateway its yoga alone (see YOGA_ALONE), hidden from its enumerable properties. */
+export function withYogaAlone<T extends object>(gateway: T, yogaAlone: GatewayYoga): T {
+  return Object.defineProperty(gateway, YOGA_ALONE, { value: yogaAlone });
+}
+
 /** The gateway's entries, each request on the engine current when it arrives, held until its response is sent. */
-function leasedEntries(engines: EngineSlot<Engine>): { listener: RequestListener; checkContinue: RequestListener; yoga: GatewayYoga } {
+function leasedEntries(engines: EngineSlot<Engine>): { listener: RequestListener; checkContinue: RequestListener; yoga: GatewayYoga; yogaAlone: GatewayYoga } {
   const leased =
     (serve: (adapter: NodeAdapter) => RequestListener): RequestListener =>
     (request, response) => {
@@ -92,18 +114,21 @@ function leasedEntries(engines: EngineSlot<Engine>): { listener: RequestListener
       response.once('close', lease.release);
       serve(lease.engine.listener)(request, response);
     };
-  const listener = leased((adapter) => adapter);
-  const checkContinue = leased((adapter) => adapter.checkContinue);
-  const yoga: GatewayYoga = {
+  const leasedFetch = (handlerOf: (engine: Engine) => GatewayYoga['fetch']): GatewayYoga => ({
     fetch: async (request, ...serverContext) => {
       const lease = engines.lease();
       try {
-        return releasedWhenSent(await lease.engine.fetch(request, ...serverContext), lease.release);
+        return releasedWhenSent(await handlerOf(lease.engine)(request, ...serverContext), lease.release);
       } catch (error) {
         lease.release();
         throw error;
       }
     },
+  });
+  return {
+    listener: leased((adapter) => adapter),
+    checkContinue: leased((adapter) => adapter.checkContinue),
+    yoga: leasedFetch((engine) => engine.fetch),
+    yogaAlone: leasedFetch((engine) => (request, ...serverContext) => engine.yoga.fetch(request, ...serverContext)),
   };
-  return { listener, checkContinue, yoga };
 }
