@@ -20,6 +20,7 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
+import { externalValue } from '../../src/gateway/execution/forward/linked-answer.ts';
 import { describe, expect, it } from 'vitest';
 import { compileAnswerShaper } from '../../src/gateway/execution/forward/answer-shaper.ts';
 
@@ -169,20 +170,7 @@ function valueFor(r: Random, schema: GraphQLSchema, type: GraphQLOutputType, sel
  * a leaf parsed as input of its type (null when it cannot be), lists read item by item.
  */
 const delegationReading: GraphQLFieldResolver<Record<string, unknown>, unknown> = (source, _args, _context, info) => {
-  const read = (value: unknown, type: GraphQLOutputType): unknown => {
-    if (value == null) return value;
-    const nullable = getNullableType(type);
-    if (isLeafType(nullable)) {
-      try {
-        return nullable.parseValue(value);
-      } catch {
-        return null;
-      }
-    }
-    if (isListType(nullable) && Array.isArray(value)) return value.map((item) => read(item, nullable.ofType));
-    return value;
-  };
-  const value = read(source[info.path.key], info.returnType);
+  const value = externalValue(source[info.path.key], info.returnType);
   if (value == null && isNonNullType(info.returnType)) throw new GraphQLError(`Cannot return null for non-nullable field ${info.parentType.name}.${info.fieldName}.`);
   if (value != null && isListType(getNullableType(info.returnType)) && !Array.isArray(value)) {
     throw new GraphQLError(`Expected Iterable, but did not find one for field "${info.parentType.name}.${info.fieldName}".`);

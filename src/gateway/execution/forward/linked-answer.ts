@@ -125,7 +125,7 @@ export function linkCompletion({ links, resultFields }: LinkCompletionOptions): 
  * read as input of its type (`parseValue`), and one the type cannot take becomes null, so a non-null
  * field then fails as delegation's does ("Cannot return null…"); lists are read item by item.
  */
-function externalValue(value: unknown, type: GraphQLOutputType): unknown {
+export function externalValue(value: unknown, type: GraphQLOutputType): unknown {
   if (value == null) return value;
   const nullable = getNullableType(type);
   if (isLeafType(nullable)) {
