@@ -61,7 +61,7 @@ export type TranslationKind =
   | 'CURATED'
   /** By the translation service. */
   | 'MACHINE'
-  /** Not translated: the original text, because no language the reader asked for (nor a default one) is offered, or the original already is in one. */
+  /** Not translated: the original text, because no language the reader asked for (nor a default one) is offered, or the original already is in one (`from`, TRANSLATION_SOURCE_LANGUAGE, or as the service detected it), or the service gave the text back unchanged. Never MACHINE when nothing was translated. */
   | 'ORIGINAL';
 
 export type ProblemsInLanguageQueryVariables = Exact<{

@@ -50,6 +50,7 @@ function plainParams(query: unknown, variables: unknown, operationName: unknown,
   if (typeof query !== 'string' || documentId !== undefined) return undefined;
   if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined;
-  if (extensions !== undefined && extensions !== null && (typeof extensions !== 'object' || 'persistedQuery' in extensions)) return undefined;
+  // An extensions map only (an array is yoga's 400), without a persisted-query hash (yoga resolves those).
+  if (extensions !== undefined && extensions !== null && (typeof extensions !== 'object' || Array.isArray(extensions) || 'persistedQuery' in extensions)) return undefined;
   return { query, variables, operationName: operationName as string | null | undefined };
 }
