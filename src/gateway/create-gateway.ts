@@ -2,7 +2,8 @@ import type { RequestListener } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import { engineBuilder } from './composition/engine.ts';
-import { serveEngines, withYogaAlone, type EngineServing, type GatewayYoga } from './composition/engine-serving.ts';
+import { serveEngines, withYogaAlone, type EngineServing } from './composition/engine-serving.ts';
+import type { GatewayYoga } from './gateway-yoga.ts';
 import { gatewayGuards, guardNames } from './composition/gateway-guards.ts';
 import { createMemoryRateLimitStore, type RateLimitStore } from './guards/rate-limit-store.ts';
 import { createRouteTable } from './guards/route.ts';
@@ -26,7 +27,7 @@ import { nextTurn } from './schema/next-turn.ts';
 import { watchSchemaDrift } from './schema/schema-drift.ts';
 import { createSchemaMetrics } from './schema/schema-metrics.ts';
 
-export type { GatewayYoga } from './composition/engine-serving.ts';
+export type { GatewayYoga } from './gateway-yoga.ts';
 
 /** Settings given in code: any of them, each possibly `undefined` (as an unset variable passed through is), which counts as not given. */
 export type SettingsOptions = { [Setting in keyof GatewaySettings]?: GatewaySettings[Setting] | undefined };

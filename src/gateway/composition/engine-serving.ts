@@ -1,19 +1,11 @@
 import type { RequestListener } from 'node:http';
 import type { GatewayLog } from '../gateway-log.ts';
+import type { GatewayYoga } from '../gateway-yoga.ts';
 import type { NodeAdapter } from '../pipeline/front-door/node-transport.ts';
 import { createEngineSlot, releasedWhenSent, type EngineSlot } from '../schema/engine-slot.ts';
 import type { IntrospectedSchema } from '../schema/introspection.ts';
 import type { LiveProblemsSchema } from '../schema/live-problems-schema.ts';
 import type { Engine } from './engine.ts';
-
-/**
- * The graphql-yoga server underneath, as an app reaches it: its fetch handler, with a server context
- * of the caller's. (Typed narrowly so that the package's declarations never reach yoga's own typings,
- * which do not check without `skipLibCheck`.)
- */
-export interface GatewayYoga {
-  fetch(request: Request, ...serverContext: object[]): Promise<Response> | Response;
-}
 
 export interface EngineServingOptions {
   problemsSchema: Pick<LiveProblemsSchema, 'start' | 'status' | 'stop'>;
