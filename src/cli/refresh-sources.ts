@@ -9,7 +9,7 @@ import { PROJECT_ROOT } from '../gateway/project-root.ts';
 import { refreshProblemsSnapshot } from '../gateway/schema/problems-snapshot.ts';
 import { formatSchemaDiff } from '../gateway/schema/schema-diff.ts';
 import { readSettings } from '../gateway/settings.ts';
-import { writeSchemaFile } from '../sdk/write-schema.ts';
+import { writeSchemaFile } from './write-schema.ts';
 import { startProblemsStandIn } from '../upstreams/stand-ins.ts';
 
 const SNAPSHOT = resolve(PROJECT_ROOT, 'sources/problems/schema.graphql');

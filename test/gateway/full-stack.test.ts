@@ -1,7 +1,7 @@
 import { buildClientSchema, getIntrospectionQuery, lexicographicSortSchema, printSchema } from 'graphql';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMA_FILE } from '../../src/sdk/write-schema.ts';
+import { SCHEMA_FILE } from '../../src/cli/write-schema.ts';
 import { decodeHtmlText, escapeHtmlText } from '../../src/gateway/statement/html-placeholders.ts';
 import { segmentStatement } from '../../src/gateway/statement/segment-statement.ts';
 import { recordUpstreamRequests } from '../helpers/record-upstream-requests.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemaFileSource } from '../../src/sdk/write-schema.ts';
+import { schemaFileSource } from '../../src/cli/write-schema.ts';
 import { runCommand } from '../helpers/run-command.ts';
 import { sharedStack } from '../helpers/shared-stack.ts';
 import type { Stack } from '../helpers/start-stack.ts';

@@ -5,7 +5,7 @@ import { generate } from '@graphql-codegen/cli';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { createGatewaySdk, GatewaySdkError, type ProblemsInLanguageQuery } from 'problems-translation-gateway/sdk';
 import codegenConfig from '../../codegen.ts';
-import { SCHEMA_FILE, schemaFileSource } from '../../src/sdk/write-schema.ts';
+import { SCHEMA_FILE, schemaFileSource } from '../../src/cli/write-schema.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -20,7 +20,7 @@ import { toPublicSchema } from '../public-schema.ts';
 import type { GuardList } from '../request/guards.ts';
 import type { Disposable } from '../schema/engine-slot.ts';
 import type { IntrospectedSchema } from '../schema/introspection.ts';
-import { invalidTrustedDocuments } from '../schema/stale-trusted-documents.ts';
+import { invalidTrustedDocuments } from '../guards/stale-trusted-documents.ts';
 import type { GatewaySettings } from '../settings.ts';
 import type { SharedStores } from '../shared-stores.ts';
 import type { PrewarmTarget } from '../translation/prewarm/translation-prewarm.ts';

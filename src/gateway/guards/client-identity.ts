@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { isIP } from 'node:net';
+import { bearerToken } from '../../shared/bearer-token.ts';
 
 /** SHA-256 of a key, base64url: Node's one-shot hash gives this in 0.4 µs, a Buffer in 1.0. */
 export function digest(value: string): string {
@@ -41,12 +42,6 @@ function matchingKeyIndex(presented: string, keys: string[]): number | undefined
     if (sameDigest(presentedDigest, digests[index]) && match === undefined) match = index;
   }
   return match;
-}
-
-/** The token of an `Authorization: Bearer <token>` header, if that is what it holds. */
-export function bearerToken(header: string | null): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match?.[1];
 }
 
 /** What the identity of a caller is worked out from (yoga's request, or the node:http request in front of it). */

@@ -1,6 +1,6 @@
 import { secretForms } from '../../shared/secret-forms.ts';
 import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
-import { bearerToken } from '../guards/client-identity.ts';
+import { bearerToken } from '../../shared/bearer-token.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
 import type { ServiceStep, UpstreamCall } from './upstream-call.ts';
 import { plainHeaders } from './upstream-fetch.ts';

@@ -1,5 +1,5 @@
 import { parse, validate, type GraphQLSchema } from 'graphql';
-import type { TrustedDocuments } from '../guards/persisted-documents.ts';
+import type { TrustedDocuments } from './persisted-documents.ts';
 
 /**
  * The hashes of the trusted documents that do not validate against `schema`: after the problems
