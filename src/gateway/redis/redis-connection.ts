@@ -57,78 +57,23 @@ export async function connectRedis({ url, timeoutMs, log = console.warn, startWa
     // Connecting starts here; no command is sent before 'ready' anyway (no offline queue).
     lazyConnect: false,
   });
-  let lastError = '';
-  let wasReady = false;
-  let reportedDown = false;
-  let closing = false;
-  let refused: string | undefined;
-  const onRefused: (() => void)[] = [];
-  client.on('error', (error: NodeJS.ErrnoException) => {
-    lastError = error.code ?? error.message;
-    // Only the reply's code (WRONGPASS, NOAUTH): the rest of a reply is the server's to word.
-    if (CREDENTIAL_REFUSED.test(error.message)) {
-      refused = CREDENTIAL_REFUSED.exec(error.message)?.[1]?.toUpperCase() ?? 'invalid password';
-      lastError = refused;
-      for (const callback of onRefused.splice(0)) callback();
-    }
-  });
-  client.on('ready', () => {
-    if (reportedDown) log(`redis: reachable again at ${where}; caches and rate limits are shared again`, 'warn');
-    wasReady = true;
-    reportedDown = false;
-    lastError = '';
-    refused = undefined;
-  });
-  client.on('close', () => {
-    // One line per outage, not one per reconnection attempt, and none for the gateway's own close.
-    if (wasReady && !reportedDown && !closing) {
-      reportedDown = true;
-      log(`redis: connection to ${where} lost (${lastError || 'closed'}); serving with in-process rate limits and no shared cache until it is back`, 'warn');
-    }
-  });
-
-  const ready = await new Promise<boolean>((resolve) => {
-    if (client.status === 'ready') return resolve(true);
-    const timer = setTimeout(() => done(false), startWaitMs);
-    const done = (value: boolean) => {
-      clearTimeout(timer);
-      client.off('ready', onReady);
-      resolve(value);
-    };
-    const onReady = () => done(true);
-    client.on('ready', onReady);
-    onRefused.push(() => done(false));
-  });
-  if (refused !== undefined) {
-    closing = true;
+  const state = watchConnection(client, where, log);
+  const ready = await firstConnection(client, state, startWaitMs);
+  if (state.refused !== undefined) {
+    state.closing = true;
     client.disconnect();
     throw new SettingsError(
       'REDIS_URL',
-      `Redis at ${where} refused the credential (${refused}): set the password (and user, if any) Redis expects in REDIS_URL (redis://[user]:password@host:port)`,
+      `Redis at ${where} refused the credential (${state.refused}): set the password (and user, if any) Redis expects in REDIS_URL (redis://[user]:password@host:port)`,
     );
   }
   if (ready) {
     log(`redis: connected to ${where}; caches and rate limits are shared with the other replicas`, 'info');
   } else {
-    reportedDown = true;
-    log(`redis: not reachable at ${where} (${lastError || `no answer within ${startWaitMs} ms`}); starting with in-process rate limits and no shared cache, and connecting in the background`, 'warn');
+    state.reportedDown = true;
+    log(`redis: not reachable at ${where} (${state.lastError || `no answer within ${startWaitMs} ms`}); starting with in-process rate limits and no shared cache, and connecting in the background`, 'warn');
   }
-
-  // After a timeout Redis is skipped for a moment: a Redis that hangs (paused, swapping) would
-  // otherwise cost each request its full budget for every operation.
-  let skipUntil = 0;
-  const pauseAfterTimeoutMs = Math.max(250, timeoutMs * 5);
-
-  const run = <T>(operation: (client: Redis) => Promise<T>): Promise<T> => {
-    if (client.status !== 'ready') return Promise.reject(new Error(`redis ${client.status}`));
-    if (Date.now() < skipUntil) return Promise.reject(new Error('redis skipped after a timeout'));
-    // ioredis' commandTimeout covers each command; this covers the whole operation (a pipeline, a script load).
-    return withTimeout(() => operation(client), timeoutMs).catch((error: Error) => {
-      if (/no answer within|timed out/i.test(error.message)) skipUntil = Date.now() + pauseAfterTimeoutMs;
-      throw error;
-    });
-  };
-
+  const run = boundedRunner(client, timeoutMs);
   return {
     run,
     where,
@@ -139,15 +84,90 @@ export async function connectRedis({ url, timeoutMs, log = console.warn, startWa
         () =>
           client.status === 'ready'
             ? `did not answer within ${timeoutMs} ms`
-            : refused !== undefined
-              ? `refused the credential (${refused})`
-              : `unreachable${lastError ? ` (${lastError})` : ''}`,
+            : state.refused !== undefined
+              ? `refused the credential (${state.refused})`
+              : `unreachable${state.lastError ? ` (${state.lastError})` : ''}`,
       ),
     close: async () => {
-      closing = true;
+      state.closing = true;
       // quit() waits for pending replies, but on a dead connection it would wait for a reconnection.
       if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
       else client.disconnect();
     },
+  };
+}
+
+/** What the client's events have said so far: the last error, a refused credential, whether an outage was logged. */
+interface ConnectionState {
+  lastError: string;
+  wasReady: boolean;
+  reportedDown: boolean;
+  closing: boolean;
+  refused: string | undefined;
+  /** Called once when Redis refuses the credential (the wait for the first connection ends then). */
+  onRefused: (() => void)[];
+}
+
+/** Follows the client's events: one log line per outage and per return, and a refused credential noted. */
+function watchConnection(client: Redis, where: string, log: GatewayLog): ConnectionState {
+  const state: ConnectionState = { lastError: '', wasReady: false, reportedDown: false, closing: false, refused: undefined, onRefused: [] };
+  client.on('error', (error: NodeJS.ErrnoException) => {
+    state.lastError = error.code ?? error.message;
+    // Only the reply's code (WRONGPASS, NOAUTH): the rest of a reply is the server's to word.
+    if (CREDENTIAL_REFUSED.test(error.message)) {
+      state.refused = CREDENTIAL_REFUSED.exec(error.message)?.[1]?.toUpperCase() ?? 'invalid password';
+      state.lastError = state.refused;
+      for (const callback of state.onRefused.splice(0)) callback();
+    }
+  });
+  client.on('ready', () => {
+    if (state.reportedDown) log(`redis: reachable again at ${where}; caches and rate limits are shared again`, 'warn');
+    state.wasReady = true;
+    state.reportedDown = false;
+    state.lastError = '';
+    state.refused = undefined;
+  });
+  client.on('close', () => {
+    // One line per outage, not one per reconnection attempt, and none for the gateway's own close.
+    if (state.wasReady && !state.reportedDown && !state.closing) {
+      state.reportedDown = true;
+      log(`redis: connection to ${where} lost (${state.lastError || 'closed'}); serving with in-process rate limits and no shared cache until it is back`, 'warn');
+    }
+  });
+  return state;
+}
+
+/** Whether the client connects within `startWaitMs`; false at once when Redis refuses the credential. */
+function firstConnection(client: Redis, state: ConnectionState, startWaitMs: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    if (client.status === 'ready') return resolve(true);
+    const timer = setTimeout(() => done(false), startWaitMs);
+    const done = (value: boolean) => {
+      clearTimeout(timer);
+      client.off('ready', onReady);
+      resolve(value);
+    };
+    const onReady = () => done(true);
+    client.on('ready', onReady);
+    state.onRefused.push(() => done(false));
+  });
+}
+
+/**
+ * Runs operations only while connected and within the budget. After a timeout Redis is skipped for a
+ * moment: a Redis that hangs (paused, swapping) would otherwise cost each request its full budget for
+ * every operation.
+ */
+function boundedRunner(client: Redis, timeoutMs: number): RedisConnection['run'] {
+  let skipUntil = 0;
+  const pauseAfterTimeoutMs = Math.max(250, timeoutMs * 5);
+  return <T>(operation: (client: Redis) => Promise<T>): Promise<T> => {
+    if (client.status !== 'ready') return Promise.reject(new Error(`redis ${client.status}`));
+    if (Date.now() < skipUntil) return Promise.reject(new Error('redis skipped after a timeout'));
+    // ioredis' commandTimeout covers each command; this covers the whole operation (a pipeline, a script load).
+    return withTimeout(() => operation(client), timeoutMs).catch((error: Error) => {
+      if (/no answer within|timed out/i.test(error.message)) skipUntil = Date.now() + pauseAfterTimeoutMs;
+      throw error;
+    });
   };
 }
