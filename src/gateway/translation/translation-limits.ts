@@ -132,33 +132,7 @@ export function createLimitLearner<TRoot>(shared: ServiceLimits, settings: { max
   // Limits the service named in this flush, as the smallest size it refuses.
   let namedHere: Partial<CallShape> = {};
 
-  const view = () => {
-    expireLimits(shared);
-    const ok = { ...shared.ok };
-    const bad = { ...shared.bad };
-    const published = shared.published ?? undefined;
-    if (published !== undefined) {
-      ok.chars = Math.max(ok.chars, published);
-      bad.chars = Math.min(bad.chars, published + 1);
-    }
-    const counted = refusals.filter(({ roots }) => ![...roots].some((root) => excluded.has(root)));
-    // A text refused alone is over a limit on one text (or on the call, which it alone makes).
-    for (const { shape } of counted) if (shape.texts === 1) bad.longest = Math.min(bad.longest, shape.chars);
-    const sized = counted.filter(({ shape }) => shape.texts > 1 && shape.longest < bad.longest && !(published !== undefined && shape.chars > published));
-    // Refusals that only one measure explains first; then the others, unless those already explain them.
-    for (const { shape } of sized) {
-      if (shape.texts <= ok.texts) bad.chars = Math.min(bad.chars, shape.chars);
-      else if (shape.chars <= ok.chars) bad.texts = Math.min(bad.texts, shape.texts);
-    }
-    for (const { shape } of sized) {
-      if (shape.texts <= ok.texts || shape.chars <= ok.chars || shape.texts >= bad.texts || shape.chars >= bad.chars) continue;
-      // Either measure may be the cause: take it as characters, which also bounds texts of a size, and
-      // lets a later refusal of a call with fewer characters than one that passed show a count limit.
-      bad.chars = Math.min(bad.chars, shape.chars);
-    }
-    for (const measure of MEASURES) bad[measure] = Math.min(bad[measure], namedHere[measure] ?? Infinity);
-    return { ok, bad, published };
-  };
+  const view = () => boundsInForce(shared, refusals, excluded, namedHere);
 
   return {
     caps() {
@@ -221,6 +195,39 @@ export function createLimitLearner<TRoot>(shared: ServiceLimits, settings: { max
       return learned;
     },
   };
+}
+
+/**
+ * What is known of the service's limits in this flush: the shared facts (what it accepted, what it
+ * refused, what it publishes), with this flush's refusals counted (those of excluded texts not) and the
+ * limits the service named in them.
+ */
+function boundsInForce<TRoot>(shared: ServiceLimits, refusals: { shape: CallShape; roots: Set<TRoot> }[], excluded: Set<TRoot>, namedHere: Partial<CallShape>) {
+  expireLimits(shared);
+  const ok = { ...shared.ok };
+  const bad = { ...shared.bad };
+  const published = shared.published ?? undefined;
+  if (published !== undefined) {
+    ok.chars = Math.max(ok.chars, published);
+    bad.chars = Math.min(bad.chars, published + 1);
+  }
+  const counted = refusals.filter(({ roots }) => ![...roots].some((root) => excluded.has(root)));
+  // A text refused alone is over a limit on one text (or on the call, which it alone makes).
+  for (const { shape } of counted) if (shape.texts === 1) bad.longest = Math.min(bad.longest, shape.chars);
+  const sized = counted.filter(({ shape }) => shape.texts > 1 && shape.longest < bad.longest && !(published !== undefined && shape.chars > published));
+  // Refusals that only one measure explains first; then the others, unless those already explain them.
+  for (const { shape } of sized) {
+    if (shape.texts <= ok.texts) bad.chars = Math.min(bad.chars, shape.chars);
+    else if (shape.chars <= ok.chars) bad.texts = Math.min(bad.texts, shape.texts);
+  }
+  for (const { shape } of sized) {
+    if (shape.texts <= ok.texts || shape.chars <= ok.chars || shape.texts >= bad.texts || shape.chars >= bad.chars) continue;
+    // Either measure may be the cause: take it as characters, which also bounds texts of a size, and
+    // lets a later refusal of a call with fewer characters than one that passed show a count limit.
+    bad.chars = Math.min(bad.chars, shape.chars);
+  }
+  for (const measure of MEASURES) bad[measure] = Math.min(bad[measure], namedHere[measure] ?? Infinity);
+  return { ok, bad, published };
 }
 
 const MEASURES = ['texts', 'chars', 'longest'] as const;
