@@ -47,6 +47,55 @@ interface Known {
 }
 
 /**
+ * Reads again the files of `dir` (`<problem>/<language>.md`) whose size or modification time changed
+ * since `known` saw them, and forgets those gone; a file that cannot be used is named in one log line.
+ * Returns whether anything changed.
+ */
+async function scanDirectory(dir: string, known: Map<string, Known>, log: GatewayLog): Promise<boolean> {
+  const seen = new Set<string>();
+  let changed = false;
+  for (const problem of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    if (!problem.isDirectory() || problem.name.startsWith('.')) continue;
+    for (const file of await readdir(join(dir, problem.name), { withFileTypes: true }).catch(() => [])) {
+      if (!file.isFile() || !file.name.endsWith('.md')) continue;
+      const relative = `${problem.name}/${file.name}`;
+      const path = join(dir, relative);
+      const current = await stat(path).catch(() => undefined);
+      if (!current) continue;
+      seen.add(relative);
+      const before = known.get(relative);
+      if (before && before.mtimeMs === current.mtimeMs && before.size === current.size) continue;
+      changed = true;
+      const outcome = await readEntry(path, relative, problem.name, file.name.slice(0, -'.md'.length), current);
+      known.set(relative, { mtimeMs: current.mtimeMs, size: current.size, outcome });
+      if ('error' in outcome) log(`curated translation ${join(dir, relative)} skipped: ${outcome.error}`, 'warn');
+    }
+  }
+  for (const relative of known.keys()) {
+    if (seen.has(relative)) continue;
+    known.delete(relative);
+    changed = true;
+  }
+  return changed;
+}
+
+/** The usable files by problem and language, with how many were usable and how many not. */
+function curatedSetOf(known: Map<string, Known>) {
+  const set = new Map<string, Map<string, CuratedEntry>>();
+  let invalid = 0;
+  for (const { outcome } of known.values()) {
+    if ('error' in outcome) {
+      invalid += 1;
+      continue;
+    }
+    let languages = set.get(outcome.problemId);
+    if (!languages) set.set(outcome.problemId, (languages = new Map()));
+    languages.set(outcome.language, outcome);
+  }
+  return { set, loaded: known.size - invalid, invalid };
+}
+
+/**
  * Serves a directory of curated translations, following it while running: a change seen by the
  * file watcher (debounced) or by the periodic rescan reads again only the files whose size or
  * modification time changed. A file that cannot be used is named in one log line, once per version
@@ -61,47 +110,9 @@ export async function openCuratedDirectory({ dir, log, rescanMs, debounceMs = 20
   let again = false;
   let closed = false;
 
-  const scan = async (): Promise<boolean> => {
-    const seen = new Set<string>();
-    let changed = false;
-    for (const problem of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
-      if (!problem.isDirectory() || problem.name.startsWith('.')) continue;
-      for (const file of await readdir(join(dir, problem.name), { withFileTypes: true }).catch(() => [])) {
-        if (!file.isFile() || !file.name.endsWith('.md')) continue;
-        const relative = `${problem.name}/${file.name}`;
-        const path = join(dir, relative);
-        const current = await stat(path).catch(() => undefined);
-        if (!current) continue;
-        seen.add(relative);
-        const before = known.get(relative);
-        if (before && before.mtimeMs === current.mtimeMs && before.size === current.size) continue;
-        changed = true;
-        const outcome = await readEntry(path, relative, problem.name, file.name.slice(0, -'.md'.length), current);
-        known.set(relative, { mtimeMs: current.mtimeMs, size: current.size, outcome });
-        if ('error' in outcome) log(`curated translation ${join(dir, relative)} skipped: ${outcome.error}`, 'warn');
-      }
-    }
-    for (const relative of known.keys()) {
-      if (seen.has(relative)) continue;
-      known.delete(relative);
-      changed = true;
-    }
-    return changed;
-  };
-
+  const scan = () => scanDirectory(dir, known, log);
   const publish = () => {
-    const set = new Map<string, Map<string, CuratedEntry>>();
-    let invalid = 0;
-    for (const { outcome } of known.values()) {
-      if ('error' in outcome) {
-        invalid += 1;
-        continue;
-      }
-      let languages = set.get(outcome.problemId);
-      if (!languages) set.set(outcome.problemId, (languages = new Map()));
-      languages.set(outcome.language, outcome);
-    }
-    const loaded = known.size - invalid;
+    const { set, loaded, invalid } = curatedSetOf(known);
     onLoaded(set, { loaded, invalid });
     return { loaded, invalid, problems: set.size };
   };
