@@ -14,8 +14,8 @@ import type { TranslationCache } from './translation/translation-cache.ts';
 import { translationRuntimeFor } from './translation/translation-runtime.ts';
 import { startCuratedTranslations } from './translation/curated/index.ts';
 import { translationPrewarmFor } from './translation/prewarm/translation-prewarm.ts';
-import { createUpstreamFetch } from './upstream/upstream-fetch.ts';
-import { createObservability, startTracing } from './observability/index.ts';
+import { createUpstreamFetch, type UpstreamFetch } from './upstream/upstream-fetch.ts';
+import { createObservability, startTracing, type Observability } from './observability/index.ts';
 import type { RequestLog } from './observability/request-log.ts';
 import { errorMasking } from './pipeline/error-masking.ts';
 import type { GuardList } from './request/guards.ts';
@@ -142,18 +142,9 @@ export async function createGateway({
   // at start with the committed snapshot as the fallback, then followed while running. A schema
   // given as problemsSchemaPath is pinned: nothing is introspected.
   const problemsSchema = createLiveProblemsSchema({
-    introspection: {
-      endpoint: `${settings.problemsUrl}/graphql`,
-      apiKey: settings.problemsApiKey,
-      timeoutMs: settings.problemsTimeoutMs,
-      maxBytes: settings.problemsMaxResponseBytes,
-      // The upstream calls' own pools, which take a URL as the mesh's calls do.
-      fetch: upstreamFetch.fetch as unknown as typeof fetch,
-    },
+    ...problemsSchemaSettings(settings, upstreamFetch),
     snapshotPath,
     givenPath: problemsSchemaPath,
-    pollMs: settings.problemsSchemaPollSeconds * 1000,
-    bounds: { maxTypes: settings.problemsSchemaMaxTypes, maxFields: settings.problemsSchemaMaxFields, maxEnumValues: settings.problemsSchemaMaxEnumValues },
     onChange: (next) => serving.buildSwap(next),
     onFailure: (reason) => schemaMetrics.failed(reason),
     onAnswer: (answer) => schemaMetrics.answered(answer),
@@ -255,6 +246,41 @@ export async function createGateway({
     log,
   });
 
+  return gatewayOf(serving, {
+    graphqlEndpoint,
+    guards,
+    observability,
+    close: async () => {
+      // Prewarming first: no page starts once the gateway is closing.
+      await prewarm.stop();
+      await serving.close();
+      await release();
+      await observability.close();
+    },
+  });
+}
+
+/** How the problems service's schema is read and followed, from the settings: its endpoint, key and bounds, the poll. */
+function problemsSchemaSettings(settings: GatewaySettings, upstreamFetch: UpstreamFetch) {
+  return {
+    introspection: {
+      endpoint: `${settings.problemsUrl}/graphql`,
+      apiKey: settings.problemsApiKey,
+      timeoutMs: settings.problemsTimeoutMs,
+      maxBytes: settings.problemsMaxResponseBytes,
+      // The upstream calls' own pools, which take a URL as the mesh's calls do.
+      fetch: upstreamFetch.fetch as unknown as typeof fetch,
+    },
+    pollMs: settings.problemsSchemaPollSeconds * 1000,
+    bounds: { maxTypes: settings.problemsSchemaMaxTypes, maxFields: settings.problemsSchemaMaxFields, maxEnumValues: settings.problemsSchemaMaxEnumValues },
+  };
+}
+
+/** The gateway as its users hold it: the serving engines' doors, and what the engine now serving says. */
+function gatewayOf(
+  serving: EngineServing,
+  { graphqlEndpoint, guards, observability, close }: { graphqlEndpoint: string; guards: GuardList; observability: Observability; close: () => Promise<void> },
+): Gateway {
   const { engines, listener, checkContinue, yoga, yogaAlone } = serving;
   const gateway: Gateway = {
     yoga,
@@ -271,13 +297,7 @@ export async function createGateway({
     },
     metrics: observability.metrics,
     flushTraces: observability.flushTraces,
-    close: async () => {
-      // Prewarming first: no page starts once the gateway is closing.
-      await prewarm.stop();
-      await serving.close();
-      await release();
-      await observability.close();
-    },
+    close,
   };
   return withYogaAlone(gateway, yogaAlone);
 }
