@@ -1,4 +1,4 @@
-import { getDirectiveValues, getOperationAST, Kind, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
+import { getDirectiveValues, getOperationAST, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
 import { createArgumentError } from '../errors.ts';
 import { languageTagProblem, parseLanguageTag } from './language-tags.ts';
 
@@ -53,27 +53,6 @@ export function readOperationLanguage(args: Pick<ExecutionArgs, 'schema' | 'docu
   const problem = languageTagProblem('language', value);
   if (problem) return { refusal: createArgumentError(`@${IN_CONTEXT}: ${problem}`, 'language') };
   return { language: parseLanguageTag(value)!.canonical };
-}
-
-const stripped = new WeakMap<DocumentNode, DocumentNode>();
-
-/**
- * The document without `@inContext` on its operations: the gateway applies the directive itself, and
- * an upstream that never declared it would refuse the operation delegated to it. The same object
- * for the same document, so that what is worked out per document downstream is worked out once.
- */
-export function withoutOperationLanguage(document: DocumentNode): DocumentNode {
-  const known = stripped.get(document);
-  if (known) return known;
-  let changed = false;
-  const definitions = document.definitions.map((definition) => {
-    if (definition.kind !== Kind.OPERATION_DEFINITION || !definition.directives?.some((directive) => directive.name.value === IN_CONTEXT)) return definition;
-    changed = true;
-    return { ...definition, directives: definition.directives.filter((directive) => directive.name.value !== IN_CONTEXT) };
-  });
-  const result = changed ? { ...document, definitions } : document;
-  stripped.set(document, result);
-  return result;
 }
 
 /**

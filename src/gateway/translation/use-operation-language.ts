@@ -1,6 +1,6 @@
 import type { MeshPlugin } from '@graphql-mesh/types';
-import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
-import { readOperationLanguage, setOperationLanguage, withContextExtension, withoutOperationLanguage } from './in-context.ts';
+import type { ExecutionResult } from 'graphql';
+import { readOperationLanguage, setOperationLanguage, withContextExtension } from './in-context.ts';
 
 /**
  * `query @inContext(language: "es") { … }`: the readers' language of a whole operation (in-context.ts).
@@ -9,17 +9,15 @@ import { readOperationLanguage, setOperationLanguage, withContextExtension, with
  * - the language is read with the operation's variables and put on its execution context, where the
  *   translation fields find it (language-choice.ts); a value that is no language tag is the whole
  *   answer, refused before any field runs;
- * - the directive is taken off the document executed, since the gateway applies it and an upstream
- *   that never declared it would refuse what is delegated to it. Taken off in the execute function,
- *   not in the arguments the other plugins read: a plan kept by the operation's text (the fast path's)
- *   must never be made from a document without it;
  * - the answer's `extensions.context` says which language each kind of answer came in.
- * Operations forwarded whole never carry it: a document with a directive on its operation is not one
- * the problems service answers alone (forwardable-operation.ts), so it reaches Mesh's execution.
+ * It never reaches the problems service, which does not declare it: an operation carrying a directive
+ * is not one the service answers whole (forwardable-operation.ts), so it is delegated, and
+ * delegation writes each upstream operation anew, with none of the client operation's directives
+ * (graphql-tools' createRequest). A test asks the stand-in, which refuses unknown directives.
  */
 export function useOperationLanguage(): MeshPlugin<object> {
   return {
-    onExecute({ args, context, executeFn, setExecuteFn, setResultAndStopExecution }) {
+    onExecute({ args, context, setResultAndStopExecution }) {
       const read = readOperationLanguage(args);
       if (!read) return undefined;
       if ('refusal' in read) {
@@ -27,7 +25,6 @@ export function useOperationLanguage(): MeshPlugin<object> {
         return undefined;
       }
       const operationLanguage = setOperationLanguage(context, read.language);
-      setExecuteFn(((executeArgs: ExecutionArgs) => executeFn({ ...executeArgs, document: withoutOperationLanguage(executeArgs.document as DocumentNode) })) as typeof executeFn);
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result) return;
