@@ -58,6 +58,10 @@ describe('`to:` as an ordered list of languages', () => {
     const wrong = await ask(stack, /* GraphQL */ `query ($to: Int!) { problem(id: "p1001") { translation(to: $to) { language } } }`, { variables: { to: 1 } });
     expect(wrong.status).toBe(400);
     expect(wrong.errors[0].message).toBe('Variable "$to" of type "Int!" used in position expecting type "[String!]".');
+    // And a `String` variable where another list is expected, even of the same field.
+    const texts = await ask(stack, /* GraphQL */ `query ($text: String!) { translation { translateMany(texts: $text, to: "es") { text } } }`, { variables: { text: 'the array' } });
+    expect(texts.status).toBe(400);
+    expect(texts.errors[0].message).toBe('Variable "$text" of type "String!" used in position expecting type "[String!]!".');
   });
 
   it('answers a list none of whose languages is offered with the error one such `to:` gets, once for a page, the rest of the answer standing', async () => {
