@@ -40,8 +40,8 @@ export interface LanguageChoiceOfRequests {
    * `to` list is tried left to right as the header's languages are, and when none of it can be
    * served that is the field's error, as for one such `to`. Without `to`, the operation's
    * `@inContext` language (in-context.ts) when it can be served, else the request's
-   * `Accept-Language` and then TRANSLATION_DEFAULT_LANGUAGES in turn; when none can be served, the original. The original is served too, with no call, when it
-   * is in the language chosen: `from`, else `source` (the statement's language, declared or detected
+   * `Accept-Language` and then TRANSLATION_DEFAULT_LANGUAGES in turn; when none can be served, the
+   * original. The original is served too, with no call, when it is in the language chosen: `from`, else `source` (the statement's language, declared or detected
    * before: source-languages.ts), matched as `to` is (`en-US` takes an `en` original). Null as
    * resolveLanguages.
    */
