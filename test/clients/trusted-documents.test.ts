@@ -72,7 +72,7 @@ describe('trusted documents', () => {
   it('runs an entry printed another way (order, layout, comments), by text or with its hash', async () => {
     const [hash] = entry('TranslateText');
     const reprinted = `# sent by hand
-      query TranslateText($to: String!, $text: String!, $from: String) {
+      query TranslateText($to: [String!]!, $text: String!, $from: String) {
         translation { translate(from: $from, to: $to, text: $text) { text detectedLanguage { confidence code } } }
       }`;
     const variables = { text: 'Print the answer.', to: 'fr' };

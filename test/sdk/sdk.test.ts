@@ -40,7 +40,8 @@ describe('the typed SDK', () => {
     const result = await sdk.ProblemsInLanguage({ to: 'es', first: 2 });
     // Checked by the TypeScript compiler (`tsc --noEmit` in `npm test`), not at run time.
     expectTypeOf(result).toEqualTypeOf<ProblemsInLanguageQuery>();
-    expectTypeOf(sdk.ProblemsInLanguage).parameter(0).toMatchTypeOf<{ to: string; first?: number | null }>();
+    // `to` takes one language or a list of them, most wanted first.
+    expectTypeOf(sdk.ProblemsInLanguage).parameter(0).toMatchTypeOf<{ to: string | string[]; first?: number | null }>();
     const nodes = result.problems?.nodes ?? [];
     expect(nodes).toHaveLength(2);
     const first = nodes[0]!;

@@ -25,6 +25,8 @@ import type { GatewaySettings } from '../settings.ts';
 import type { SharedStores } from '../shared-stores.ts';
 import type { PrewarmTarget } from '../translation/prewarm/translation-prewarm.ts';
 import { useTranslationRuntime, type TranslationRuntime } from '../translation/translation-runtime.ts';
+import { useOperationLanguage } from '../translation/use-operation-language.ts';
+import { useSingleLanguageVariables } from '../translation/single-language-variables.ts';
 import { composeSteps, type UpstreamStepEntry } from '../upstream/upstream-call.ts';
 import { useUpstreamCalls } from '../upstream/upstream-calls.ts';
 import type { UpstreamFetch } from '../upstream/upstream-fetch.ts';
@@ -86,7 +88,7 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
       problemsSchema: problems.sdl,
       log: logOnce,
       fetch: upstreamFetch.fetch,
-      plugins: (sources) => [useUpstreamCalls(sources, upstreamSteps), useTranslationRuntime(translationRuntime)],
+      plugins: (sources) => [useUpstreamCalls(sources, upstreamSteps), useTranslationRuntime(translationRuntime), useOperationLanguage(), useSingleLanguageVariables()],
       sourceTransforms: () => [fragmentTypenameTransform(), deferredFieldsTransform()],
     });
     const { mesh, linksLeftOut } = built;

@@ -119,8 +119,9 @@ function crossSourceExample(list: ListField): GraphiQLExample {
 #
 # Run it with the ▶ button or Ctrl-Enter. For another
 # language, change "es" below or set Variables to
-# {"language": "fr"}. More examples in the other tabs.
-query ProblemsInYourLanguage($language: String! = "es") {
+# {"language": "fr"}, or to several, most wanted first:
+# {"language": ["pt-BR", "es"]}. More in the other tabs.
+query ProblemsInYourLanguage($language: [String!]! = ["es"]) {
   ${call(list, 3)} {
 ${pageSelection(list, item, '    ', false)}
   }
@@ -143,12 +144,14 @@ ${pageSelection(list, leafFieldsOf(list.item, 6).join('\n'), '    ', true)}
 }
 
 function linkExample(list: ListField): GraphiQLExample {
-  const item = [...leafFieldsOf(list.item, 2), 'translation(to: "es") { language title statement }'].join('\n');
+  const item = [...leafFieldsOf(list.item, 2), 'translation { language title statement }'].join('\n');
   return {
     name: 'TheLink',
     query: `# The link: ${list.item.name}.translation(to:, from:) gives its title and statement
-# in the reader's language.
-query TheLink {
+# in the reader's language. @inContext sets it for every field of the query
+# that names no \`to:\` (else the request's Accept-Language decides); the
+# answer's extensions say what was served.
+query TheLink @inContext(language: "es") {
   ${call(list, 3)} {
 ${pageSelection(list, item, '    ', false)}
   }

@@ -1,7 +1,8 @@
 import { ErrorCode, createGraphQLErrorWithCode } from '../errors.ts';
 import { decodeHtmlText, escapeHtmlText } from '../statement/html-placeholders.ts';
 import { curatedProvenance, machineProvenance, originalProvenance, UNDETERMINED, type Provenance } from '../translation/provenance.ts';
-import { checkProblemTextLength, decideLanguage, noteDecision } from '../translation/resolvers.ts';
+import { checkProblemTextLength, decideLanguage, notingAnswer, noteDecision } from '../translation/resolvers.ts';
+import type { LanguageArgument } from '../translation/language-choice.ts';
 import { sameLanguage } from '../translation/language-tags.ts';
 import type { TranslationContext } from '../translation/translation-client.ts';
 import { translationRuntimeOf } from '../translation/translation-runtime.ts';
@@ -74,9 +75,10 @@ export const resolvers = {
   Problem: {
     translation: {
       selectionSet: /* GraphQL */ `{ id title statement }`,
-      resolve: async (
+      // Noting what it answered for `@inContext`'s extensions (in-context.ts).
+      resolve: notingAnswer(async (
         parent: ProblemTexts,
-        args: { to?: string | null; from?: string | null },
+        args: { to?: LanguageArgument; from?: string | null },
         context: TranslationContext & ProblemsContext,
       ): Promise<ProblemTranslation | null> => {
         const runtime = translationRuntimeOf(context);
@@ -135,7 +137,7 @@ export const resolvers = {
         };
         runtime.assembled.keep(source, assembled);
         return { language: languages.to, ...assembled };
-      },
+      }),
     },
   },
   ProblemTranslation: {

@@ -1,12 +1,13 @@
 import { gatewayRequestOf } from '../request/gateway-request.ts';
 import { NO_PREFERENCE } from './accept-language.ts';
 import type { FailureReports } from './failure-reports.ts';
-import { languageChain, negotiateLanguage } from './language-negotiation.ts';
+import { languageChain, negotiateLanguage, type Negotiated } from './language-negotiation.ts';
+import { operationLanguageOf } from './in-context.ts';
 import type { LanguageList } from './language-list.ts';
 import { chooseLanguages, isAutomatic, matchLanguage, parseLanguageTag, sameLanguage, targetsOf, type LanguageChoice } from './language-tags.ts';
 import type { BatchFailure } from './batch/batch-types.ts';
 import type { TranslationContext } from './translation-client.ts';
-import { unsupported } from './unsupported-language.ts';
+import { unsupported, unsupportedAny } from './unsupported-language.ts';
 
 /**
  * What a translation field serves: the service's translation, an operator's (curated), or the
@@ -35,28 +36,40 @@ export interface LanguageChoiceOfRequests {
   resolveLanguages(context: TranslationContext, args: { to: string; from?: string | null }): Promise<{ to: string; from: string | null } | null>;
   /**
    * What a field with these arguments serves. An explicit `to` wins: a curated translation in that
-   * language (`curated` lists the languages one exists in), else the service's (resolveLanguages).
-   * Without `to`, the request's `Accept-Language` and then TRANSLATION_DEFAULT_LANGUAGES are tried in
-   * turn; when none can be served, the original. The original is served too, with no call, when it
-   * is in the language chosen: `from`, else `source` (the statement's language, declared or detected
+   * language (`curated` lists the languages one exists in), else the service's (resolveLanguages); a
+   * `to` list is tried left to right as the header's languages are, and when none of it can be
+   * served that is the field's error, as for one such `to`. Without `to`, the operation's
+   * `@inContext` language (in-context.ts) when it can be served, else the request's
+   * `Accept-Language` and then TRANSLATION_DEFAULT_LANGUAGES in turn; when none can be served, the
+   * original. The original is served too, with no call, when it is in the language chosen: `from`, else `source` (the statement's language, declared or detected
    * before: source-languages.ts), matched as `to` is (`en-US` takes an `en` original). Null as
    * resolveLanguages.
    */
   decide(
     context: TranslationContext,
-    args: { to?: string | null; from?: string | null },
+    args: { to?: LanguageArgument; from?: string | null },
     curated?: readonly string[],
     source?: string | null,
   ): Promise<LanguageDecision | null>;
+}
+
+/** A `to:` argument as execution gives it: a list, or one tag (a `String` variable, which GraphQL does not wrap). */
+export type LanguageArgument = string | readonly string[] | null;
+
+/** The languages a `to:` argument names, most wanted first; none when omitted. */
+export function wantedLanguages(to: LanguageArgument | undefined): readonly string[] {
+  if (to == null) return [];
+  return typeof to === 'string' ? [to] : to;
 }
 
 /** How old the list may be before a language missing from it is looked for in a fresh one. */
 const LIST_RECHECK_MS = 60_000;
 
 /**
- * Where the reader's language is decided: a field's explicit `to:` first, else the reader's
- * `Accept-Language` and then TRANSLATION_DEFAULT_LANGUAGES (language-negotiation.ts), each matched
- * against what the service and the operators' curated translations offer.
+ * Where the reader's language is decided: a field's explicit `to:` first (one language or a list),
+ * else the operation's `@inContext`, else the reader's `Accept-Language` and then
+ * TRANSLATION_DEFAULT_LANGUAGES (language-negotiation.ts), each matched against what the service and
+ * the operators' curated translations offer.
  */
 export function createLanguageChoice({ list, defaultLanguages, reports }: LanguageChoiceOptions): LanguageChoiceOfRequests {
   const chooseFor = async (context: TranslationContext, args: { to: string; from?: string | null }): Promise<LanguageChoice> => {
@@ -82,33 +95,62 @@ export function createLanguageChoice({ list, defaultLanguages, reports }: Langua
     return 'error' in resolved ? reports.reportOnce(context, resolved) : resolved;
   };
 
+  /** A decision for what negotiation chose; `negotiated`: chosen by the reader's header (Vary). */
+  const decisionOf = async (context: TranslationContext, chosen: Negotiated, from: string | null | undefined, negotiated: boolean): Promise<LanguageDecision | null> => {
+    if (chosen.kind === 'original') return { serve: 'original', language: chosen.language, negotiated, fallback: false };
+    if (chosen.kind === 'curated') return { serve: 'curated', language: chosen.language, negotiated };
+    const languages = await resolveLanguages(context, { to: chosen.language, from });
+    return languages && { serve: 'machine', ...languages, negotiated };
+  };
+
+  // A `to:` list none of whose languages can be served: one error per request and arguments, as one such `to:`.
+  const refusedLists = new WeakMap<object, Map<string, Promise<BatchFailure>>>();
+  const refuseList = async (context: TranslationContext, wanted: readonly string[], from: string | null | undefined, offered: () => Promise<readonly string[] | undefined>): Promise<null> => {
+    let byArgs = refusedLists.get(context);
+    if (!byArgs) refusedLists.set(context, (byArgs = new Map()));
+    const key = JSON.stringify([wanted, from ?? null]);
+    let failure = byArgs.get(key);
+    if (!failure) {
+      failure = offered().then((codes) => ({ error: unsupportedAny('to', wanted, codes ?? []) }));
+      byArgs.set(key, failure);
+    }
+    return reports.reportOnce(context, await failure);
+  };
+
   const decide: LanguageChoiceOfRequests['decide'] = async (context, args, curatedLanguages = [], knownSource = null) => {
     const fromTag = args.from == null || isAutomatic(args.from) ? undefined : parseLanguageTag(args.from)!;
     const original = fromTag?.canonical ?? knownSource ?? undefined;
-    if (args.to != null) {
-      const own = curatedLanguages.length > 0 ? matchLanguage(parseLanguageTag(args.to)!, curatedLanguages) : undefined;
+    const wanted = wantedLanguages(args.to);
+    if (wanted.length === 1) {
+      const [to] = wanted;
+      const own = curatedLanguages.length > 0 ? matchLanguage(parseLanguageTag(to)!, curatedLanguages) : undefined;
       if (own) return { serve: 'curated', language: own, negotiated: false };
-      if (original && sameLanguage(original, args.to)) return { serve: 'original', language: original, negotiated: false, fallback: false };
-      const languages = await resolveLanguages(context, { to: args.to, from: args.from });
+      if (original && sameLanguage(original, to)) return { serve: 'original', language: original, negotiated: false, fallback: false };
+      const languages = await resolveLanguages(context, { to, from: args.from });
       return languages && { serve: 'machine', ...languages, negotiated: false };
     }
-    const reader = gatewayRequestOf(context)?.readerLanguages ?? NO_PREFERENCE;
-    const negotiated = await negotiateLanguage(languageChain(reader, defaultLanguages), reader.refused, {
-      curated: curatedLanguages,
-      source: original,
-      offered: async () => {
-        const offered = await list.forMatching(context);
-        if (!offered) return undefined;
-        const source = fromTag ? offered.find((language) => language.code === matchLanguage(fromTag, offered.map(({ code }) => code))) : undefined;
-        return targetsOf(offered, source);
-      },
-    });
-    if (!negotiated || negotiated.kind === 'original') {
-      return { serve: 'original', language: negotiated?.language ?? original ?? null, negotiated: true, fallback: !negotiated };
+    const offered = async () => {
+      const offered = await list.forMatching(context);
+      if (!offered) return undefined;
+      const source = fromTag ? offered.find((language) => language.code === matchLanguage(fromTag, offered.map(({ code }) => code))) : undefined;
+      return targetsOf(offered, source);
+    };
+    const candidates = { curated: curatedLanguages, source: original, offered };
+    if (wanted.length > 1) {
+      // Left to right, as the header's languages: the first a curated translation, the original or the service serves.
+      const chosen = await negotiateLanguage(wanted, [], candidates);
+      return chosen ? decisionOf(context, chosen, args.from, false) : refuseList(context, wanted, args.from, offered);
     }
-    if (negotiated.kind === 'curated') return { serve: 'curated', language: negotiated.language, negotiated: true };
-    const languages = await resolveLanguages(context, { to: negotiated.language, from: args.from });
-    return languages && { serve: 'machine', ...languages, negotiated: true };
+    // The operation's @inContext, before the header: its language when it can be served, else the header's as without it.
+    const operationLanguage = operationLanguageOf(context)?.language;
+    if (operationLanguage) {
+      const chosen = await negotiateLanguage([operationLanguage], [], candidates);
+      if (chosen) return decisionOf(context, chosen, args.from, false);
+    }
+    const reader = gatewayRequestOf(context)?.readerLanguages ?? NO_PREFERENCE;
+    const negotiated = await negotiateLanguage(languageChain(reader, defaultLanguages), reader.refused, candidates);
+    if (!negotiated) return { serve: 'original', language: original ?? null, negotiated: true, fallback: true };
+    return decisionOf(context, negotiated, args.from, true);
   };
 
   return { resolveLanguages, decide };

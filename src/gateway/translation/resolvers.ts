@@ -1,5 +1,8 @@
 import { ErrorCode, createBadUserInputError, createGraphQLErrorWithCode } from '../errors.ts';
 import { languageTagProblem, parseLanguageTag } from './language-tags.ts';
+import { languageListProblem } from './argument-refusal.ts';
+import { wantedLanguages, type LanguageArgument } from './language-choice.ts';
+import { noteAnswerKind, type AnswerKind } from './in-context.ts';
 import { noteLanguageServed } from '../request/languages-served.ts';
 import { machineProvenance, originalProvenance, UNDETERMINED, type Provenance } from './provenance.ts';
 import { characters } from './text-parts.ts';
@@ -11,8 +14,8 @@ import { translationRuntimeOf, type LanguageDecision } from './translation-runti
 const FORMATS: Record<string, TextFormat> = { TEXT: 'text', HTML: 'html' };
 
 interface TranslateArgs {
-  /** Omitted: chosen from the request's Accept-Language (TranslationRuntime.decide). */
-  to?: string | null;
+  /** One language or a list, most wanted first; omitted: the operation's @inContext, else the request's Accept-Language (TranslationRuntime.decide). */
+  to?: LanguageArgument;
   from?: string | null;
   format?: keyof typeof FORMATS | null;
 }
@@ -25,15 +28,29 @@ interface TranslateArgs {
  */
 export async function decideLanguage(
   context: TranslationContext,
-  args: { to?: string | null; from?: string | null },
+  args: { to?: LanguageArgument; from?: string | null },
   curated?: readonly string[],
   source?: string | null,
 ): Promise<LanguageDecision | null> {
-  const problem = args.to == null ? undefined : languageTagProblem('to', args.to);
+  const problem = languageListProblem(args.to);
   if (problem) throw createBadUserInputError(problem, 'to');
   const fromProblem = args.from == null ? undefined : languageTagProblem('from', args.from);
   if (fromProblem) throw createBadUserInputError(fromProblem, 'from');
   return translationRuntimeOf(context).decide(context, args, curated, source);
+}
+
+/**
+ * A translation field's resolver that notes what it answered (its kind and language) for the
+ * operation's `extensions.context` under `@inContext` (in-context.ts).
+ */
+export function notingAnswer<Parent, Args, Answer extends { language: string; provenance: { kind: AnswerKind } }>(
+  resolve: (parent: Parent, args: Args, context: TranslationContext, info?: unknown) => Promise<Answer | null>,
+): (parent: Parent, args: Args, context: TranslationContext, info?: unknown) => Promise<Answer | null> {
+  return async (parent, args, context, info) => {
+    const answer = await resolve(parent, args, context, info);
+    if (answer) noteAnswerKind(context, answer.provenance.kind, answer.language);
+    return answer;
+  };
 }
 
 /** Notes on the request what the field answered in (Content-Language, Vary: languages-served.ts). */
@@ -81,7 +98,8 @@ async function translateBatched(context: TranslationContext, texts: string[], ar
   });
   const pending = texts.filter((text) => !isBlank(text));
   if (pending.length === 0) {
-    const language = args.to == null ? null : (parseLanguageTag(args.to)?.canonical ?? null);
+    const first = wantedLanguages(args.to)[0];
+    const language = first === undefined ? null : (parseLanguageTag(first)?.canonical ?? null);
     return texts.map((text) => original(text, language, null));
   }
   const decision = await decideLanguage(context, args);
@@ -110,9 +128,13 @@ export const resolvers = {
   },
   TranslationQuery: {
     languages: (_: unknown, __: unknown, context: TranslationContext) => translationRuntimeOf(context).languages(context),
-    translate: async (_: unknown, args: TranslateArgs & { text: string }, context: TranslationContext) =>
-      (await translateBatched(context, [args.text], args))?.[0] ?? null,
-    translateMany: (_: unknown, args: TranslateArgs & { texts: string[] }, context: TranslationContext) => translateBatched(context, args.texts, args),
+    translate: notingAnswer(async (_: unknown, args: TranslateArgs & { text: string }, context: TranslationContext) =>
+      (await translateBatched(context, [args.text], args))?.[0] ?? null),
+    translateMany: async (_: unknown, args: TranslateArgs & { texts: string[] }, context: TranslationContext) => {
+      const answers = await translateBatched(context, args.texts, args);
+      for (const answer of answers ?? []) noteAnswerKind(context, answer.provenance.kind, answer.language);
+      return answers;
+    },
     // A blank text has no language to find: no candidates, and no call.
     detect: (_: unknown, args: { text: string }, context: TranslationContext) =>
       isBlank(args.text) ? [] : translationRuntimeOf(context).detect(context, args.text),

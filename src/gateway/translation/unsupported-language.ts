@@ -11,6 +11,15 @@ export function unsupported(argument: string, code: string, offered: readonly st
   );
 }
 
+/** The error for a `to:` list none of whose languages is offered (nor curated, nor the original's). */
+export function unsupportedAny(argument: string, given: readonly string[], offered: readonly string[]): UpstreamError {
+  const named = given.map((code) => JSON.stringify(code)).join(', ');
+  return new UpstreamError(
+    `The translation service offers none of ${named} for \`${argument}\`; it offers: ${[...offered].sort().join(', ')}.`,
+    { code: ErrorCode.UnsupportedLanguage, service: 'translation', argument },
+  );
+}
+
 /**
  * The upstream's 400 body is not passed on (it may say anything, and the gateway never reads it);
  * when the request named a language the service does not offer, say so in the gateway's words,

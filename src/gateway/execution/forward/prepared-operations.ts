@@ -20,9 +20,9 @@ export type PreparedRun = (context: PreparedContext) => Promise<ExecutionResult>
  */
 export const ANSWER_TEXT = Symbol('answer text');
 
-/** The JSON text of a result without errors, `{"data":…}`: the source's own bytes when they need no change. */
+/** The JSON text of a result without errors, `{"data":…}` (with its `extensions`, if any): the source's own bytes when they need no change. */
 export function answerText(result: ExecutionResult): string {
-  return (result as { [ANSWER_TEXT]?: string })[ANSWER_TEXT] ?? JSON.stringify({ data: result.data });
+  return (result as { [ANSWER_TEXT]?: string })[ANSWER_TEXT] ?? JSON.stringify(result.extensions ? { data: result.data, extensions: result.extensions } : { data: result.data });
 }
 
 /**

@@ -178,7 +178,8 @@ export function createResponseCache({
     keep(key, operation, result, language = {}) {
       const ttl = ttlFor(operation);
       if (ttl <= 0 || result.errors?.length || result.data == null) return undefined;
-      const text = JSON.stringify({ data: result.data });
+      // With its extensions: what `@inContext` says was served is part of the answer (translation/in-context.ts).
+      const text = JSON.stringify(result.extensions ? { data: result.data, extensions: result.extensions } : { data: result.data });
       const stored: StoredAnswer = { body: text, etag: `"${sha256Of(text)}"`, operationName: operation.name?.value, expiresAt: Date.now() + ttl, ...language };
       const answer = readyAnswer(stored);
       local.set(key, answer);
