@@ -70,6 +70,11 @@ function htmlLanguageOf({ language, provenance }: ProblemTranslation): string {
  * too, so that every text of the link is in one batch group. Every problem of a page queues its texts
  * into the request's batch, so a page costs the fewest translation calls (none when cached).
  */
+/** What Problem.translations lists of a machine translation. */
+function madeOf({ sourceLanguage, madeAt, partial }: Provenance) {
+  return { sourceLanguage, madeAt: madeAt === null ? null : Date.parse(madeAt), partial };
+}
+
 export const resolvers = {
   Problem: {
     translation: {
@@ -134,6 +139,8 @@ export const resolvers = {
           sourceRanges: reassembled.sourceRanges,
         };
         runtime.assembled.keep(source, assembled);
+        // For Problem.translations: this problem is now cached in this language.
+        runtime.made.note(source, { language: languages.to, ...madeOf(assembled.provenance) });
         return { language: languages.to, ...assembled };
       },
     },
