@@ -27,7 +27,7 @@ const iso = (epochMs: number | null) => (epochMs === null ? null : new Date(epoc
  * The languages `problem` can be read in, each as `translation(to: <language>)` would serve it now:
  * an operator's curated translation first, then the original in its own language, then a machine
  * translation the cache holds, then one the service would make on request; each language once,
- * listed in that order, then by code. What is asked of the stores costs no translation call: the
+ * listed original first, then curated, cached and on request, each by code. What is asked of the stores costs no translation call: the
  * curated set and the languages learned are in memory, the made translations one shared read per
  * page (made-translations.ts), and the service's languages the list the gateway holds (fetched once
  * an hour for the whole gateway, and only when `ON_REQUEST` is wanted). Without that list, the
