@@ -60,6 +60,11 @@ function htmlLanguageOf({ language, provenance }: ProblemTranslation): string {
   return `${language}-x-mtfrom-${provenance.sourceLanguage}`;
 }
 
+/** What Problem.translations lists of a machine translation. */
+function madeOf({ sourceLanguage, madeAt, partial }: Provenance) {
+  return { sourceLanguage, madeAt: madeAt === null ? null : Date.parse(madeAt), partial };
+}
+
 /**
  * `Problem.translation(to, from)`: the problem's title and statement in the reader's language (`to`,
  * else negotiated from the request's Accept-Language: TranslationRuntime.decide). An operator's
@@ -70,11 +75,6 @@ function htmlLanguageOf({ language, provenance }: ProblemTranslation): string {
  * too, so that every text of the link is in one batch group. Every problem of a page queues its texts
  * into the request's batch, so a page costs the fewest translation calls (none when cached).
  */
-/** What Problem.translations lists of a machine translation. */
-function madeOf({ sourceLanguage, madeAt, partial }: Provenance) {
-  return { sourceLanguage, madeAt: madeAt === null ? null : Date.parse(madeAt), partial };
-}
-
 export const resolvers = {
   Problem: {
     translation: {
