@@ -185,6 +185,7 @@ export async function createGateway({
     cache: translationCache ?? shared?.translationCache,
     onServed: observability.onTranslationServed,
     curated: curated?.translations,
+    made: shared?.madeTranslations,
   });
   const release = async () => {
     curated?.close();

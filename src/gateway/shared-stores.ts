@@ -5,9 +5,13 @@ import { connectRedisStores, type RedisStores } from './redis/index.ts';
 import type { GatewaySettings } from './settings.ts';
 import { createRedisTranslationCache } from './translation/redis-translation-cache.ts';
 import type { TranslationCache } from './translation/translation-cache.ts';
+import type { MadeTranslationsStore } from './translation/made-translations.ts';
+import { createRedisMadeTranslations } from './translation/redis-made-translations.ts';
 
 export interface SharedStores extends RedisStores {
   translationCache: TranslationCache;
+  /** Which languages each problem's translations in that cache are in (Problem.translations). */
+  madeTranslations: MadeTranslationsStore;
   rateLimitStore: RateLimitStore;
 }
 
@@ -28,6 +32,7 @@ export async function createSharedStores(
     ...redis,
     // TRANSLATION_CACHE_MAX_BYTES bounds the shared cache too, all replicas together.
     translationCache: createRedisTranslationCache(connection, { prefix, ttlMs: settings.translationCacheTtlSeconds * 1000, maxBytes: settings.translationCacheMaxBytes }),
+    madeTranslations: createRedisMadeTranslations(connection, { prefix }),
     rateLimitStore: createRedisRateLimitStore(connection, { prefix }),
   };
 }

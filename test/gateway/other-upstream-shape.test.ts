@@ -48,12 +48,16 @@ describe('a problems upstream shaped differently from the stand-in', () => {
     for (const server of servers.reverse()) await server.close();
   });
 
-  it('starts and says in one log line which link it left out', () => {
-    // One line for the link; the SDK's operations, written for the stand-in's schema, are named in a line of their own.
-    expect(log.filter((line) => line.startsWith('link '))).toEqual(['link Problem.translation left out: the problems schema has no Problem type']);
+  it('starts and says in one log line each which links it left out', () => {
+    // One line a link; the SDK's operations, written for the stand-in's schema, are named in a line of their own.
+    expect(log.filter((line) => line.startsWith('link '))).toEqual([
+      'link Problem.translation left out: the problems schema has no Problem type',
+      'link Problem.translations left out: the problems schema has no Problem type',
+    ]);
     expect(log.filter((line) => line.startsWith('SDK operations that do not validate'))).toHaveLength(1);
-    expect(gateway.linksLeftOut.map((link) => link.name)).toEqual(['Problem.translation']);
+    expect(gateway.linksLeftOut.map((link) => link.name)).toEqual(['Problem.translation', 'Problem.translations']);
     expect(gateway.schema.getType('ProblemTranslation')).toBeUndefined();
+    expect(gateway.schema.getType('ProblemTranslationAvailability')).toBeUndefined();
   });
 
   it('serves the unknown upstream and the translation namespace side by side, despite both knowing "languages"', async () => {
@@ -79,7 +83,10 @@ describe('a problems upstream shaped differently from the stand-in', () => {
       settings: { problemsUrl: servers[0].url, translationUrl: servers[1].url, translationApiKey: 'tk' },
       problemsSchemaPath: fixture('problems-without-statement.graphql'), log: (line) => lines.push(line) });
     try {
-      expect(lines.filter((line) => line.startsWith('link '))).toEqual(['link Problem.translation left out: Problem in the problems schema has no statement field']);
+      expect(lines.filter((line) => line.startsWith('link '))).toEqual([
+        'link Problem.translation left out: Problem in the problems schema has no statement field',
+        'link Problem.translations left out: Problem in the problems schema has no statement field',
+      ]);
       expect(other.schema.getType('Problem')).toBeDefined();
       expect(other.schema.getQueryType()?.getFields().translation).toBeDefined();
     } finally {

@@ -4,6 +4,7 @@ import { segmentStatement } from '../../src/gateway/statement/segment-statement.
 import { dataset } from '../../src/upstreams/problems/data/index.ts';
 import { createTranslator } from '../../src/upstreams/translation/translator.ts';
 import { askWithHeaders as ask } from '../helpers/ask-with-headers.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
 /**
@@ -157,5 +158,58 @@ describe('provenance of a translation the gateway could only partly put back', (
     expect(answer.errors).toBeUndefined();
     expect(answer.data.problem.translation.provenance).toEqual({ kind: 'MACHINE', partial: false, translatedShare: 1 });
     expect(answer.data.problem.translation.statementHtml).not.toMatch(/lang="en"/);
+  });
+});
+
+describe("translate without `from`: the text's own language", () => {
+  let stack: Awaited<ReturnType<typeof sharedStack>>;
+  const translateCalls = () => stack.translation.stats.byRoute['POST /translate'] ?? 0;
+  const QUERY = (text: string, args = '') => /* GraphQL */ `{ translation { translate(text: ${JSON.stringify(text)}${args}) { text language provenance { kind sourceLanguage } } } }`;
+
+  beforeAll(async () => {
+    stack = await sharedStack('open');
+  });
+  afterAll(async () => stack?.close());
+
+  it('gives an English text asked in English back marked ORIGINAL, and with no call once its language is known', async () => {
+    const text = 'Sort the numbers and print the median of the first half.';
+    const english = { text, language: 'en', provenance: { kind: 'ORIGINAL', sourceLanguage: 'en' } };
+    const before = translateCalls();
+    const first = await ask(stack.gatewayUrl, QUERY(text), { 'accept-language': 'en-US' });
+    expect(first.errors).toBeUndefined();
+    // The first asks the service, which finds English and gives the text back: the original, never MACHINE.
+    expect(first.data.translation.translate).toEqual(english);
+    expect(first.headers.get('content-language')).toBe('en');
+    expect(translateCalls()).toBe(before + 1);
+
+    const again = await ask(stack.gatewayUrl, QUERY(text), { 'accept-language': 'en-US' });
+    expect(again.data.translation.translate).toEqual(english);
+    expect(again.headers.get('content-language')).toBe('en');
+    const explicit = await ask(stack.gatewayUrl, QUERY(text, ', to: "en-GB"'));
+    expect(explicit.data.translation.translate).toEqual(english);
+    const many = await stack.query(/* GraphQL */ `{ translation { translateMany(texts: [${JSON.stringify(text)}], to: "en") { text provenance { kind } } } }`);
+    expect(many.data.translation.translateMany).toEqual([{ text, provenance: { kind: 'ORIGINAL' } }]);
+    expect(translateCalls()).toBe(before + 1);
+
+    // Another language is still translated.
+    const spanish = await ask(stack.gatewayUrl, QUERY(text), { 'accept-language': 'es' });
+    expect(spanish.data.translation.translate).toMatchObject({ language: 'es', provenance: { kind: 'MACHINE', sourceLanguage: 'en' } });
+    expect(spanish.data.translation.translate.text).not.toBe(text);
+    expect(translateCalls()).toBe(before + 2);
+  });
+
+  it('says ORIGINAL, in the language the service found, when the service gives a text back unchanged', async () => {
+    const text = 'Dijkstra and Floyd–Warshall, compared on dense graphs.';
+    stack.translation.setFaults({ status: 200, body: JSON.stringify({ translatedText: [text], detectedLanguage: [{ language: 'en', confidence: 90 }] }), routes: ['POST /translate'] });
+    try {
+      const answer = await ask(stack.gatewayUrl, QUERY(text), { 'accept-language': 'es' });
+      expect(answer.errors).toBeUndefined();
+      expect(answer.data.translation.translate).toEqual({ text, language: 'en', provenance: { kind: 'ORIGINAL', sourceLanguage: 'en' } });
+      // The answer is in English, and its headers say so.
+      expect(answer.headers.get('content-language')).toBe('en');
+      expect(answer.headers.get('vary')).toMatch(/Accept-Language/);
+    } finally {
+      stack.translation.clearFaults();
+    }
   });
 });

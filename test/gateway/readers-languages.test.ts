@@ -135,7 +135,10 @@ describe("readers' languages: the request's Accept-Language when `to:` is omitte
     const none = await ask(stack.gatewayUrl, query, { 'accept-language': 'tlh' });
     expect(none.status).toBe(200);
     expect(none.errors).toBeUndefined();
-    expect(none.data.translation.translate).toEqual({ text: 'Find the shortest path.', language: 'und', provenance: { kind: 'ORIGINAL', sourceLanguage: null, madeAt: null, stale: false } });
+    // The German answer taught the gateway this text's language: the original says it.
+    expect(none.data.translation.translate).toEqual({ text: 'Find the shortest path.', language: 'en', provenance: { kind: 'ORIGINAL', sourceLanguage: 'en', madeAt: null, stale: false } });
+    const unknown = await ask(stack.gatewayUrl, /* GraphQL */ `{ translation { translate(text: "Report the length of the shortest route, never seen before.") { text language provenance { kind sourceLanguage } } } }`, { 'accept-language': 'tlh' });
+    expect(unknown.data.translation.translate).toEqual({ text: 'Report the length of the shortest route, never seen before.', language: 'und', provenance: { kind: 'ORIGINAL', sourceLanguage: null } });
   });
 
   it('tries TRANSLATION_DEFAULT_LANGUAGES after the reader\'s own, and not after `*;q=0`', async () => {

@@ -22,6 +22,13 @@ export const LINKS: LinkDefinition[] = [
     resolvers: './src/gateway/links/problem-translation.ts',
     requires: { type: 'Problem', fields: ['title', 'statement'] },
   },
+  {
+    name: 'Problem.translations',
+    typeDefs: './src/gateway/links/problem-translations.graphql',
+    resolvers: './src/gateway/links/problem-translations.ts',
+    // The statement: curated and cached translations count only for the statement as it is.
+    requires: { type: 'Problem', fields: ['title', 'statement'] },
+  },
 ];
 
 /** Why `link` cannot be built on `schema`, or undefined when it can. */

@@ -61,6 +61,11 @@ function htmlLanguageOf({ language, provenance }: ProblemTranslation): string {
   return `${language}-x-mtfrom-${provenance.sourceLanguage}`;
 }
 
+/** What Problem.translations lists of a machine translation. */
+function madeOf({ sourceLanguage, madeAt, partial }: Provenance) {
+  return { sourceLanguage, madeAt: madeAt === null ? null : Date.parse(madeAt), partial };
+}
+
 /**
  * `Problem.translation(to, from)`: the problem's title and statement in the reader's language (`to`,
  * else negotiated from the request's Accept-Language: TranslationRuntime.decide). An operator's
@@ -136,6 +141,8 @@ export const resolvers = {
           sourceRanges: reassembled.sourceRanges,
         };
         runtime.assembled.keep(source, assembled);
+        // For Problem.translations: this problem is now cached in this language.
+        runtime.made.note(source, { language: languages.to, ...madeOf(assembled.provenance) });
         return { language: languages.to, ...assembled };
       }),
     },

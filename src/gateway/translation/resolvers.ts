@@ -1,5 +1,5 @@
 import { ErrorCode, createBadUserInputError, createGraphQLErrorWithCode } from '../errors.ts';
-import { languageTagProblem, parseLanguageTag } from './language-tags.ts';
+import { isAutomatic, languageTagProblem, parseLanguageTag, sameLanguage } from './language-tags.ts';
 import { languageListProblem } from './argument-refusal.ts';
 import { wantedLanguages, type LanguageArgument } from './language-choice.ts';
 import { noteAnswerKind, type AnswerKind } from './in-context.ts';
@@ -87,7 +87,10 @@ interface TranslationAnswer extends TranslatedText {
  * Translates through the request's batch; null (with the batch's error reported once) when it
  * failed. Blank texts come back as they are (marked ORIGINAL), and when every text is blank nothing
  * is asked of the service, not even its languages; so are all texts when no language the reader
- * wants is offered.
+ * wants is offered. Without `from`, a text whose language the service detected before (kept per
+ * text: source-languages.ts) comes back as it is, with no call, when that is the language chosen;
+ * and a text the service gave back unchanged is the original, never MACHINE. The answer's language
+ * (Content-Language) is noted once the texts are known: what was translated, or the originals'.
  */
 async function translateBatched(context: TranslationContext, texts: string[], args: TranslateArgs): Promise<TranslationAnswer[] | null> {
   const original = (text: string, language: string | null, source: string | null): TranslationAnswer => ({
@@ -102,23 +105,44 @@ async function translateBatched(context: TranslationContext, texts: string[], ar
     const language = first === undefined ? null : (parseLanguageTag(first)?.canonical ?? null);
     return texts.map((text) => original(text, language, null));
   }
-  const decision = await decideLanguage(context, args);
+  const runtime = translationRuntimeOf(context);
+  const automatic = args.from == null || isAutomatic(args.from);
+  const known = automatic ? pending.map((text) => runtime.sources.detected(text)) : [];
+  // One language known for every text: the choice itself may be the original (negotiation included).
+  const common = known.length > 0 && known.every((language) => language !== null && language === known[0]) ? known[0] : null;
+  const decision = await decideLanguage(context, args, undefined, common);
   if (!decision) return null;
-  // Noted before any call: an answer the header chose says so even when its translation fails.
-  noteDecision(context, decision);
   if (decision.serve !== 'machine') {
+    noteDecision(context, decision);
     const language = decision.serve === 'original' ? decision.language : null;
     return texts.map((text) => original(text, language, language));
   }
-  const runtime = translationRuntimeOf(context);
-  const results = runtime.settle(context, await runtime.translate(context, pending, { to: decision.to, from: decision.from, format: FORMATS[args.format ?? 'TEXT'] ?? 'text' }));
-  if (!results) return null;
-  let next = 0;
-  return texts.map((text) => {
+  const sourceOf = (text: string) => (automatic ? runtime.sources.detected(text) : null);
+  const toSend = pending.filter((text) => !sameLanguage(sourceOf(text), decision.to));
+  const translated = new Map<string, TranslatedText>();
+  if (toSend.length > 0) {
+    let results: TranslatedText[] | null = null;
+    try {
+      results = runtime.settle(context, await runtime.translate(context, toSend, { to: decision.to, from: decision.from, format: FORMATS[args.format ?? 'TEXT'] ?? 'text' }));
+    } finally {
+      // A field that failed says the language it was to be in: an answer the header chose says so (Vary).
+      if (!results) noteDecision(context, decision);
+    }
+    if (!results) return null;
+    toSend.forEach((text, index) => translated.set(text, results[index]));
+  }
+  const answers = texts.map((text): TranslationAnswer => {
     if (isBlank(text)) return original(text, decision.to, decision.from);
-    const result = results[next++];
+    const result = translated.get(text);
+    if (!result) return original(text, sourceOf(text), sourceOf(text));
+    const source = decision.from ?? result.detectedLanguage?.code ?? null;
+    if (automatic) runtime.sources.learn(text, result.detectedLanguage?.code ?? null);
+    // Given back as it was: nothing was translated.
+    if (result.text === text) return { ...original(text, source, source), detectedLanguage: result.detectedLanguage };
     return { ...result, language: decision.to, provenance: machineProvenance(decision.from, [result]) };
   });
+  for (const answer of answers) noteLanguageServed(context, decision.negotiated, answer.language === UNDETERMINED ? undefined : answer.language);
+  return answers;
 }
 
 export const resolvers = {

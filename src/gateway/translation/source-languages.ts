@@ -6,12 +6,18 @@ import { createLruCache } from '../stores/lru-cache.ts';
  * declared by the operator (TRANSLATION_SOURCE_LANGUAGE), else as the service detected it the last
  * time it translated that statement. Knowing it, a reader who wants that language gets the original
  * with no call; without it, the first such reader's page costs the one batched call that detects it.
- * Kept by the statement's digest (a changed statement is learned again), per process.
+ * Kept by the statement's digest (a changed statement is learned again), per process; a client's
+ * texts translated without `from` are kept the same way.
  */
 export interface SourceLanguages {
   /** The statement's language as declared or last detected; null when not known. */
   of(statement: string): string | null;
-  /** Notes what the service detected for this statement. */
+  /**
+   * The language the service last detected for this text, whatever is declared: what a client's own
+   * text (`translation.translate`) is known to be in. The declaration is the problems' language only.
+   */
+  detected(text: string): string | null;
+  /** Notes what the service detected for this statement or text. */
   learn(statement: string, language: string | null): void;
 }
 
@@ -27,12 +33,13 @@ export interface SourceLanguagesOptions {
 const ENTRY_BYTES = 100;
 
 export function createSourceLanguages({ declared, ttlMs, maxEntries = 100_000 }: SourceLanguagesOptions): SourceLanguages {
-  if (declared) return { of: () => declared, learn: () => undefined };
-  const detected = createLruCache<string>({ maxBytes: maxEntries * ENTRY_BYTES, ttlMs, sizeOf: () => ENTRY_BYTES });
+  const detections = createLruCache<string>({ maxBytes: maxEntries * ENTRY_BYTES, ttlMs, sizeOf: () => ENTRY_BYTES });
+  const detected = (text: string) => detections.get(textDigest(text)) ?? null;
   return {
-    of: (statement) => detected.get(textDigest(statement)) ?? null,
+    of: declared ? () => declared : detected,
+    detected,
     learn(statement, language) {
-      if (language) detected.set(textDigest(statement), language);
+      if (language) detections.set(textDigest(statement), language);
     },
   };
 }

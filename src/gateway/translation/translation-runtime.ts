@@ -13,6 +13,7 @@ import { createLanguageList } from './language-list.ts';
 import { createLanguageChoice, type LanguageChoiceOfRequests } from './language-choice.ts';
 import { createLanguageDetection } from './language-detection.ts';
 import { createSourceLanguages, type SourceLanguages } from './source-languages.ts';
+import { createMadeTranslations, type MadeTranslations, type MadeTranslationsStore } from './made-translations.ts';
 import { createFailureReports } from './failure-reports.ts';
 import { publishedLimitsReader } from './published-limits.ts';
 import { unsupportedIn } from './unsupported-language.ts';
@@ -50,6 +51,10 @@ export interface TranslationRuntimeOptions {
   curated?: CuratedTranslations;
   /** TRANSLATION_SOURCE_LANGUAGE: the problems' language, so a reader wanting it gets the original with no call. @default detected */
   sourceLanguage?: string;
+  /** Which languages each problem was translated into, shared by the replicas (Redis). @default this process's own */
+  made?: MadeTranslationsStore;
+  /** TRANSLATION_PREWARM: the languages kept translated in the background, as listed. @default none */
+  prewarmLanguages?: readonly string[];
 }
 
 export type { LanguageDecision } from './language-choice.ts';
@@ -69,6 +74,12 @@ export interface TranslationRuntime extends LanguageChoiceOfRequests {
   curated?: CuratedTranslations;
   /** Each statement's language, declared (TRANSLATION_SOURCE_LANGUAGE) or as the service last detected it. */
   sources: SourceLanguages;
+  /** Which languages each problem was translated into lately (Problem.translations). */
+  made: MadeTranslations;
+  /** TRANSLATION_PREWARM, as listed. */
+  prewarmLanguages: readonly string[];
+  /** The service's languages as held (fetched once per `languagesTtlMs` for the whole gateway), or undefined when they cannot be had. */
+  offered(context: TranslationContext): Promise<Language[] | undefined>;
   /**
    * What translation answers depend on besides the request: the default languages, the declared
    * source language and the curated set in force. Response cache keys of documents that may translate include it.
@@ -109,12 +120,13 @@ export type TranslationRuntimeSettings = Pick<
   | 'translationApiKey'
   | 'translationDefaultLanguages'
   | 'translationSourceLanguage'
+  | 'translationPrewarm'
 >;
 
 /** The translation runtime the settings describe; `cache` where translations are kept (a shared store), else in process. */
 export function translationRuntimeFor(
   settings: TranslationRuntimeSettings,
-  { cache, onServed, curated }: Pick<TranslationRuntimeOptions, 'cache' | 'onServed' | 'curated'> = {},
+  { cache, onServed, curated, made }: Pick<TranslationRuntimeOptions, 'cache' | 'onServed' | 'curated' | 'made'> = {},
 ): TranslationRuntime {
   return createTranslationRuntime({
     cache: cache ?? createMemoryTranslationCache({ maxBytes: settings.translationCacheMaxBytes, ttlMs: settings.translationCacheTtlSeconds * 1000 }),
@@ -133,6 +145,8 @@ export function translationRuntimeFor(
     defaultLanguages: settings.translationDefaultLanguages,
     curated,
     sourceLanguage: settings.translationSourceLanguage,
+    made,
+    prewarmLanguages: settings.translationPrewarm,
   });
 }
 
@@ -154,6 +168,8 @@ export function createTranslationRuntime({
   defaultLanguages = [],
   curated,
   sourceLanguage,
+  made,
+  prewarmLanguages = [],
 }: TranslationRuntimeOptions): TranslationRuntime {
   const list = createLanguageList(languagesTtlMs);
   const reports = createFailureReports();
@@ -180,6 +196,10 @@ export function createTranslationRuntime({
     curated,
     variant: () => `${defaultsKey}|${curated?.version ?? ''}`,
     sources: createSourceLanguages({ declared: sourceLanguage, ttlMs: cacheTtlMs }),
+    // Off with the assembled translations, which are off with the translation cache.
+    made: createMadeTranslations({ ttlMs: assembledMaxBytes > 0 ? cacheTtlMs : 0, shared: made }),
+    prewarmLanguages,
+    offered: (context) => list.forMatching(context),
     statements: createStatementCache(),
     // As long as the translations they were made of.
     assembled: createAssembledTranslationCache({
