@@ -6,6 +6,7 @@ import { fragmentTypenameTransform } from '../execution/delegate/fragment-typena
 import { createForwarding } from '../execution/forward/forwarding.ts';
 import type { RouteTable } from '../guards/route.ts';
 import { buildMesh } from '../mesh.ts';
+import type { SourceMemo } from '../mesh-turns.ts';
 import { nextTurn } from '../schema/next-turn.ts';
 import type { Observability } from '../observability/index.ts';
 import type { GatewayLog } from '../gateway-log.ts';
@@ -78,6 +79,8 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
   const { settings, baseDir, log, upstreamFetch, upstreamStepsFor, translationRuntime, shared, trustedDocuments, guards, routes, observability, maskErrors, cors } = parts;
   const trustedTexts = trustedDocuments && new Set(Object.values(trustedDocuments));
   const logOnce = logOnceOf(log);
+  // The translation source's schema, built once from its OpenAPI document: the same at every build.
+  const sourceMemo: SourceMemo = new Map();
   return async (problems) => {
     const upstreamSteps = upstreamStepsFor(problems.hash);
     const built = await buildMesh({
@@ -88,6 +91,7 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
       fetch: upstreamFetch.fetch,
       plugins: (sources) => [useUpstreamCalls(sources, upstreamSteps), useTranslationRuntime(translationRuntime)],
       sourceTransforms: () => [fragmentTypenameTransform(), deferredFieldsTransform()],
+      sourceMemo,
     });
     const { mesh, linksLeftOut } = built;
     // Requests are served between the build's stages (nextTurn), each of which runs whole.
