@@ -1,4 +1,4 @@
-import type { ExecutionResult, GraphQLSchema } from 'graphql';
+import { validateSchema, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { createResponseCache } from '../execution/response-cache/response-cache.ts';
 import { deferredFieldsTransform } from '../execution/delegate/deferred-fields-transform.ts';
@@ -103,6 +103,10 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
       const forwarding = await createForwarding({ settings, built, baseDir, send: composeSteps(upstreamSteps), network: upstreamFetch.fetch, signal: disposal.signal, log: logOnce });
       await nextTurn();
       const schema = toPublicSchema(mesh.schema);
+      await nextTurn();
+      // graphql-js validates a schema once, at its first use, and keeps the result on it: here, in a
+      // turn of its own, rather than in the first request's or in the next step's.
+      validateSchema(schema);
       await nextTurn();
       warnOfStaleOperations(schema, problems.hash, trustedDocuments, log);
       await nextTurn();
