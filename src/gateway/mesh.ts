@@ -4,7 +4,7 @@ import { loadYaml } from '@graphql-mesh/utils';
 import { getMesh, type MeshInstance, type MeshResolvedSource } from '@graphql-mesh/runtime';
 import type { MeshFetch, MeshPlugin, MeshTransform, YamlConfig } from '@graphql-mesh/types';
 import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
-import { buildSchema, parse, printSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { buildASTSchema, parse, printSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LINKS } from './links/index.ts';
 import { meshOptionsFromConfig } from './mesh-options.ts';
 import type { GatewayLog } from './gateway-log.ts';
@@ -12,6 +12,7 @@ import { createMeshLogger } from './observability/mesh-logger.ts';
 import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
 import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
 import { gatewayNamesOf, withoutGatewayNames } from './schema/gateway-names.ts';
+import { meshOptionsInTurns, type BuildTurn, type SourceMemo } from './mesh-turns.ts';
 import { nextTurn } from './schema/next-turn.ts';
 import { linksLeftOutOf } from './schema/problems-snapshot.ts';
 import type { GatewaySettings } from './settings.ts';
@@ -26,7 +27,9 @@ export interface BuildMeshOptions {
   /**
    * The problems service's schema to build the Problems source from (as introspected, or the
    * snapshot's): SDL text or a schema. The file `.meshrc.yaml` names is not read here: it is the
-   * fallback the composition root reads when the service cannot be introspected.
+   * fallback the composition root reads when the service cannot be introspected. SDL text is the
+   * gateway's own printing of a schema it has built and validated (schema/introspection.ts): it is
+   * not validated again.
    */
   problemsSchema: string | GraphQLSchema;
   /** Where start-up notes and Mesh's warnings and errors go (one line each, with a level). @default console.warn */
@@ -37,6 +40,13 @@ export interface BuildMeshOptions {
   sourceTransforms?: () => MeshTransform[];
   /** The fetch every source's handler calls with. */
   fetch?: MeshFetch;
+  /**
+   * Where the schemas of the sources other than Problems are kept from one build to the next (they
+   * never change while the gateway runs): give each build of one gateway the same. @default none kept
+   */
+  sourceMemo?: SourceMemo;
+  /** Lets requests in between two steps of the build. @default the next turn of the event loop */
+  turn?: BuildTurn;
 }
 
 export interface BuiltMesh {
@@ -68,6 +78,8 @@ export async function buildMesh({
   plugins,
   sourceTransforms,
   fetch,
+  sourceMemo,
+  turn = () => nextTurn(),
 }: BuildMeshOptions): Promise<BuiltMesh> {
   const config = await readMeshConfig(baseDir, log);
   const problemsHandler = config.sources.find((source) => source.name === 'Problems')?.handler.graphql as
@@ -91,11 +103,15 @@ export async function buildMesh({
   // The service's names never merge into the gateway's: what bears one of them is left out (one line).
   const names = gatewayNamesOf(await typeDefsOf(config, baseDir), sourcePrefixes(config));
   // Each step over the whole schema in a turn of its own (nextTurn): requests come in between.
-  const given = typeof problemsSchema === 'string' ? buildSchema(problemsSchema) : problemsSchema;
-  await nextTurn();
+  const parsed = typeof problemsSchema === 'string' ? parse(problemsSchema, { noLocation: true }) : undefined;
+  await turn('problems schema parsed');
+  const given = parsed ? buildASTSchema(parsed, { assumeValidSDL: true }) : (problemsSchema as GraphQLSchema);
+  await turn('problems schema');
   const { schema, leftOut: namesLeftOut } = withoutGatewayNames(given, names);
-  await nextTurn();
-  const sdl = schema === given && typeof problemsSchema === 'string' ? problemsSchema : printSchema(schema);
+  await turn("the gateway's names");
+  // What the Problems handler builds its schema from: the document parsed above when nothing was
+  // left out (Mesh's graphql handler takes one as well as text, and is spared parsing it again).
+  const document = schema === given && parsed ? parsed : parse(printSchema(schema), { noLocation: true });
   if (namesLeftOut.length > 0) log(`names of the problems service left out, since the gateway uses them itself: ${namesLeftOut.join(', ')}`, 'warn');
   const linksLeftOut = linksLeftOutOf(schema);
   for (const { name, reason } of linksLeftOut) {
@@ -118,7 +134,7 @@ export async function buildMesh({
     // Imported from here so relative paths resolve against the project and .ts files load under tsx/vitest.
     importFn: (id: string) =>
       id === PROBLEMS_SCHEMA_MODULE
-        ? nextTurn().then(() => ({ default: sdl }))
+        ? turn('read').then(() => ({ default: document }))
         : import(id.startsWith('.') || isAbsolute(id) ? projectModuleUrl(id, baseDir) : id),
   });
   // Applied where Mesh delegates to each source (in code, not in .meshrc.yaml: the fast path reads
@@ -127,10 +143,11 @@ export async function buildMesh({
   // Last, so that their onFetch wraps the fetch of any plugin declared in .meshrc.yaml.
   processed.additionalEnvelopPlugins = [...(processed.additionalEnvelopPlugins ?? []), ...(plugins?.(processed.sources) ?? [])];
   if (fetch) processed.fetchFn = fetch;
-  await nextTurn();
-  // The longest step: the sources' schemas built, transformed and stitched in one synchronous run
-  // (it grows with the problems schema, which is why its size is bounded: schema/schema-size.ts).
-  const mesh = await getMesh({ ...processed, logger });
+  await turn('options');
+  // The longest steps: the sources' schemas built, stitched and transformed, each step whole once
+  // started (they grow with the problems schema, which is why its size is bounded: schema/schema-size.ts).
+  const reused = sourceMemo && { names: new Set(processed.sources.map((source) => source.name).filter((name) => name !== 'Problems')), memo: sourceMemo };
+  const mesh = await getMesh({ ...meshOptionsInTurns(processed, turn, reused), logger });
   return {
     mesh,
     config,

@@ -8,6 +8,12 @@
  *
  *   node test/bench/schema-build-blocks.ts 112000 --from-small
  *   node test/bench/schema-build-blocks.ts 1
+ *
+ * With `--at-bounds`, the service's schema is instead one as large as the default bounds allow
+ * (types, fields and enum values: test/helpers/bound-size-schema.ts), and changes by one enum value;
+ * `--at-bounds=500,5000,5000` sets the gateway's bounds (types, fields, enum values) and the schema's size.
+ *
+ *   node test/bench/schema-build-blocks.ts --at-bounds
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildSchema, introspectionFromSchema } from 'graphql';
@@ -15,18 +21,36 @@ import { createGateway } from '../../src/gateway/create-gateway.ts';
 import { listen } from '../../src/shared/listen.ts';
 import { typeDefs } from '../../src/upstreams/problems/schema.ts';
 import { createTranslationService } from '../../src/upstreams/translation/service.ts';
+import { SETTINGS } from '../../src/gateway/settings/setting-table.ts';
+import { boundSizeTypeDefs } from '../helpers/bound-size-schema.ts';
 import { createChangingProblemsService } from '../helpers/changing-problems-service.ts';
 import { PROBLEMS_KEY, TRANSLATION_KEY } from '../helpers/start-stack.ts';
 
 const values = Number(process.argv[2] ?? 112_000);
 const fromSmall = process.argv.includes('--from-small');
+const boundsArgument = process.argv.find((argument) => argument.startsWith('--at-bounds'));
+const atBounds = boundsArgument !== undefined;
+
+/** A schema's introspection answer. */
+function answerOf(sdl: string): Buffer {
+  return Buffer.from(JSON.stringify({ data: introspectionFromSchema(buildSchema(sdl), { descriptions: true, inputValueDeprecation: true }) }));
+}
 
 /** The stand-in's schema with an enum of `count` values (and `extra` ones), as its introspection answer. */
 function answerWithEnum(count: number, extra: string[] = []): Buffer {
   const names = [...Array.from({ length: count }, (_, index) => `VALUE_${index}`), ...extra];
-  const schema = buildSchema(`${typeDefs}\nenum Huge {\n${names.join('\n')}\n}\nextend type Query { huge: Huge }\n`);
-  return Buffer.from(JSON.stringify({ data: introspectionFromSchema(schema, { descriptions: true, inputValueDeprecation: true }) }));
+  return answerOf(`${typeDefs}\nenum Huge {\n${names.join('\n')}\n}\nextend type Query { huge: Huge }\n`);
 }
+
+/** The bounds of `--at-bounds=…`, or the defaults. */
+const [maxTypes, maxFields, maxEnumValues] = boundsArgument?.split('=')[1]?.split(',').map(Number) ?? [
+  SETTINGS.problemsSchemaMaxTypes.default as number,
+  SETTINGS.problemsSchemaMaxFields.default as number,
+  SETTINGS.problemsSchemaMaxEnumValues.default as number,
+];
+const bounds = { maxTypes: maxTypes!, maxFields: maxFields!, maxEnumValues: maxEnumValues! };
+/** The schema as large as the bounds allow, `mark` telling one from another. */
+const atTheBounds = (mark: string) => answerOf(boundSizeTypeDefs(bounds, mark));
 
 /** The main thread's own CPU time (Node 23.9 and later; the typings in use predate it). */
 const threadCpuUsage = () => (process as unknown as { threadCpuUsage(): NodeJS.CpuUsage }).threadCpuUsage();
@@ -60,9 +84,9 @@ function turnMonitor() {
   };
 }
 
-const first = fromSmall ? answerWithEnum(1) : answerWithEnum(values);
-const second = fromSmall ? answerWithEnum(values) : answerWithEnum(values, ['ADDED']);
-console.log(`schema of ${values} enum values: ${(second.byteLength / 1e6).toFixed(1)} MB answer`);
+const first = atBounds ? atTheBounds('FIRST') : fromSmall ? answerWithEnum(1) : answerWithEnum(values);
+const second = atBounds ? atTheBounds('SECOND') : fromSmall ? answerWithEnum(values) : answerWithEnum(values, ['ADDED']);
+console.log(`${atBounds ? `schema at the bounds (${Object.values(bounds).join(', ')})` : `schema of ${values} enum values`}: ${(second.byteLength / 1e6).toFixed(1)} MB answer`);
 const translation = await listen(createTranslationService({ apiKey: TRANSLATION_KEY }).listener);
 const service = createChangingProblemsService({ apiKey: PROBLEMS_KEY });
 service.setIntrospectionAnswer(first);
@@ -80,7 +104,8 @@ const gateway = await createGateway({
     translationUrl: translation.url,
     translationApiKey: TRANSLATION_KEY,
     problemsSchemaPollSeconds: 1,
-    problemsSchemaMaxEnumValues: fromSmall ? undefined : values + 1_000,
+    ...(atBounds ? { problemsSchemaMaxTypes: bounds.maxTypes, problemsSchemaMaxFields: bounds.maxFields, problemsSchemaMaxEnumValues: bounds.maxEnumValues } : {}),
+    problemsSchemaMaxEnumValues: fromSmall ? undefined : atBounds ? bounds.maxEnumValues : values + 1_000,
   },
 });
 console.log(`start: ${(performance.now() - started).toFixed(0)} ms, ${monitor.read()}, event-loop delay max ${(delay.max / 1e6).toFixed(0)} ms`);

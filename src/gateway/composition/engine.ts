@@ -1,4 +1,4 @@
-import type { ExecutionResult, GraphQLSchema } from 'graphql';
+import { validateSchema, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { createResponseCache } from '../execution/response-cache/response-cache.ts';
 import { deferredFieldsTransform } from '../execution/delegate/deferred-fields-transform.ts';
@@ -6,6 +6,7 @@ import { fragmentTypenameTransform } from '../execution/delegate/fragment-typena
 import { createForwarding } from '../execution/forward/forwarding.ts';
 import type { RouteTable } from '../guards/route.ts';
 import { buildMesh } from '../mesh.ts';
+import type { SourceMemo } from '../mesh-turns.ts';
 import { nextTurn } from '../schema/next-turn.ts';
 import type { Observability } from '../observability/index.ts';
 import type { GatewayLog } from '../gateway-log.ts';
@@ -80,6 +81,8 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
   const { settings, baseDir, log, upstreamFetch, upstreamStepsFor, translationRuntime, shared, trustedDocuments, guards, routes, observability, maskErrors, cors } = parts;
   const trustedTexts = trustedDocuments && new Set(Object.values(trustedDocuments));
   const logOnce = logOnceOf(log);
+  // The translation source's schema, built once from its OpenAPI document: the same at every build.
+  const sourceMemo: SourceMemo = new Map();
   return async (problems) => {
     const upstreamSteps = upstreamStepsFor(problems.hash);
     const built = await buildMesh({
@@ -90,6 +93,7 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
       fetch: upstreamFetch.fetch,
       plugins: (sources) => [useUpstreamCalls(sources, upstreamSteps), useTranslationRuntime(translationRuntime), useOperationLanguage(), useSingleLanguageVariables()],
       sourceTransforms: () => [fragmentTypenameTransform(), deferredFieldsTransform()],
+      sourceMemo,
     });
     const { mesh, linksLeftOut } = built;
     // Requests are served between the build's stages (nextTurn), each of which runs whole.
@@ -101,6 +105,10 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
       const forwarding = await createForwarding({ settings, built, baseDir, send: composeSteps(upstreamSteps), network: upstreamFetch.fetch, signal: disposal.signal, log: logOnce });
       await nextTurn();
       const schema = toPublicSchema(mesh.schema);
+      await nextTurn();
+      // graphql-js validates a schema once, at its first use, and keeps the result on it: here, in a
+      // turn of its own, rather than in the first request's or in the next step's.
+      validateSchema(schema);
       await nextTurn();
       warnOfStaleOperations(schema, problems.hash, trustedDocuments, log);
       await nextTurn();

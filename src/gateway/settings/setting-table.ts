@@ -300,19 +300,19 @@ const schemaAndExecution = {
   problemsSchemaMaxTypes: setting({
     variable: 'PROBLEMS_SCHEMA_MAX_TYPES',
     kind: integer(1),
-    default: 2000,
-    doc: 'largest problems schema the gateway builds, in named types: a larger one is refused (at start: the gateway does not start; while running: the schema served stays, `/readiness` says why), since building it would hold up every request for seconds',
+    default: 500,
+    doc: 'largest problems schema the gateway builds, in named types: a larger one is refused (at start: the gateway does not start; while running: the schema served stays, `/readiness` says why). Each step of a build holds requests up in proportion to the schema (the longest, Mesh merging the sources, for about 100 ms at the defaults); raising a bound lengthens that wait',
   }),
   problemsSchemaMaxFields: setting({
     variable: 'PROBLEMS_SCHEMA_MAX_FIELDS',
     kind: integer(1),
-    default: 20_000,
+    default: 5000,
     doc: 'the same in fields (of object, interface and input types) and their arguments',
   }),
   problemsSchemaMaxEnumValues: setting({
     variable: 'PROBLEMS_SCHEMA_MAX_ENUM_VALUES',
     kind: integer(1),
-    default: 20_000,
+    default: 5000,
     doc: 'the same in enum values (all enums together)',
   }),
   introspection: setting({ variable: 'GATEWAY_INTROSPECTION', kind: boolean, default: notInProduction, shownDefault: 'on; off in production', doc: 'allow `__schema` / `__type`' }),
