@@ -1,5 +1,7 @@
 type AbortListener = () => void;
 
+const ONCE = { once: true };
+
 /**
  * The abort signal of one upstream call (its time budget, or the client going away), in the form
  * undici's `request()` also takes: an emitter of `abort` with `aborted` and `reason`. Cheaper than an
@@ -39,6 +41,25 @@ export class CallSignal {
     const at = event === 'abort' ? (this.#listeners?.indexOf(listener) ?? -1) : -1;
     if (at >= 0) this.#listeners!.splice(at, 1);
     return this;
+  }
+
+  /**
+   * Aborts when `web` does, with its reason (at once if it has). This signal is the listener itself
+   * (an EventListener object), so following costs no function of its own.
+   */
+  follow(web: AbortSignal): void {
+    if (web.aborted) this.abort(web.reason);
+    else web.addEventListener('abort', this, ONCE);
+  }
+
+  /** Stops following `web`. */
+  unfollow(web: AbortSignal): void {
+    web.removeEventListener('abort', this);
+  }
+
+  /** The EventListener face of follow: `web` aborted. */
+  handleEvent(event: Event): void {
+    this.abort((event.target as AbortSignal).reason);
   }
 
   /** The same signal as a web AbortSignal (made once, on first use), for a fetch that takes only those. */
