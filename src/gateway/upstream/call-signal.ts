@@ -1,7 +1,5 @@
 type AbortListener = () => void;
 
-const ONCE = { once: true };
-
 /**
  * The abort signal of one upstream call (its time budget, or the client going away), in the form
  * undici's `request()` also takes: an emitter of `abort` with `aborted` and `reason`. Cheaper than an
@@ -43,25 +41,6 @@ export class CallSignal {
     return this;
   }
 
-  /**
-   * Aborts when `web` does, with its reason (at once if it has). This signal is the listener itself
-   * (an EventListener object), so following costs no function of its own.
-   */
-  follow(web: AbortSignal): void {
-    if (web.aborted) this.abort(web.reason);
-    else web.addEventListener('abort', this, ONCE);
-  }
-
-  /** Stops following `web`. */
-  unfollow(web: AbortSignal): void {
-    web.removeEventListener('abort', this);
-  }
-
-  /** The EventListener face of follow: `web` aborted. */
-  handleEvent(event: Event): void {
-    this.abort((event.target as AbortSignal).reason);
-  }
-
   /** The same signal as a web AbortSignal (made once, on first use), for a fetch that takes only those. */
   toAbortSignal(): AbortSignal {
     if (!this.#web) {
@@ -76,4 +55,38 @@ export class CallSignal {
 /** A signal as a fetch that is not the gateway's own takes it: a web AbortSignal. */
 export function webSignalOf(signal: unknown): AbortSignal | null | undefined {
   return signal instanceof CallSignal ? signal.toAbortSignal() : (signal as AbortSignal | null | undefined);
+}
+
+/**
+ * The call signals following web signals that outlive them (the engine's own, shut at its disposal,
+ * for every forwarded call; a client request's, for each of its calls): each web signal is listened
+ * to once, and a call joins and leaves a set. A listener added to and removed from a web signal per
+ * call cost more than the rest of the signal's work, and walked the signal's list of listeners.
+ */
+export class SignalFollowers {
+  readonly #following = new WeakMap<AbortSignal, Set<CallSignal>>();
+
+  /** `call` aborts when `web` does, with its reason (at once if it has). */
+  follow(call: CallSignal, web: AbortSignal): void {
+    if (web.aborted) return call.abort(web.reason);
+    let calls = this.#following.get(web);
+    if (!calls) {
+      const following = new Set<CallSignal>();
+      this.#following.set(web, (calls = following));
+      web.addEventListener(
+        'abort',
+        () => {
+          for (const each of following) each.abort(web.reason);
+          following.clear();
+        },
+        { once: true },
+      );
+    }
+    calls.add(call);
+  }
+
+  /** `call` no longer follows `web` (its call is over). */
+  unfollow(call: CallSignal, web: AbortSignal): void {
+    this.#following.get(web)?.delete(call);
+  }
 }

@@ -1,5 +1,5 @@
 import type { ServiceName } from '../errors.ts';
-import { CallSignal } from './call-signal.ts';
+import { CallSignal, SignalFollowers } from './call-signal.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
 import type { ServiceStep } from './upstream-call.ts';
 import { parseRetryAfter } from './upstream-errors.ts';
@@ -34,20 +34,22 @@ export function retryUpstreamCalls({ timeoutMs, retries = defaultOf('upstreamRet
     forService(service, next) {
       const budget = timeoutMs[service];
       const budgetSpent = () => new UpstreamTimeoutError(`no answer within ${budget} ms`);
+      // The client's signal (or the engine's) is listened to once, whatever the calls made under it.
+      const followers = new SignalFollowers();
       return async (call) => {
         const deadline = Date.now() + budget;
         const clientSignal = (call.init.signal ?? undefined) as AbortSignal | undefined;
         // One signal and one timer for the whole call, every attempt and the reading of the body:
         // `AbortSignal.timeout` and `AbortSignal.any` were a tenth of a forwarded query's CPU, and even one
         // AbortController per call cost more than this signal (call-signal.ts; docs/performance.md).
-        // The timer and the client's signal call functions made once, not closures of each call.
+        // The timer calls a function made once, not a closure of each call.
         const signal = new CallSignal();
         const timer = setTimeout(budgetRanOut, budget, signal, budget);
         timer.unref?.();
-        if (clientSignal) signal.follow(clientSignal);
+        if (clientSignal) followers.follow(signal, clientSignal);
         const release = () => {
           clearTimeout(timer);
-          if (clientSignal) signal.unfollow(clientSignal);
+          if (clientSignal) followers.unfollow(signal, clientSignal);
         };
         // Every attempt sends the same call under the same signal.
         const attemptCall = { ...call, init: { ...call.init, signal: signal as unknown as AbortSignal } };
