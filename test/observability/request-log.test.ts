@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEntryLog } from '../../src/cli/entry-log.ts';
 import type { RequestLogEntry } from '../../src/gateway/observability/index.ts';
-import { flushRequestLog, requestLogLine, requestLogObserver, writeRequestLogLine } from '../../src/gateway/observability/request-log.ts';
+import { flushRequestLog, isoTimeNow, requestLogLine, requestLogObserver, writeRequestLogLine } from '../../src/gateway/observability/request-log.ts';
 import { PROBLEMS_KEY, TRANSLATION_KEY, postGraphQL, startStack, type Stack } from '../helpers/start-stack.ts';
 import { CROSS_SOURCE, baseOf, recordUpstreamRequests } from './helpers.ts';
 
@@ -226,6 +226,13 @@ describe('the request log line', () => {
       { ...base, durationMs: 0, upstreamCalls: { problems: 0, translation: 17 } },
     ] satisfies RequestLogEntry[]).map(inOrder);
     for (const entry of entries) expect(requestLogLine(entry)).toBe(`${JSON.stringify(entry)}\n`);
+  });
+
+  it("writes the time as Date's toISOString, to the millisecond, across seconds, days and years", () => {
+    const times = [0, 1, 9, 10, 99, 100, 999, 1000, 1001, Date.UTC(2026, 11, 31, 23, 59, 59, 999), Date.UTC(2027, 0, 1), Date.UTC(2028, 1, 29, 12, 0, 0, 5)];
+    // Within one second and from one second to the next, in order and out of it.
+    for (let at = Date.UTC(2026, 10, 28, 8, 0, 0, 990); at < Date.UTC(2026, 10, 28, 8, 0, 1, 20); at += 1) times.push(at, at - 7_000);
+    for (const at of times) expect(isoTimeNow(at)).toBe(new Date(at).toISOString());
   });
 
   it('escapes what JSON must escape in every text, and writes a number JSON cannot hold as null', () => {

@@ -37,7 +37,17 @@ function pair(openMetrics = false) {
   };
 }
 
-function observeBoth(metrics: ReturnType<typeof pair>, seed: number, count: number): void {
+/** Children of the series metrics, kept by their label values as a caller keeps them (made once each). */
+function keptChildren(metrics: ReturnType<typeof pair>) {
+  const histograms = new Map<string, { observe(value: number): void }>();
+  const counters = new Map<string, { inc(by?: number): void }>();
+  return {
+    histogram: (values: string[]) => histograms.get(values.join('\u0000')) ?? histograms.set(values.join('\u0000'), metrics.histograms[1].child(values)).get(values.join('\u0000'))!,
+    counter: (values: string[]) => counters.get(values.join('\u0000')) ?? counters.set(values.join('\u0000'), metrics.counters[1].child(values)).get(values.join('\u0000'))!,
+  };
+}
+
+function observeBoth(metrics: ReturnType<typeof pair>, seed: number, count: number, children?: ReturnType<typeof keptChildren>): void {
   const next = random(seed);
   const pick = <T>(values: readonly T[]) => values[Math.floor(next() * values.length)];
   const [theirHistogram, ourHistogram] = metrics.histograms;
@@ -47,12 +57,14 @@ function observeBoth(metrics: ReturnType<typeof pair>, seed: number, count: numb
     // Exactly on a bound, between bounds, zero, past the last bound.
     const value = pick([0, 0.005, 0.0051, 0.3, 1, 29.9, 30, 31, 1e6, next() * 2]);
     theirHistogram.observe({ method: values[0], status: values[1], address: values[2] }, value);
-    ourHistogram.observe(values, value);
+    if (children) children.histogram(values).observe(value);
+    else ourHistogram.observe(values, value);
     const by = pick([1, 1, 2, 0.5]);
     const service = pick(['problems', 'translation']);
     const status = pick(['200', 'timeout', 'network']);
     theirCounter.inc({ service, status }, by);
-    ourCounter.inc([service, status], by);
+    if (children) children.counter([service, status]).inc(by);
+    else ourCounter.inc([service, status], by);
   }
 }
 
@@ -79,6 +91,21 @@ describe('series metrics', () => {
     metrics.theirs.resetMetrics();
     expect(await metrics.ours.metrics()).toBe(await metrics.theirs.metrics());
     observeBoth(metrics, 8, 50);
+    expect(await metrics.ours.metrics()).toBe(await metrics.theirs.metrics());
+  });
+
+  it('observed through children a caller keeps, export what prom-client exports, before and after a reset', async () => {
+    const metrics = pair();
+    const children = keptChildren(metrics);
+    // A child made and never used exports nothing, as a prom-client label set never observed.
+    metrics.counters[1].child(['unused', 'never']);
+    metrics.histograms[1].child(['HEAD', '', '']);
+    observeBoth(metrics, 11, 300, children);
+    expect(await metrics.ours.metrics()).toBe(await metrics.theirs.metrics());
+    metrics.ours.resetMetrics();
+    metrics.theirs.resetMetrics();
+    // The children kept from before the reset count again, from zero.
+    observeBoth(metrics, 12, 100, children);
     expect(await metrics.ours.metrics()).toBe(await metrics.theirs.metrics());
   });
 

@@ -110,7 +110,7 @@ export function flushRequestLog(): void {
  * (a log line per request was about a tenth of a cache hit's CPU; README "Performance").
  */
 export function requestLogLine(entry: RequestLogEntry): string {
-  let line = `{"level":${json(entry.level)},"msg":${json(entry.msg)},"time":${json(entry.time)},"requestId":${json(entry.requestId)},"operation":${json(entry.operation)}`;
+  let line = `{"level":${known(entry.level)},"msg":${known(entry.msg)},"time":${json(entry.time)},"requestId":${json(entry.requestId)},"operation":${json(entry.operation)}`;
   if (entry.operationType !== undefined) line += `,"operationType":${json(entry.operationType)}`;
   line += `,"durationMs":${json(entry.durationMs)},"upstreamCalls":{`;
   let first = true;
@@ -118,9 +118,9 @@ export function requestLogLine(entry: RequestLogEntry): string {
     line += `${first ? '' : ','}${json(service)}:${json(entry.upstreamCalls[service as ServiceName])}`;
     first = false;
   }
-  line += `},"outcome":${json(entry.outcome)},"status":${json(entry.status)},"errors":${json(entry.errors)}`;
+  line += `},"outcome":${known(entry.outcome)},"status":${json(entry.status)},"errors":${json(entry.errors)}`;
   if (entry.trace_id !== undefined) line += `,"trace_id":${json(entry.trace_id)}`;
-  if (entry.lane !== undefined) line += `,"lane":${json(entry.lane)}`;
+  if (entry.lane !== undefined) line += `,"lane":${known(entry.lane)}`;
   if (entry.method !== undefined) line += `,"method":${json(entry.method)}`;
   if (entry.path !== undefined) line += `,"path":${json(entry.path)}`;
   if (entry.clientAddress !== undefined) line += `,"clientAddress":${json(entry.clientAddress)}`;
@@ -138,18 +138,31 @@ function json(value: string | number): string {
   return typeof value === 'number' && Number.isFinite(value) ? String(value) : JSON.stringify(value);
 }
 
-// The time of the last line, reused by the lines of the same millisecond (many, under load).
-let lastTimeMs = Number.NaN;
-let lastTime = '';
+/** The values of the entry's fixed-choice fields (level, msg, outcome, lane), as JSON, written once. */
+const KNOWN_VALUES = new Map(['info', 'warn', 'request', 'ok', 'error', 'rejected', 'cache', 'direct', 'delegated'].map((value) => [value, JSON.stringify(value)]));
 
-/** `new Date().toISOString()`, made once per millisecond. */
-function isoTimeNow(): string {
-  const now = Date.now();
-  if (now !== lastTimeMs) {
-    lastTimeMs = now;
-    lastTime = new Date(now).toISOString();
+/** A fixed-choice field as JSON: its text kept, or, for a value outside the choices, through JSON.stringify. */
+function known(value: string): string {
+  return KNOWN_VALUES.get(value) ?? JSON.stringify(value);
+}
+
+// The second of the last line and its text up to the milliseconds, reused by every line of that second.
+let stampSecond = Number.NaN;
+let stampPrefix = '';
+
+/**
+ * `new Date().toISOString()`, exactly: the date and time of day are formatted once per second, and
+ * each line adds its milliseconds (under load, every line falls in another millisecond).
+ */
+export function isoTimeNow(now = Date.now()): string {
+  const second = Math.floor(now / 1000);
+  if (second !== stampSecond) {
+    stampSecond = second;
+    // `YYYY-MM-DDTHH:mm:ss.` (the years the gateway can see have four digits).
+    stampPrefix = new Date(second * 1000).toISOString().slice(0, -4);
   }
-  return lastTime;
+  const ms = now - second * 1000;
+  return `${stampPrefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
 }
 
 /** Longest header text (user agent, forwarded-for) or path kept in a line. */

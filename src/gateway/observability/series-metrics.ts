@@ -4,7 +4,7 @@ import type { Registry } from 'prom-client';
 export const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** One series: its labels (one object, reused by every export) and what was recorded under them. */
-interface Series {
+export interface Series {
   labels: Record<string, string>;
   /** Histogram: observations per bucket, not cumulative; the last counts those above every bound. */
   buckets: number[];
@@ -55,6 +55,8 @@ abstract class SeriesMetric<Name extends string> {
   private root = new Map<string, unknown>();
   /** Every series, in the order first seen (prom-client exports in that order too). */
   protected all: Series[] = [];
+  /** Bumped by reset(): a child made before it finds its series again. */
+  protected generation = 0;
 
   constructor({ name, help, labelNames, registry }: MetricOptions<Name>) {
     this.name = name;
@@ -91,6 +93,25 @@ abstract class SeriesMetric<Name extends string> {
   reset(): void {
     this.root = new Map();
     this.all = [];
+    this.generation += 1;
+  }
+
+  /**
+   * The series of these label values as a getter a caller keeps: found at its first observation (a
+   * series is exported only once observed, as prom-client's), and again only after a reset(), so
+   * an observation through it does no lookup by labels.
+   */
+  protected seriesGetter(values: readonly string[]): () => Series {
+    const kept = [...values];
+    let generation = Number.NaN;
+    let series: Series | undefined;
+    return () => {
+      if (generation !== this.generation || !series) {
+        generation = this.generation;
+        series = this.seriesOf(kept);
+      }
+      return series;
+    };
   }
 
   /** What the Registry writes in the text format. */
@@ -118,6 +139,16 @@ export class SeriesCounter<Name extends string> extends SeriesMetric<Name> {
     this.seriesOf(labelValues).sum += by;
   }
 
+  /** The counter of these label values, to keep: `child([service, status]).inc()` with no lookup per call. */
+  child(labelValues: readonly string[]): { inc(by?: number): void } {
+    const series = this.seriesGetter(labelValues);
+    return {
+      inc(by = 1) {
+        series().sum += by;
+      },
+    };
+  }
+
   protected exported(): ExportedValue[] {
     return this.all.map(({ labels, sum }) => ({ value: sum, labels }));
   }
@@ -139,8 +170,20 @@ export class SeriesHistogram<Name extends string> extends SeriesMetric<Name> {
 
   /** Records one observation; a value that is not a finite number is dropped (prom-client would throw). */
   observe(labelValues: readonly string[], value: number): void {
-    if (!Number.isFinite(value)) return;
-    const series = this.seriesOf(labelValues);
+    if (Number.isFinite(value)) this.record(this.seriesOf(labelValues), value);
+  }
+
+  /** The histogram of these label values, to keep: `child([service]).observe(seconds)` with no lookup per call. */
+  child(labelValues: readonly string[]): { observe(value: number): void } {
+    const series = this.seriesGetter(labelValues);
+    return {
+      observe: (value) => {
+        if (Number.isFinite(value)) this.record(series(), value);
+      },
+    };
+  }
+
+  private record(series: Series, value: number): void {
     const bounds = this.upperBounds;
     let bucket = 0;
     while (bucket < bounds.length && value > bounds[bucket]) bucket += 1;

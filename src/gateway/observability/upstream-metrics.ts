@@ -1,6 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { BreakerObserver, BreakerState } from '../upstream/circuit-breaker.ts';
-import type { RequestObserver } from '../request/observed-request.ts';
+import type { ServiceName } from '../errors.ts';
+import type { RequestObserver, UpstreamCallEnd } from '../request/observed-request.ts';
 import { SECONDS_BUCKETS, SeriesCounter, SeriesHistogram } from './series-metrics.ts';
 
 const BREAKER_STATE_VALUE: Record<BreakerState, number> = { closed: 0, 'half-open': 1, open: 2 };
@@ -46,12 +47,23 @@ export function createUpstreamMetrics(registry: Registry): Pick<RequestObserver,
     breakerRefused.inc({ service }, 0);
   }
 
+  // One end per service, made here: a call's end counts it under series found once, and a call
+  // makes no function of its own.
+  const endOf = (service: ServiceName): ((end: UpstreamCallEnd) => void) => {
+    const byStatus = new Map<string, { inc(): void }>();
+    const duration = upstreamDuration.child([service]);
+    return ({ status, durationMs }) => {
+      let count = byStatus.get(status);
+      if (!count) byStatus.set(status, (count = upstreamCalls.child([service, status])));
+      count.inc();
+      duration.observe(durationMs / 1000);
+    };
+  };
+  const ends: Record<ServiceName, (end: UpstreamCallEnd) => void> = { problems: endOf('problems'), translation: endOf('translation') };
+
   return {
     upstreamCall({ service }) {
-      return ({ status, durationMs }) => {
-        upstreamCalls.inc([service, status]);
-        upstreamDuration.observe([service], durationMs / 1000);
-      };
+      return ends[service];
     },
     breakerChanged({ service, state }) {
       breakerState.set({ service }, BREAKER_STATE_VALUE[state]);

@@ -56,3 +56,37 @@ export class CallSignal {
 export function webSignalOf(signal: unknown): AbortSignal | null | undefined {
   return signal instanceof CallSignal ? signal.toAbortSignal() : (signal as AbortSignal | null | undefined);
 }
+
+/**
+ * The call signals following web signals that outlive them (the engine's own, shut at its disposal,
+ * for every forwarded call; a client request's, for each of its calls): each web signal is listened
+ * to once, and a call joins and leaves a set. A listener added to and removed from a web signal per
+ * call cost more than the rest of the signal's work, and walked the signal's list of listeners.
+ */
+export class SignalFollowers {
+  readonly #following = new WeakMap<AbortSignal, Set<CallSignal>>();
+
+  /** `call` aborts when `web` does, with its reason (at once if it has). */
+  follow(call: CallSignal, web: AbortSignal): void {
+    if (web.aborted) return call.abort(web.reason);
+    let calls = this.#following.get(web);
+    if (!calls) {
+      const following = new Set<CallSignal>();
+      this.#following.set(web, (calls = following));
+      web.addEventListener(
+        'abort',
+        () => {
+          for (const each of following) each.abort(web.reason);
+          following.clear();
+        },
+        { once: true },
+      );
+    }
+    calls.add(call);
+  }
+
+  /** `call` no longer follows `web` (its call is over). */
+  unfollow(call: CallSignal, web: AbortSignal): void {
+    this.#following.get(web)?.delete(call);
+  }
+}

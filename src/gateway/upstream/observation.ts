@@ -39,16 +39,6 @@ export function observeUpstreamCalls(observers: RequestObserver[]): ServiceStep 
         }
       }
       const startedAt = ends.length > 0 ? performance.now() : 0;
-      const report = (status: string) => {
-        const end: UpstreamCallEnd = { status, durationMs: performance.now() - startedAt };
-        for (const each of ends) {
-          try {
-            each(end);
-          } catch {
-            // Observing must never break the call.
-          }
-        }
-      };
       let sent: Promise<UpstreamAnswer>;
       try {
         // A new object, which the observers' headers (request id, trace context) are added to.
@@ -56,23 +46,35 @@ export function observeUpstreamCalls(observers: RequestObserver[]): ServiceStep 
         for (const name in addHeaders) headers[name] = addHeaders[name];
         sent = next({ ...call, init: { ...call.init, headers } });
       } catch (error) {
-        report(failureOf(error, call.init.signal ?? undefined));
+        report(ends, startedAt, failureOf(error, call.init.signal ?? undefined));
         return Promise.reject(error);
       }
       if (ends.length === 0) return sent;
       return sent.then(
         // Measured to the response head: the body is read (under the same budget) by the steps outside.
         (response) => {
-          report(String(response.status));
+          report(ends, startedAt, String(response.status));
           return response;
         },
         (error: unknown) => {
-          report(failureOf(error, call.init.signal ?? undefined));
+          report(ends, startedAt, failureOf(error, call.init.signal ?? undefined));
           throw error;
         },
       );
     },
   };
+}
+
+/** Tells the observers who asked for it how an attempt ended. */
+function report(ends: readonly ((end: UpstreamCallEnd) => void)[], startedAt: number, status: string): void {
+  const end: UpstreamCallEnd = { status, durationMs: performance.now() - startedAt };
+  for (const each of ends) {
+    try {
+      each(end);
+    } catch {
+      // Observing must never break the call.
+    }
+  }
 }
 
 /** How a call that got no answer failed: its time budget ran out, the client went away, or the network failed. */

@@ -49,31 +49,36 @@ export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024
   return (schemaHash) => {
     // Calls in flight are shared among requests on one schema: each schema has its own, and every
     // chain composed from this step (Mesh's calls, forwarded ones) shares it.
-    const inFlight = new Map<string, Promise<StoredAnswer>>();
+    const inFlight = new Map<string, Promise<UpstreamAnswer>>();
 
-    /** The call made (or read from the store) once for every identical call until it settles. */
-    const shared = async (call: UpstreamCall, next: SendUpstream, authorization: string, flight: string): Promise<UpstreamAnswer> => {
-      const body = call.init.body as string;
-      // The caller that makes the call gets its answer as it came (already read and parsed by the
-      // error step); callers sharing it get copies, as do later ones from the store.
-      let own: UpstreamAnswer | undefined;
-      const pending = (async () => {
-        const key = answers ? sha256Of(schemaHash, authorization, call.url, body) : '';
-        const cached = answers ? await read(key) : undefined;
-        if (cached) return cached;
-        own = await next(call);
-        const answer = { status: own.status, headers: [...own.headers], text: await own.text() };
-        // Awaited (within the store's budget) so that another replica asked next finds it.
-        if (answers && own.ok && !(await hasErrors(own))) {
-          await withStoreTimeout(answers, () => answers.set(key, JSON.stringify(answer), ttlMs), storeTimeoutMs).catch(() => undefined);
-        }
-        return answer;
-      })();
+    /**
+     * The call made (or read from the store) once for every identical call until it settles: the
+     * caller that makes it gets its answer as it came (already read and parsed by the error step),
+     * callers sharing it get copies (sharedCopy), as do later ones from the store.
+     */
+    const shared = (call: UpstreamCall, next: SendUpstream, authorization: string, flight: string): Promise<UpstreamAnswer> => {
+      // With no store, the answer is the call's own: no promise of this step's own beyond the entry's removal.
+      const pending = answers ? fromStore(call, next, authorization) : next(call);
       inFlight.set(flight, pending);
       const forget = () => inFlight.delete(flight);
       pending.then(forget, forget);
-      const answer = await pending;
-      return own ?? toResponse(answer);
+      return pending;
+    };
+
+    /** The answer kept in the store, or the call's own, kept there when it holds no errors. */
+    const fromStore = async (call: UpstreamCall, next: SendUpstream, authorization: string): Promise<UpstreamAnswer> => {
+      const store = answers!;
+      const body = call.init.body as string;
+      const key = sha256Of(schemaHash, authorization, call.url, body);
+      const cached = await read(key);
+      if (cached) return toResponse(cached);
+      const own = await next(call);
+      const answer: StoredAnswer = { status: own.status, headers: [...own.headers], text: await own.text() };
+      // Awaited (within the store's budget) so that another replica asked next finds it.
+      if (own.ok && !(await hasErrors(own))) {
+        await withStoreTimeout(store, () => store.set(key, JSON.stringify(answer), ttlMs), storeTimeoutMs).catch(() => undefined);
+      }
+      return own;
     };
 
     return {
@@ -86,12 +91,17 @@ export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024
           // Calls in flight are told apart by their parts as they are; only the store's key is hashed.
           const flight = `${authorization}\u0000${call.url}\u0000${call.init.body}`;
           const pending = inFlight.get(flight);
-          if (pending) return pending.then(toResponse);
+          if (pending) return pending.then(sharedCopy);
           return shared(call, next, authorization, flight);
         };
       },
     };
   };
+}
+
+/** A copy of the answer of a call in flight, for a caller sharing it: its own body to read. */
+function sharedCopy(answer: UpstreamAnswer): Promise<UpstreamAnswer> {
+  return answer.text().then((text) => answer.withText(text));
 }
 
 function toResponse({ status, headers, text }: StoredAnswer): UpstreamAnswer {

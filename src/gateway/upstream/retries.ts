@@ -1,5 +1,5 @@
 import type { ServiceName } from '../errors.ts';
-import { CallSignal } from './call-signal.ts';
+import { CallSignal, SignalFollowers } from './call-signal.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
 import type { ServiceStep } from './upstream-call.ts';
 import { parseRetryAfter } from './upstream-errors.ts';
@@ -34,35 +34,35 @@ export function retryUpstreamCalls({ timeoutMs, retries = defaultOf('upstreamRet
     forService(service, next) {
       const budget = timeoutMs[service];
       const budgetSpent = () => new UpstreamTimeoutError(`no answer within ${budget} ms`);
+      // The client's signal (or the engine's) is listened to once, whatever the calls made under it.
+      const followers = new SignalFollowers();
       return async (call) => {
         const deadline = Date.now() + budget;
         const clientSignal = (call.init.signal ?? undefined) as AbortSignal | undefined;
         // One signal and one timer for the whole call, every attempt and the reading of the body:
         // `AbortSignal.timeout` and `AbortSignal.any` were a tenth of a forwarded query's CPU, and even one
         // AbortController per call cost more than this signal (call-signal.ts; docs/performance.md).
+        // The timer calls a function made once, not a closure of each call.
         const signal = new CallSignal();
-        const timer = setTimeout(() => signal.abort(new DOMException(`no answer within ${budget} ms`, 'TimeoutError')), budget);
+        const timer = setTimeout(budgetRanOut, budget, signal, budget);
         timer.unref?.();
-        const onClientAbort = () => signal.abort(clientSignal?.reason);
-        if (clientSignal?.aborted) onClientAbort();
-        else clientSignal?.addEventListener('abort', onClientAbort, { once: true });
+        if (clientSignal) followers.follow(signal, clientSignal);
         const release = () => {
           clearTimeout(timer);
-          clientSignal?.removeEventListener('abort', onClientAbort);
+          if (clientSignal) followers.unfollow(signal, clientSignal);
         };
-        const timedOut = () => signal.aborted && !clientSignal?.aborted;
         // Every attempt sends the same call under the same signal.
         const attemptCall = { ...call, init: { ...call.init, signal: signal as unknown as AbortSignal } };
         try {
           for (let attempt = 0; ; attempt += 1) {
-            if (Date.now() >= deadline || timedOut()) throw budgetSpent();
+            if (Date.now() >= deadline || timedOut(signal, clientSignal)) throw budgetSpent();
             let response: UpstreamAnswer | undefined;
             let failure: unknown;
             try {
               response = await next(attemptCall);
             } catch (error) {
               if (clientSignal?.aborted) throw error;
-              if (timedOut()) throw budgetSpent();
+              if (timedOut(signal, clientSignal)) throw budgetSpent();
               failure = error;
             }
             // The budget stays armed while the body is read, so a body that stalls also times out.
@@ -84,6 +84,16 @@ export function retryUpstreamCalls({ timeoutMs, retries = defaultOf('upstreamRet
       };
     },
   };
+}
+
+/** A call's budget ran out: its signal aborts as `AbortSignal.timeout` would. */
+function budgetRanOut(signal: CallSignal, budget: number): void {
+  signal.abort(new DOMException(`no answer within ${budget} ms`, 'TimeoutError'));
+}
+
+/** Whether the call's signal aborted for its budget, not for the client going away. */
+function timedOut(signal: CallSignal, clientSignal: AbortSignal | undefined): boolean {
+  return signal.aborted && !clientSignal?.aborted;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

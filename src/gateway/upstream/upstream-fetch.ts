@@ -95,7 +95,7 @@ export function createUpstreamFetch({ connections = 32 }: UpstreamFetchOptions =
     let sending: Sending = {
       target: parsedUrl(url) ?? invalidUrl(),
       method: (init.method ?? 'GET').toUpperCase() as Dispatcher.HttpMethod,
-      headers: plainHeaders(init.headers),
+      headers: lowercasedHeaders(init.headers),
       body: (init.body ?? undefined) as string | Uint8Array | undefined,
     };
     // undici takes an AbortSignal or the upstream steps' own CallSignal (an emitter of `abort`).
@@ -121,7 +121,7 @@ export function createUpstreamFetch({ connections = 32 }: UpstreamFetchOptions =
       return { status: sent.statusCode, headers: responseHeaders(decodedHeaders), body: pipeline(sent.body as Readable, decoder, () => undefined) };
     }
   };
-  const answer = async (url: string, init?: RequestInit) => new UpstreamAnswer(await send(url, init));
+  const answer = (url: string, init?: RequestInit) => send(url, init).then(toAnswer);
   const fetch = (async (url: string, init?: RequestInit) => {
     const { status, headers, body } = await send(url, init);
     return new Response(body as unknown as ReadableStream | null, { status, headers });
@@ -141,11 +141,19 @@ export function createUpstreamFetch({ connections = 32 }: UpstreamFetchOptions =
  * module's own (no web Response), else from whatever Response the fetch gives (a fetch wrapped by
  * a plugin of .meshrc.yaml).
  */
-export async function answerOf(fetch: MeshFetch, url: string, init: RequestInit, context: unknown, info: unknown): Promise<UpstreamAnswer> {
+export function answerOf(fetch: MeshFetch, url: string, init: RequestInit, context: unknown, info: unknown): Promise<UpstreamAnswer> {
   const own = (fetch as { [ANSWER]?: UpstreamFetch['answer'] })[ANSWER];
   if (own) return own(url, init);
   const webInit = { ...init, signal: webSignalOf(init.signal) };
-  return UpstreamAnswer.fromResponse(await fetch(url, webInit as Parameters<MeshFetch>[1], context as Parameters<MeshFetch>[2], info as Parameters<MeshFetch>[3]));
+  try {
+    return Promise.resolve(fetch(url, webInit as Parameters<MeshFetch>[1], context as Parameters<MeshFetch>[2], info as Parameters<MeshFetch>[3])).then(UpstreamAnswer.fromResponse);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function toAnswer(init: UpstreamAnswerInit): UpstreamAnswer {
+  return new UpstreamAnswer(init);
 }
 
 /**
@@ -174,14 +182,30 @@ function decoderFor(encoding: string | string[] | undefined): Transform | undefi
  * step adds its own headers to: always a new object.
  */
 export function plainHeaders(headers: HeadersInit | undefined): Record<string, string> {
-  if (!headers) return {};
-  if (headers instanceof Headers || Array.isArray(headers)) return Object.fromEntries(new Headers(headers));
-  const plain: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  const plain = new LowercasedHeaders() as unknown as Record<string, string>;
+  if (!headers) return plain;
+  if (headers instanceof Headers || Array.isArray(headers)) {
+    for (const [name, value] of new Headers(headers)) plain[name] = value;
+    return plain;
+  }
+  for (const name in headers) {
+    const value = (headers as Record<string, string>)[name];
     const lower = name.toLowerCase();
-    plain[lower] = lower in plain ? `${plain[lower]}, ${value}` : value;
+    plain[lower] = Object.hasOwn(plain, lower) ? `${plain[lower]}, ${value}` : value;
   }
   return plain;
+}
+
+/**
+ * What plainHeaders makes: a plain object of headers (undici and fetch read its own keys), of a
+ * class of its own so the fetch knows it needs no second copy: the observation step, innermost,
+ * has just made it for this attempt.
+ */
+class LowercasedHeaders {}
+
+/** Headers as plainHeaders gives them, the same object when it made them. */
+function lowercasedHeaders(headers: HeadersInit | undefined): Record<string, string> {
+  return headers instanceof LowercasedHeaders ? (headers as unknown as Record<string, string>) : plainHeaders(headers);
 }
 
 /** Response headers as a Response takes them: a header undici gives as a list (set-cookie) stays several. */
