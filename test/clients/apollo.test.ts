@@ -93,7 +93,9 @@ describe('Apollo Client core', () => {
     await client.query<any>({ query: ProblemStatementInSpanish });
     await client.query<any>({ query: ProblemTitleInSpanish });
     expect(sent).toHaveLength(2);
-    expect(client.readQuery<any>({ query: ProblemStatementInSpanish })?.problem.translation.statement).toBeTruthy();
+    const asked = await stack.query('{ problem(id: "p1004") { translation(to: "es") { statement } } }', undefined, { authorization: `Bearer ${KEY}` });
+    expect(asked.data.problem.translation.statement).toEqual(expect.any(String));
+    expect(client.readQuery<any>({ query: ProblemStatementInSpanish })?.problem.translation.statement).toBe(asked.data.problem.translation.statement);
   });
 
   it('keeps both of two translation queries in its cache with apolloTypePolicies', async () => {

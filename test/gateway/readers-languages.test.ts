@@ -180,7 +180,6 @@ describe("readers' languages: cached answers", () => {
     expect(again.headers.get('content-language')).toBe('pt');
     expect(again.headers.get('vary')).toMatch(/Authorization.*Accept-Language/);
     expect(translationCalls()).toBe(0);
-    expect(stack.problems).toBeDefined();
   });
 
   it('keys a query that cannot translate without the header: one entry for every reader', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { segmentStatement } from '../../src/gateway/statement/segment-statement.ts';
 import { failureOf, type StatementFailure } from '../../src/gateway/statement/statement-failure.ts';
+import { threadCpuMs } from '../helpers/thread-cpu.ts';
 import { growthFrom, protectedSpans, shapeWithoutText } from './statement-spans.ts';
 
 /** A stand-in MT that upper-cases the words of HTML text and leaves tags and entities alone. */
@@ -14,14 +15,14 @@ const withUrl = (html: string) => shout(html).replace(/\.$/, ' (www.example.com)
 const paragraphs = (count: number, line: (index: number) => string, separator = '\n\n') =>
   Array.from({ length: count }, (_, index) => line(index)).join(separator);
 
-/** The statement failure `run` throws, and how long it took to throw it. */
+/** The statement failure `run` throws, and the CPU time this thread spent before it was thrown. */
 function failureFrom(run: () => unknown): { failure?: StatementFailure; ms: number } {
-  const start = performance.now();
+  const start = threadCpuMs();
   try {
     run();
-    return { ms: performance.now() - start };
+    return { ms: threadCpuMs() - start };
   } catch (error) {
-    return { failure: failureOf(error), ms: performance.now() - start };
+    return { failure: failureOf(error), ms: threadCpuMs() - start };
   }
 }
 

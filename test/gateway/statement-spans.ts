@@ -3,6 +3,7 @@ import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { threadCpuMs } from '../helpers/thread-cpu.ts';
 
 /**
  * Test helpers for statements, written apart from src/gateway/statement/ so the tests do not check
@@ -66,16 +67,17 @@ export const countNodes = (markdown: string, test: (node: Nodes, source: string)
 };
 
 /**
- * How much longer the work takes for 4n than for n: the fastest of several runs of each, taken in
- * turns, so that a busy machine or a collection slows both sizes alike.
+ * How much more work 4n takes than n, in this thread's CPU time (which other work on the machine
+ * does not lengthen): the least of several runs of each, taken in turns, so that a collection or a
+ * core shared with another thread weighs on both sizes alike.
  */
 export function growthFrom(n: number, prepare: (size: number) => () => void, rounds = 5): number {
   const small = prepare(n);
   const large = prepare(4 * n);
   const time = (run: () => void) => {
-    const start = performance.now();
+    const start = threadCpuMs();
     run();
-    return performance.now() - start;
+    return threadCpuMs() - start;
   };
   // Warm-up, for the JIT.
   small();
