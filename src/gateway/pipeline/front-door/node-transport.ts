@@ -136,6 +136,8 @@ class NodeDoorRequest implements DoorRequest {
   }
 }
 
+const UPPER_CASE = /[A-Z]/;
+
 /** node's headers as the door reads them (`get`, as a web `Headers` has it). */
 class NodeHeaders {
   readonly #request: IncomingMessage;
@@ -145,7 +147,8 @@ class NodeHeaders {
   }
 
   get(name: string): string | null {
-    const value = this.#request.headers[name.toLowerCase()];
+    // node:http keeps names in lower case, as the door asks for them: lowered only when they are not.
+    const value = this.#request.headers[UPPER_CASE.test(name) ? name.toLowerCase() : name];
     if (value === undefined) return null;
     return Array.isArray(value) ? value.join(', ') : value;
   }
