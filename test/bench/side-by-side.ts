@@ -13,6 +13,10 @@
  *   git worktree add /tmp/before <commit>; ln -s "$PWD/node_modules" /tmp/before/node_modules
  *   npx tsx test/bench/side-by-side.ts /tmp/before . pass hit
  *
+ * `bare` in place of the first checkout measures a cache hit against its ceiling instead: a bare
+ * node:http server (bare-server.ts) answering the bytes the gateway answers the repeated query with
+ * (`npx tsx test/bench/side-by-side.ts bare . hit`).
+ *
  * SIDE_BY_SIDE_SLICES (10), SIDE_BY_SIDE_SLICE_MS (1500), SIDE_BY_SIDE_SETTLE_MS (30000),
  * SIDE_BY_SIDE_WARM_REQUESTS (40000).
  */
@@ -91,6 +95,30 @@ function startGateway(checkout: string, upstreams: { problems: Server; translati
   });
 }
 
+/** The first checkout's place taken by a bare node:http server (runSideBySide, scenario `hit` only). */
+export const BARE = 'bare';
+
+/** A bare node:http server answering every request with `gateway`'s answer to the repeated query. */
+async function startBareServer(gateway: Gateway, servers: { child: Server['child'] }[]): Promise<Gateway> {
+  const response = await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer bench-client' }, body: REPEATED });
+  const body = await response.text();
+  if (response.status !== 200 || body.includes('"errors"')) throw new Error(`${gateway.url} answered ${response.status}: ${body.slice(0, 300)}`);
+  const child = spawn(process.execPath, [fileURLToPath(new URL('bare-server.ts', import.meta.url))], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', BODY: body },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  servers.push({ child });
+  return new Promise((resolveStart, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /bare server at (http:\/\/[\d.:]+)/.exec(output);
+      if (match) resolveStart({ url: new URL(`${match[1]}/graphql`), pid: child.pid! });
+    });
+    child.once('exit', (code) => reject(new Error(`the bare server exited (${code}) before it was ready: ${output}`)));
+  });
+}
+
 /** One request, its answer checked. */
 async function ask(gateway: Gateway, body: string): Promise<void> {
   const response = await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer bench-client' }, body });
@@ -134,7 +162,8 @@ export async function runSideBySide(
   const servers: { child: Server['child'] }[] = [];
   try {
     const upstreams = await startUpstreams(servers as Server[]);
-    const gateways = [await startGateway(checkouts[0], upstreams, scenario, servers), await startGateway(checkouts[1], upstreams, scenario, servers)];
+    const second = await startGateway(checkouts[1], upstreams, scenario, servers);
+    const gateways = [checkouts[0] === BARE ? await startBareServer(second, servers) : await startGateway(checkouts[0], upstreams, scenario, servers), second];
     let index = 0;
     const next = () => index++;
     // Every page translated once first, so the timed load meets warm translations only.
@@ -172,12 +201,13 @@ export async function runSideBySide(
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [first, second, ...named] = process.argv.slice(2);
   if (!first || !second) throw new Error('usage: tsx test/bench/side-by-side.ts <checkout> <checkout> [pass] [hit] [page]');
-  const checkouts: [string, string] = [resolve(first), resolve(second)];
+  const checkouts: [string, string] = [first === BARE ? BARE : resolve(first), resolve(second)];
+  if (first === BARE && named.some((scenario) => scenario !== 'hit')) throw new Error('bare stands beside a cache hit only: tsx test/bench/side-by-side.ts bare <checkout> hit');
   // Built now, so each measured gateway is its checkout's code, never a stale dist/.
-  for (const checkout of checkouts) {
+  for (const checkout of checkouts.filter((each) => each !== BARE)) {
     execFileSync(process.execPath, [`${checkout}/node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: checkout, stdio: 'inherit' });
   }
-  const scenarios = (named.length ? named : SCENARIOS) as Scenario[];
+  const scenarios = (named.length ? named : first === BARE ? ['hit'] : SCENARIOS) as Scenario[];
   for (const scenario of scenarios) {
     if (!SCENARIOS.includes(scenario)) throw new Error(`unknown scenario ${scenario}: ${SCENARIOS.join(', ')}`);
     const result = await runSideBySide(checkouts, scenario, {

@@ -7,6 +7,8 @@ import { startStack, type AddedGateway, type Stack } from '../helpers/start-stac
 
 const KEY = 'door-key';
 const ORIGIN = 'https://app.example';
+/** Keys read only to mark a point in the monitor's stream (monitoredUpTo). */
+const MARKER = 'door-test-marker:';
 const FORWARDED = 'query Few($first: Int) { problems(first: $first) { nodes { id title } } }';
 /** A response key in the links' alias space: the planner leaves it to Mesh's delegation (forwardable-operation.ts). */
 const DELEGATED = '{ problems(first: 2) { nodes { _gatewayLink_title: id title } } }';
@@ -29,6 +31,19 @@ describe('the front door through node:http and through fetch', () => {
   const runs = new Map<string, string[]>();
   /** The response cache's reads from Redis, by command. */
   const cacheReads: string[] = [];
+  /** Markers read through `client` that the monitor has seen (monitoredUpTo). */
+  const markersSeen = new Set<string>();
+  let client: Redis;
+  /**
+   * Resolves once the monitor has seen every command Redis ran before now: MONITOR reports commands
+   * in the order they ran, but later than the answers that made them, so a marker read now and then
+   * seen there says none is still on its way.
+   */
+  const monitoredUpTo = async (name: string) => {
+    const marker = `${MARKER}${name}`;
+    await client.get(marker);
+    await expect.poll(() => markersSeen.has(marker)).toBe(true);
+  };
   const logged: RequestLogEntry[] = [];
   const count = (phase: string) => (request: { head: { headers: { get(name: string): string | null } } }) => {
     const id = request.head.headers.get('x-request-id') ?? 'none';
@@ -44,10 +59,12 @@ describe('the front door through node:http and through fetch', () => {
   beforeAll(async () => {
     redis = await startRedis();
     monitor = new Redis(redis.url);
+    client = new Redis(redis.url);
     const watching = await monitor.monitor();
     watching.on('monitor', (_time: string, args: string[]) => {
       // An answer's key (not the write budget's bookkeeping under `bounded:`).
       if (/^get$/i.test(args[0]) && /:responses:(?!bounded:)/.test(args[1] ?? '')) cacheReads.push(args[1]);
+      if (/^get$/i.test(args[0]) && args[1]?.startsWith(MARKER)) markersSeen.add(args[1]);
     });
     stack = await startStack();
     target = await stack.addGateway({
@@ -58,6 +75,7 @@ describe('the front door through node:http and through fetch', () => {
   });
   afterAll(async () => {
     monitor?.disconnect();
+    client?.disconnect();
     await stack?.close();
     await redis?.stop();
   });
@@ -109,12 +127,14 @@ describe('the front door through node:http and through fetch', () => {
     const id = `first-seen-${way.replace(/\W/g, '')}`;
     // A text of its own for each way: its first time.
     const query = `${DELEGATED} # ${id}`;
+    await monitoredUpTo(`${id}-before`);
     const readsBefore = cacheReads.length;
     const response = await send(id, post({ query }));
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ data: { problems: { nodes: [{ _gatewayLink_title: expect.any(String) }, { _gatewayLink_title: expect.any(String) }] } } });
     expect(runs.get(id)).toEqual(['head', 'params', 'operation']);
     await expect.poll(() => logged.some((entry) => entry.requestId === id)).toBe(true);
+    await monitoredUpTo(id);
     expect(cacheReads.slice(readsBefore)).toHaveLength(1);
     // Planned the first time it is seen and delegated by Mesh's own execution on the straight path.
     expect(logged.find((entry) => entry.requestId === id)?.lane).toBe('delegated');

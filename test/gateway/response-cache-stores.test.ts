@@ -118,24 +118,52 @@ describe('response cache: answers held in this process, in front of a shared sto
 });
 
 describe('response cache: requests known by their bytes', () => {
-  it('tells requests apart by their bytes, credential, languages and the translations in force, never by less', () => {
+  it('tells requests apart by their bytes, method, credential and languages, never by less', () => {
+    const cache = createResponseCache({ ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
+    const raw = '{"query":"{ translation { x } }"}';
+    const first = cache.rawKeyOf('Bearer a', 'POST', raw, 'es');
+    expect(cache.rawKeyOf('Bearer a', 'POST', raw, 'es')).toBe(first);
+    const others = [
+      cache.rawKeyOf('Bearer b', 'POST', raw, 'es'),
+      cache.rawKeyOf(undefined, 'POST', raw, 'es'),
+      cache.rawKeyOf('', 'POST', raw, 'es'),
+      cache.rawKeyOf('Bearer a', 'POST', raw, 'fr'),
+      cache.rawKeyOf('Bearer a', 'POST', raw, ''),
+      cache.rawKeyOf('Bearer a', 'GET', raw, 'es'),
+      cache.rawKeyOf('Bearer a', 'POST', `${raw} `, 'es'),
+    ];
+    expect(new Set([first, ...others]).size).toBe(others.length + 1);
+  });
+
+  it('never gives a new credential the raw keys of one it numbered before, however many it has seen', () => {
+    const cache = createResponseCache({ ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
+    const keys = new Set(Array.from({ length: 1000 }, (_, index) => cache.rawKeyOf(`Bearer ${index}`, 'POST', '{}')));
+    expect(keys.size).toBe(1000);
+    // Still numbered as first seen while its number is held.
+    expect(cache.rawKeyOf('Bearer 999', 'POST', '{}')).toBe(cache.rawKeyOf('Bearer 999', 'POST', '{}'));
+  });
+
+  it('forgets a request that may translate once the translations in force change, and only such a one', () => {
     let variant = 'v1';
     const cache = createResponseCache({ ttlMs: 30_000, translationOnlyTtlMs: 30_000, translationVariant: () => variant });
-    const raw = 'POST {"query":"{ translation { x } }"}';
-    const first = cache.rawKeyOf('Bearer a', raw, 'es');
-    expect(cache.rawKeyOf('Bearer a', raw, 'es')).toBe(first);
-    for (const other of [cache.rawKeyOf('Bearer b', raw, 'es'), cache.rawKeyOf(undefined, raw, 'es'), cache.rawKeyOf('Bearer a', raw, 'fr'), cache.rawKeyOf('Bearer a', `${raw} `, 'es')]) {
-      expect(other).not.toBe(first);
-    }
+    const translating = { query: '{ translation { x } }' };
+    const plain = { query: '{ problems { id } }' };
+    const rawKeys = [translating, plain].map((params) => cache.rawKeyOf('Bearer a', 'POST', JSON.stringify(params), 'es'));
+    cache.remember(rawKeys[0], { key: cache.keyOf('Bearer a', translating, 'es'), params: translating, rawLength: 30 });
+    cache.remember(rawKeys[1], { key: cache.keyOf('Bearer a', plain, 'es'), params: plain, rawLength: 30 });
+    expect(cache.recall(rawKeys[0])?.params).toBe(translating);
     variant = 'v2';
-    expect(cache.rawKeyOf('Bearer a', raw, 'es')).not.toBe(first);
+    expect(cache.recall(rawKeys[0])).toBeUndefined();
+    expect(cache.recall(rawKeys[1])?.params).toBe(plain);
   });
 
   it('recalls what it was told of a request, within its memory bound', () => {
-    const cache = createResponseCache({ ttlMs: 30_000, translationOnlyTtlMs: 30_000, maxKnownRequestBytes: 2 * (2 * (43 + 43 + 1000) + 128) });
-    const rawKeys = ['a', 'b', 'c'].map((letter) => cache.rawKeyOf('Bearer a', letter));
+    const cache = createResponseCache({ ttlMs: 30_000, translationOnlyTtlMs: 30_000, maxKnownRequestBytes: 5000 });
+    const rawKeys = ['a', 'b', 'c'].map((letter) => cache.rawKeyOf('Bearer a', 'POST', letter));
+    // Each counts 2 × (its raw key, its key of 43 and 1000 characters) + 128: two fit in 5000.
     rawKeys.forEach((rawKey, index) => cache.remember(rawKey, { key: cache.keyOf('Bearer a', { query: `{ n${index} }` }), params: { query: `{ n${index} }` }, rawLength: 1000 }));
     expect(cache.recall(rawKeys[2])).toEqual({ key: cache.keyOf('Bearer a', { query: '{ n2 }' }), params: { query: '{ n2 }' }, rawLength: 1000 });
+    expect(cache.recall(rawKeys[1])?.params).toEqual({ query: '{ n1 }' });
     expect(cache.recall(rawKeys[0])).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 import { translatedTitleOf } from '../helpers/stand-in-translation.ts';
 
@@ -11,11 +11,11 @@ const PAGE = /* GraphQL */ `query Page($first: Int) { problems(first: $first) { 
 describe('response cache', () => {
   let stack: Stack;
   let cached: Awaited<ReturnType<Stack['addGateway']>>;
-  const logged: { operation: string; upstreamCalls: { problems: number; translation: number } }[] = [];
+  const logged: { operation: string; upstreamCalls: { problems: number; translation: number }; lane?: string; requestId: string }[] = [];
   beforeAll(async () => {
     stack = await startStack();
     cached = await stack.addGateway({
-      settings: { responseCacheTtlSeconds: 30, gatewayApiKeys: ['key-a', 'key-b'], rateLimitRequests: 8 },
+      settings: { responseCacheTtlSeconds: 30, gatewayApiKeys: ['key-a', 'key-b', 'key-c'], rateLimitRequests: 8 },
       requestLog: (entry) => logged.push(entry),
     });
   });
@@ -50,6 +50,28 @@ describe('response cache', () => {
     const otherKey = calls();
     expect(await (await post({ query: PAGE, variables: { first: 3 } }, 'key-b')).text()).toBe(firstText);
     expect(calls()).toBeGreaterThan(otherKey);
+  });
+
+  it.each([
+    ['the listener', (init: RequestInit) => fetch(cached.gatewayUrl, init)],
+    ['gateway.fetch', (init: RequestInit) => cached.gateway.fetch(new Request(cached.gatewayUrl, init))],
+  ])('answers the same bytes again from its bytes alone, never parsing them (%s)', async (way, send) => {
+    // A text of its own for each way, so the first request is a miss; a key of its own, out of the others' rate limit.
+    const body = JSON.stringify({ query: `${PAGE} # ${way}`, variables: { first: 2 } });
+    const ask = (id: string) => send({ method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer key-c', 'x-request-id': id }, body });
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const parsesOfBody = () => parse.mock.calls.filter(([text]) => text === body).length;
+      const first = await (await ask(`parsed-${way.length}`)).text();
+      // The spy sees the door parse a body it has not answered before.
+      expect(parsesOfBody()).toBe(1);
+      const again = await ask(`unparsed-${way.length}`);
+      expect(await again.text()).toBe(first);
+      expect(parsesOfBody()).toBe(1);
+      expect(logged.find((entry) => entry.requestId === `unparsed-${way.length}`)).toMatchObject({ lane: 'cache', operation: 'Page' });
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('answers 304 with no body to a client that presents the ETag', async () => {

@@ -19,4 +19,9 @@ export interface CachedAnswer extends AnswerLanguage {
   operationName?: string;
   /** Epoch ms when it stops being served. */
   expiresAt: number;
+  /**
+   * The whole head of a hit in each media type it was answered in, made by the front door the first
+   * time (door-answers.ts): a hit copies it and fills in only what changes per request.
+   */
+  heads?: Map<string, readonly string[]>;
 }

@@ -141,21 +141,39 @@ export function operationNameOf(value: unknown): string | undefined {
 }
 
 export function finish(observed: ObservedRequest, status: number): FinishedRequest {
-  const { operations } = observed;
+  const { operations, result } = observed;
   const single = operations.size === 1 ? operations.values().next().value : undefined;
-  const results = resultsOf(observed.result);
-  let errors = 0;
-  for (const each of results) errors += each?.errors?.length ?? 0;
+  // One result without an array made for it (every answer but a batch's), counted as resultsOf lists them.
+  const tally = { errors: 0, withData: false, failed: false };
+  if (Array.isArray(result)) for (const each of result) tallyResult(tally, each);
+  else if (result && typeof result === 'object' && !(Symbol.asyncIterator in result)) tallyResult(tally, result);
   // Optional fields set only when known (as a spread would), without a spread's copying.
   const finished: FinishedRequest = { id: observed.id, operation: operations.size > 1 ? 'batch' : (single?.name ?? 'anonymous') } as FinishedRequest;
   if (single?.type) finished.operationType = single.type;
-  finished.outcome = outcomeOf(status, results);
+  finished.outcome = outcomeOf(status, tally);
   finished.status = status;
   finished.durationMs = Math.round((performance.now() - observed.startedAt) * 10) / 10;
   finished.upstreamCalls = { ...observed.upstreamCalls };
-  finished.errors = errors;
+  finished.errors = tally.errors;
   if (observed.lane) finished.lane = observed.lane;
   return finished;
+}
+
+/** What finish counts of the results: their errors, and whether any failed (with data, or without). */
+interface ResultTally {
+  errors: number;
+  /** A result with errors and data: executed, something failed. */
+  withData: boolean;
+  /** A result with errors. */
+  failed: boolean;
+}
+
+function tallyResult(tally: ResultTally, result: { data?: unknown; errors?: readonly unknown[] } | null | undefined): void {
+  const errors = result?.errors?.length ?? 0;
+  if (errors === 0) return;
+  tally.errors += errors;
+  tally.failed = true;
+  if (result!.data !== undefined) tally.withData = true;
 }
 
 /** The execution results of a request: one, several for a batch, none when refused or streamed. */
@@ -171,10 +189,9 @@ export function resultsOf(result: unknown): { data?: unknown; errors?: readonly 
  * `data` mean the request was refused (validation, limits, a rate limit) (`rejected`). With no
  * result at all the status tells: the request was refused before parsing (401, 413, 429…).
  */
-function outcomeOf(status: number, results: ReturnType<typeof resultsOf>): Outcome {
+function outcomeOf(status: number, { withData, failed }: ResultTally): Outcome {
   if (status >= 500) return 'error';
-  const failed = results.filter((each) => (each?.errors?.length ?? 0) > 0);
-  if (failed.some((each) => each.data !== undefined)) return 'error';
-  if (failed.length > 0 || status >= 400) return 'rejected';
+  if (withData) return 'error';
+  if (failed || status >= 400) return 'rejected';
   return 'ok';
 }

@@ -54,6 +54,11 @@ export interface KnownRequest {
   params: CacheableParams;
   /** The length of the bytes it was parsed from (what remembering it costs). */
   rawLength: number;
+  /**
+   * The translations in force when it was keyed, for a document that may translate (remember sets
+   * it): its key holds them, so once they change it is forgotten (recall).
+   */
+  variant?: string;
 }
 
 export interface ResponseCache {
@@ -71,13 +76,17 @@ export interface ResponseCache {
   /** The live answer under `key` when this process holds it (no store is asked): a hit without a promise. */
   peek(key: string): CachedAnswer | undefined;
   /**
-   * What identifies a request by its exact bytes (`raw`: a POST's body, a GET's query string, each
-   * with its method) together with everything else its key depends on: the credential, the reader's
-   * languages, the translations in force (the policy is this cache's own). Equal for two requests
-   * only when keyOf would be, without parsing either.
+   * What identifies a request by its exact bytes (`raw`: a POST's body, a GET's query string) and
+   * method together with everything else its key depends on: the credential, the reader's languages
+   * (the translations in force are checked by recall, the policy is this cache's own). Equal for two
+   * requests only when keyOf would be, without parsing or hashing either: a lookup key, never stored
+   * elsewhere or shown (it holds the request's bytes, and stands for its credential by a number).
    */
-  rawKeyOf(authorization: string | null | undefined, raw: string, readerLanguages?: string): string;
-  /** The key and parameters of the request remembered under a raw key (remember), or undefined. */
+  rawKeyOf(authorization: string | null | undefined, method: string, raw: string, readerLanguages?: string): string;
+  /**
+   * The key and parameters of the request remembered under a raw key (remember), or undefined;
+   * undefined too once the translations in force changed for a document that may translate.
+   */
   recall(rawKey: string): KnownRequest | undefined;
   /** Remembers what a request's bytes parsed to and were keyed as, once its answer was found or kept. */
   remember(rawKey: string, known: KnownRequest): void;
@@ -131,6 +140,7 @@ export function createResponseCache({
   });
   // The parameters are as long as the bytes they came from, give or take their escapes.
   const known = new LRUCache<string, KnownRequest>({ maxSize: maxKnownRequestBytes, sizeCalculation: (request, rawKey) => 2 * (rawKey.length + request.key.length + request.rawLength) + 128 });
+  const credentials = credentialClasses();
   const ttlFor = (operation: OperationDefinitionNode): number => {
     if (operation.operation !== 'query') return 0;
     const roots = operation.selectionSet.selections.map((selection) => (selection.kind === 'Field' ? selection.name.value : ''));
@@ -156,9 +166,17 @@ export function createResponseCache({
         JSON.stringify(operationName ?? null),
         mayTranslate(query) ? `${readerLanguages}|${translationVariant?.() ?? ''}` : '',
       ),
-    rawKeyOf: (authorization, raw, readerLanguages = '') => sha256Of('raw request', authorization ?? '', readerLanguages, translationVariant?.() ?? '', raw),
-    recall: (rawKey) => known.get(rawKey),
-    remember: (rawKey, request) => void known.set(rawKey, request),
+    // Equal keys only for equal credentials, languages, method and bytes: each part but the last is
+    // free of NUL (a header value cannot hold one, nor a method or a languages key).
+    rawKeyOf: (authorization, method, raw, readerLanguages = '') => `${credentials.classOf(authorization)}\u0000${readerLanguages}\u0000${method}\u0000${raw}`,
+    recall(rawKey) {
+      const request = known.get(rawKey);
+      return request?.variant === undefined || request.variant === translationVariant?.() ? request : undefined;
+    },
+    remember(rawKey, request) {
+      const variant = translationVariant && mayTranslate(request.params.query) ? translationVariant() : undefined;
+      known.set(rawKey, variant === undefined ? request : { ...request, variant });
+    },
     peek,
     read(key) {
       const held = peek(key);
@@ -245,4 +263,31 @@ function parseAnswer(text: string): CachedAnswer | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Most credentials numbered at once (credentialClasses); past it, numbering goes on in a fresh table. */
+const MAX_CREDENTIAL_CLASSES = 256;
+
+/**
+ * A number for each credential (`Authorization` header) seen, for the raw keys: hashing the header
+ * on every request cost more than the lookup it serves. A number is never given twice, even after
+ * the table starts over (bounded, for callers that send a new header each time), so a raw key can
+ * never stand for another credential; one whose number was forgotten gets a new one, and its
+ * requests are parsed and remembered again. No credential is `-`.
+ */
+function credentialClasses() {
+  let numbers = new Map<string, number>();
+  let next = 0;
+  return {
+    classOf(authorization: string | null | undefined): string | number {
+      if (authorization === null || authorization === undefined) return '-';
+      let number = numbers.get(authorization);
+      if (number === undefined) {
+        if (numbers.size >= MAX_CREDENTIAL_CLASSES) numbers = new Map();
+        number = next++;
+        numbers.set(authorization, number);
+      }
+      return number;
+    },
+  };
 }

@@ -72,14 +72,29 @@ export function doorAnswers({ observers, cors }: DoorAnswersOptions) {
     const notModified = ifNoneMatch !== undefined && matchesEtag(ifNoneMatch, cached.etag);
     const status = notModified ? 304 : 200;
     if (observed.graphql) tellFinished(observers, observed, status);
-    return {
-      status,
-      headers: ['content-type', contentTypeOf(mediaType), ...cached.headers, 'cache-control', cacheControlOf(secondsLeft(cached)), REQUEST_ID_HEADER, observed.id],
-      body: notModified || head.method === 'HEAD' ? null : cached.body,
-    };
+    // The head as kept for this media type, with the two values a hit's own: seconds left and request id.
+    const headers = headOf(cached, mediaType).slice();
+    headers[headers.length - 3] = cacheControlOf(secondsLeft(cached));
+    headers[headers.length - 1] = observed.id;
+    return { status, headers, body: notModified || head.method === 'HEAD' ? null : cached.body };
   }
 
   return { answer, hit };
 }
 
 export type DoorAnswers = ReturnType<typeof doorAnswers>;
+
+/**
+ * A hit's head in `mediaType` as writeHead takes it, made once per cached answer and media type:
+ * the content type, what the answer keeps (cached-answer.ts), then `Cache-Control` and the request
+ * id, whose values (last but two, last) each hit fills in on its copy.
+ */
+function headOf(cached: CachedAnswer, mediaType: string): readonly string[] {
+  const heads = (cached.heads ??= new Map());
+  let head = heads.get(mediaType);
+  if (head === undefined) {
+    head = ['content-type', contentTypeOf(mediaType), ...cached.headers, 'cache-control', '', REQUEST_ID_HEADER, ''];
+    heads.set(mediaType, head);
+  }
+  return head;
+}

@@ -79,11 +79,10 @@ export function createFrontDoor({ guards, cache, maskErrors, observers, cors, di
       hasQueryParameter,
       socketAddress: request.socketAddress,
     });
-    const early = (answer: EarlyAnswer | undefined) => answer && earlyAnswer(gateway, answer);
     try {
       const answered = runHeadGuards(guards.head, gateway);
-      if (answered instanceof Promise) return { gateway, refused: answered.then(early, () => failed(gateway)) };
-      return { gateway, refused: early(answered) };
+      if (answered instanceof Promise) return { gateway, refused: answered.then((answer) => answer && earlyAnswer(gateway, answer), () => failed(gateway)) };
+      return { gateway, refused: answered && earlyAnswer(gateway, answered) };
     } catch {
       // A guard (an app's own, say) that throws is the gateway's fault, never the end of the process.
       return { gateway, refused: failed(gateway) };
@@ -92,49 +91,74 @@ export function createFrontDoor({ guards, cache, maskErrors, observers, cors, di
 
   /** Everything after the head guards: the answer, or yoga's turn. Never rejects. */
   function serve(request: DoorRequest, gateway: GatewayRequest): DoorOutcome | Promise<DoorOutcome> {
-    const toYoga = (body?: Buffer): DoorOutcome => ({ kind: 'yoga', gateway, body });
-    if ((!cache.enabled && !direct) || !gateway.graphql) return toYoga();
+    if ((!cache.enabled && !direct) || !gateway.graphql) return yogaOutcome(gateway);
     const mediaType = answerMediaType(request.headers.get('accept'));
-    if (!mediaType || (!cors && request.headers.get('origin') !== null) || request.bodyTaken) return toYoga();
-    const answered = (answer: DoorAnswer | Promise<DoorAnswer>): DoorOutcome | Promise<DoorOutcome> =>
-      answer instanceof Promise
-        ? answer.then(
-            (given): DoorOutcome => ({ kind: 'answer', gateway, answer: given }),
-            (): DoorOutcome => ({ kind: 'answer', gateway, answer: failed(gateway) }),
-          )
-        : { kind: 'answer', gateway, answer };
-    const answerOrYoga = (params: CacheableParams | undefined, raw?: { key: string | undefined; length: number }, body?: Buffer): DoorOutcome | Promise<DoorOutcome> => {
-      if (!params) return toYoga(body);
-      return answer(gateway, params, mediaType, raw).then(
-        (given): DoorOutcome => (given ? { kind: 'answer', gateway, answer: given } : toYoga(body)),
-        (): DoorOutcome => ({ kind: 'answer', gateway, answer: failed(gateway) }),
-      );
-    };
+    if (!mediaType || (!cors && request.headers.get('origin') !== null) || request.bodyTaken) return yogaOutcome(gateway);
     if (request.method === 'GET') {
       const query = request.url.indexOf('?');
-      if (query < 0) return toYoga();
+      if (query < 0) return yogaOutcome(gateway);
       const search = request.url.slice(query + 1);
       const rawKey = rawKeyOf(gateway, 'GET', search);
       const known = rawKey === undefined ? undefined : answerKnown(gateway, rawKey, mediaType);
-      if (known) return answered(known);
-      return answerOrYoga(paramsOfQueryString(search), { key: rawKey, length: search.length });
+      if (known) return answered(gateway, known);
+      return answerOrYoga(gateway, paramsOfQueryString(search), mediaType, rawKey, search.length);
     }
     // A body of undeclared length that the transport does not bound itself (node:http's chunked) is
     // yoga's, which reads it bounded; a declared one was checked against MAX_BODY_BYTES by the head guards.
-    if (request.method !== 'POST' || !request.hasBody || !isJson(request.headers.get('content-type'))) return toYoga();
-    return request.readBody().then((body): DoorOutcome | Promise<DoorOutcome> => {
-      if (!body) return { kind: 'unread', gateway };
-      // Latin-1 maps each byte to one character: the bytes as they came, whatever they encode.
-      const rawKey = body.length <= MAX_KNOWN_BODY_BYTES ? rawKeyOf(gateway, 'POST', body.toString('latin1')) : undefined;
-      const known = rawKey === undefined ? undefined : answerKnown(gateway, rawKey, mediaType);
-      if (known) return answered(known);
-      return answerOrYoga(isUtf8(body) ? paramsOfBody(body) : undefined, { key: rawKey, length: body.length }, body);
-    }).catch((): DoorOutcome => ({ kind: 'answer', gateway, answer: failed(gateway) }));
+    if (request.method !== 'POST' || !request.hasBody || !isJson(request.headers.get('content-type'))) return yogaOutcome(gateway);
+    return request.readBody().then(
+      (body) => {
+        try {
+          return serveBody(gateway, mediaType, body);
+        } catch {
+          return answeredOutcome(gateway, failed(gateway));
+        }
+      },
+      () => answeredOutcome(gateway, failed(gateway)),
+    );
+  }
+
+  /**
+   * A POST's body, read whole: answered from its bytes alone when they were answered lately (a hit:
+   * no parsing, hashing or promise), or parsed and served.
+   */
+  function serveBody(gateway: GatewayRequest, mediaType: string, body: Buffer | undefined): DoorOutcome | Promise<DoorOutcome> {
+    if (!body) return { kind: 'unread', gateway };
+    // Latin-1 maps each byte to one character: the bytes as they came, whatever they encode.
+    const rawKey = body.length <= MAX_KNOWN_BODY_BYTES ? rawKeyOf(gateway, 'POST', body.toString('latin1')) : undefined;
+    const known = rawKey === undefined ? undefined : answerKnown(gateway, rawKey, mediaType);
+    if (known) return answered(gateway, known);
+    return answerOrYoga(gateway, isUtf8(body) ? paramsOfBody(body) : undefined, mediaType, rawKey, body.length, body);
+  }
+
+  /** An answer given here, once it is made. */
+  function answered(gateway: GatewayRequest, answer: DoorAnswer | Promise<DoorAnswer>): DoorOutcome | Promise<DoorOutcome> {
+    if (!(answer instanceof Promise)) return answeredOutcome(gateway, answer);
+    return answer.then(
+      (given) => answeredOutcome(gateway, given),
+      () => answeredOutcome(gateway, failed(gateway)),
+    );
+  }
+
+  /** The request's answer, or yoga's turn when the door does not serve its parameters (undefined) or its plan. */
+  function answerOrYoga(
+    gateway: GatewayRequest,
+    params: CacheableParams | undefined,
+    mediaType: string,
+    rawKey: string | undefined,
+    rawLength: number,
+    body?: Buffer,
+  ): DoorOutcome | Promise<DoorOutcome> {
+    if (!params) return yogaOutcome(gateway, body);
+    return answer(gateway, params, mediaType, { key: rawKey, length: rawLength }).then(
+      (given) => (given ? answeredOutcome(gateway, given) : yogaOutcome(gateway, body)),
+      () => answeredOutcome(gateway, failed(gateway)),
+    );
   }
 
   /** The request's raw key (response-cache.ts), when the cache is on. */
   function rawKeyOf({ head, readerLanguages }: GatewayRequest, method: string, raw: string): string | undefined {
-    return cache.enabled ? cache.rawKeyOf(head.headers.get('authorization'), `${method} ${raw}`, readerLanguages.key) : undefined;
+    return cache.enabled ? cache.rawKeyOf(head.headers.get('authorization'), method, raw, readerLanguages.key) : undefined;
   }
 
   /**
@@ -255,6 +279,15 @@ export function createFrontDoor({ guards, cache, maskErrors, observers, cors, di
 }
 
 export type FrontDoor = ReturnType<typeof createFrontDoor>;
+
+/** The request for yoga to serve, with its body when the door read it. */
+function yogaOutcome(gateway: GatewayRequest, body?: Buffer): DoorOutcome {
+  return { kind: 'yoga', gateway, body };
+}
+
+function answeredOutcome(gateway: GatewayRequest, answer: DoorAnswer): DoorOutcome {
+  return { kind: 'answer', gateway, answer };
+}
 
 /**
  * The longest body looked up by its bytes (answerKnown): every body is hashed for it, hit or miss,

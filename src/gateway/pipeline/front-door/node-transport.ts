@@ -1,5 +1,4 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { readStream } from '../../../shared/read-stream.ts';
 import type { GatewayRequest } from '../../request/gateway-request.ts';
 import type { DoorAnswer, DoorOutcome, DoorRequest } from './door-request.ts';
 import { createFrontDoor, type FrontDoor, type FrontDoorOptions } from './front-door.ts';
@@ -48,24 +47,26 @@ export function nodeTransport(door: FrontDoor, next: NodeYogaHandler): NodeAdapt
 
   /** `continueFirst`: node:http has not sent `100 Continue` (a 'checkContinue' request); sent here once the head guards let the request through. */
   function handle(request: IncomingMessage, response: ServerResponse, continueFirst: boolean): void {
-    const doorRequest = doorRequestOf(request);
+    const doorRequest = new NodeDoorRequest(request);
     const { gateway, refused } = door.enter(doorRequest);
-    const afterHead = (answer: DoorAnswer | undefined) => {
-      // Refused without `100 Continue`: a client that waits for it sends no body at all (write
-      // still closes the connection, which node:http would not keep alive after such an answer).
-      if (answer) return write(request, response, answer);
-      if (continueFirst) response.writeContinue();
-      let outcome: DoorOutcome | Promise<DoorOutcome>;
-      try {
-        outcome = door.serve(doorRequest, gateway);
-      } catch {
-        outcome = { kind: 'answer', gateway, answer: door.failed(gateway) };
-      }
-      if (outcome instanceof Promise) void outcome.then((settled) => finish(request, response, settled));
-      else finish(request, response, outcome);
-    };
-    if (refused instanceof Promise) void refused.then(afterHead);
-    else afterHead(refused);
+    if (refused instanceof Promise) void refused.then((answer) => afterHead(doorRequest, response, continueFirst, gateway, answer));
+    else afterHead(doorRequest, response, continueFirst, gateway, refused);
+  }
+
+  function afterHead(doorRequest: NodeDoorRequest, response: ServerResponse, continueFirst: boolean, gateway: GatewayRequest, answer: DoorAnswer | undefined): void {
+    const { request } = doorRequest;
+    // Refused without `100 Continue`: a client that waits for it sends no body at all (write
+    // still closes the connection, which node:http would not keep alive after such an answer).
+    if (answer) return write(request, response, answer);
+    if (continueFirst) response.writeContinue();
+    let outcome: DoorOutcome | Promise<DoorOutcome>;
+    try {
+      outcome = door.serve(doorRequest, gateway);
+    } catch {
+      outcome = { kind: 'answer', gateway, answer: door.failed(gateway) };
+    }
+    if (outcome instanceof Promise) void outcome.then((settled) => finish(request, response, settled));
+    else finish(request, response, outcome);
   }
 
   function finish(request: IncomingMessage, response: ServerResponse, outcome: DoorOutcome): void {
@@ -98,27 +99,59 @@ export function nodeTransport(door: FrontDoor, next: NodeYogaHandler): NodeAdapt
   }
 }
 
-/** node's request as the door reads it. */
-function doorRequestOf(request: IncomingMessage): DoorRequest {
-  // Express and Connect hand a mounted middleware the path below its mount (`url`) and keep the
-  // one the client asked for (`originalUrl`): routes are matched below the mount.
-  const original = (request as { originalUrl?: string }).originalUrl;
-  const target = original || request.url || '/';
-  const base = `${(request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${request.headers.host ?? 'localhost'}`;
-  const url = base + target;
-  const mountPath = original !== undefined && request.url !== undefined && request.url !== original ? mountPathOf(pathOf(url), pathOf(base + request.url)) : undefined;
-  const length = request.headers['content-length'];
-  return {
-    method: request.method ?? 'GET',
-    url,
-    mountPath: mountPath || undefined,
-    headers: { get: (name) => headerOf(request, name) ?? null },
-    socketAddress: request.socket.remoteAddress,
+/**
+ * node's request as the door reads it: one object per request whose methods are its class's, so
+ * that making it costs no closure.
+ */
+class NodeDoorRequest implements DoorRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly mountPath: string | undefined;
+  readonly headers: NodeHeaders;
+  readonly socketAddress: string | undefined;
+  readonly hasBody: boolean;
+  readonly bodyTaken: boolean;
+  readonly request: IncomingMessage;
+
+  constructor(request: IncomingMessage) {
+    this.request = request;
+    // Express and Connect hand a mounted middleware the path below its mount (`url`) and keep the
+    // one the client asked for (`originalUrl`): routes are matched below the mount.
+    const original = (request as { originalUrl?: string }).originalUrl;
+    const target = original || request.url || '/';
+    const base = `${(request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${request.headers.host ?? 'localhost'}`;
+    this.method = request.method ?? 'GET';
+    this.url = base + target;
+    this.mountPath = (original !== undefined && request.url !== undefined && request.url !== original && mountPathOf(pathOf(this.url), pathOf(base + request.url))) || undefined;
+    this.headers = new NodeHeaders(request);
+    this.socketAddress = request.socket.remoteAddress;
+    const length = request.headers['content-length'];
     // A body of undeclared length (chunked) is yoga's, which reads it bounded.
-    hasBody: length !== undefined && Number(length) > 0,
-    bodyTaken: (request as { body?: unknown }).body !== undefined,
-    readBody: () => readBody(request),
-  };
+    this.hasBody = length !== undefined && Number(length) > 0;
+    this.bodyTaken = (request as { body?: unknown }).body !== undefined;
+  }
+
+  readBody(): Promise<Buffer | undefined> {
+    return readBody(this.request);
+  }
+}
+
+const UPPER_CASE = /[A-Z]/;
+
+/** node's headers as the door reads them (`get`, as a web `Headers` has it). */
+class NodeHeaders {
+  readonly #request: IncomingMessage;
+
+  constructor(request: IncomingMessage) {
+    this.#request = request;
+  }
+
+  get(name: string): string | null {
+    // node:http keeps names in lower case, as the door asks for them: lowered only when they are not.
+    const value = this.#request.headers[UPPER_CASE.test(name) ? name.toLowerCase() : name];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
 }
 
 function pathOf(url: string): string {
@@ -139,11 +172,6 @@ function mountPathOf(fullPath: string, below: string): string | undefined {
   return fullPath.endsWith(below) ? fullPath.slice(0, fullPath.length - below.length) : undefined;
 }
 
-function headerOf(request: IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name.toLowerCase()];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
 /**
  * A body read here, as yoga's node adapter takes one from `request.body` (as behind body-parsing
  * middleware). Not the Buffer itself: the adapter first lists the value's own keys, which for a
@@ -158,13 +186,34 @@ function alreadyRead(body: Buffer): { byteLength: number; [Symbol.asyncIterator]
   };
 }
 
-/** The request's body, or undefined when the client went away before sending all of it. */
-async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  try {
-    await readStream(request, (chunk) => void chunks.push(chunk));
-  } catch {
-    return undefined;
-  }
-  return Buffer.concat(chunks);
+/**
+ * The request's body, or undefined when the client went away before sending all of it. By its
+ * events, with as few listeners as it needs: an `IncomingMessage` that is destroyed emits 'close'
+ * (its 'error' only to those listening for one), and a body in one chunk, as a short one comes,
+ * is that chunk, not a copy.
+ */
+function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    if (request.readableEnded) return resolve(Buffer.alloc(0));
+    if (request.destroyed) return resolve(undefined);
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
+    const onData = (chunk: Buffer) => {
+      if (first === undefined) first = chunk;
+      else (more ??= [first]).push(chunk);
+    };
+    const onEnd = () => {
+      request.off('data', onData);
+      request.off('close', onClose);
+      resolve(more ? Buffer.concat(more) : (first ?? Buffer.alloc(0)));
+    };
+    const onClose = () => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      resolve(undefined);
+    };
+    request.on('data', onData);
+    request.once('end', onEnd);
+    request.once('close', onClose);
+  });
 }
