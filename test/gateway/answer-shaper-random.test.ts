@@ -181,7 +181,7 @@ const delegationReading: GraphQLFieldResolver<Record<string, unknown>, unknown> 
 describe('the compiled answer shaper', () => {
   it('completes random data for random operations of random schemas as graphql-js execution does', () => {
     const r = random(36);
-    const tally = { compared: 0, unchanged: 0, withErrors: 0, nullData: 0, leftToExecution: 0 };
+    const tally = { compared: 0, unchanged: 0, written: 0, withErrors: 0, nullData: 0, leftToExecution: 0 };
     for (let schemaIndex = 0; schemaIndex < 40; schemaIndex += 1) {
       const schema = randomSchema(r);
       for (let operationIndex = 0; operationIndex < 8; operationIndex += 1) {
@@ -213,8 +213,13 @@ describe('the compiled answer shaper', () => {
             continue;
           }
           expect(shaped).not.toBeInstanceOf(Promise);
-          const { data: shapedData, errors, unchanged } = shaped as Exclude<typeof shaped, Promise<unknown>>;
+          const { data: shapedData, errors, unchanged, text: written } = shaped as Exclude<typeof shaped, Promise<unknown>>;
           expect(JSON.stringify(errors ? { errors, data: shapedData } : { data: shapedData }), `${text}\n${JSON.stringify(data)}`).toBe(expected);
+          // The text the shaper wrote straight from the source's data is the answer's, byte for byte.
+          if (written !== undefined) {
+            expect(written, `${text}\n${JSON.stringify(data)}`).toBe(expected);
+            tally.written += 1;
+          }
           tally.compared += 1;
           if (unchanged) tally.unchanged += 1;
           if (errors) tally.withErrors += 1;
@@ -222,9 +227,10 @@ describe('the compiled answer shaper', () => {
         }
       }
     }
-    // The cases cover each outcome: answers served as they came, errors, data nulled whole, and few left to execution.
+    // The cases cover each outcome: answers served as they came, written as text, errors, data nulled whole, and few left to execution.
     expect(tally.compared).toBeGreaterThan(500);
     expect(tally.unchanged).toBeGreaterThan(20);
+    expect(tally.written).toBeGreaterThan(20);
     expect(tally.withErrors).toBeGreaterThan(100);
     expect(tally.nullData).toBeGreaterThan(5);
     expect(tally.leftToExecution).toBeLessThan(tally.compared / 10);

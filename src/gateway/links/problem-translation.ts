@@ -24,7 +24,8 @@ interface ProblemsContext {
  * without them, and they are fetched here by the problem's id.
  */
 export async function textsOf(problem: ProblemTexts, context: ProblemsContext): Promise<{ title: string; statement: string }> {
-  if (typeof problem.title === 'string' && typeof problem.statement === 'string') return { title: problem.title, statement: problem.statement };
+  const texts = textsFetched(problem);
+  if (texts) return texts;
   // Fetched with the problem, but not texts (null, say): the service's answer, not the request, is at fault.
   if (problem.title !== undefined || problem.statement !== undefined) throw noTexts();
   const fetchProblem = context.Problems?.Query?.problem;
@@ -35,6 +36,12 @@ export async function textsOf(problem: ProblemTexts, context: ProblemsContext): 
   if (fetched instanceof Error) throw fetched;
   if (typeof fetched?.title !== 'string' || typeof fetched.statement !== 'string') throw noTexts();
   return { title: fetched.title, statement: fetched.statement };
+}
+
+/** The title and statement as fetched with the problem; undefined when they are still to be fetched (textsOf). */
+function textsFetched(problem: ProblemTexts): { title: string; statement: string } | undefined {
+  if (typeof problem.title === 'string' && typeof problem.statement === 'string') return { title: problem.title, statement: problem.statement };
+  return undefined;
 }
 
 function noTexts() {
@@ -66,6 +73,72 @@ function madeOf({ sourceLanguage, madeAt, partial }: Provenance) {
   return { sourceLanguage, madeAt: madeAt === null ? null : Date.parse(madeAt), partial };
 }
 
+type TranslationArgs = { to?: LanguageArgument; from?: string | null };
+type LinkContext = TranslationContext & ProblemsContext;
+
+/** The link's value for a problem whose title and statement are known. */
+async function translationOf(parent: ProblemTexts, problem: { title: string; statement: string }, args: TranslationArgs, context: LinkContext): Promise<ProblemTranslation | null> {
+  const runtime = translationRuntimeOf(context);
+  const curated = runtime.curated?.servable(parent.id, problem.statement) ?? [];
+  // The statement's language when known (declared, or detected before): a reader wanting it gets the original, no call.
+  const known = runtime.sources.of(problem.statement);
+  const decision = await decideLanguage(context, args, curated.map(({ entry }) => entry.language), known);
+  if (!decision) return null;
+  // Noted before any call: an answer the header chose says so even when its translation fails.
+  noteDecision(context, decision);
+  if (decision.serve === 'curated') {
+    const chosen = curated.find(({ entry }) => entry.language === decision.language)!;
+    runtime.curated?.served(chosen);
+    return { language: decision.language, title: chosen.entry.title, statement: chosen.entry.statement, provenance: curatedProvenance(chosen.entry, chosen.stale) };
+  }
+  if (decision.serve === 'original') {
+    return { language: decision.language ?? UNDETERMINED, ...problem, provenance: originalProvenance(decision.language) };
+  }
+  const languages = { to: decision.to, from: decision.from };
+  // What a whole translation is reused by: the problem, the languages as resolved, the texts as they are now.
+  const source = { id: parent.id, to: decision.to, from: decision.from, title: problem.title, statement: problem.statement };
+  const reused = runtime.assembled.find(source);
+  if (reused) {
+    // Learned again only when forgotten (a detection kept as long as the translation made with it): no digest of the statement otherwise.
+    if (known !== reused.provenance.sourceLanguage) runtime.sources.learn(problem.statement, reused.provenance.sourceLanguage);
+    return { language: languages.to, ...reused };
+  }
+  // Off the event loop; a statement over the limits fails the field here, before any call.
+  const segments = await runtime.statements.segment(problem.statement);
+  // The service refuses an empty text; an empty title has nothing to translate anyway.
+  const titles = problem.title.trim() ? [escapeHtmlText(problem.title)] : [];
+  const texts = [...titles, ...segments];
+  checkProblemTextLength(texts, runtime.maxTextLength);
+  const outcomes = await runtime.translate(context, texts, { ...languages, format: 'html' });
+  const results = runtime.settle(context, outcomes);
+  if (!results) return null;
+  const sourceLanguage = machineProvenance(languages.from, results).sourceLanguage;
+  runtime.sources.learn(problem.statement, sourceLanguage);
+  // Nothing translated: the original was already in the language asked for (detected only now),
+  // or the service gave every text back as it was. Served as the original, and so marked.
+  if (sameLanguage(sourceLanguage, languages.to) || results.every((result, index) => result.text === texts[index])) {
+    return { language: sourceLanguage ?? languages.to, ...problem, provenance: originalProvenance(sourceLanguage) };
+  }
+  const title = titles.length > 0 ? decodeHtmlText(results[0].text) : problem.title;
+  const translated = results.slice(titles.length).map((result) => result.text);
+  const reassembled = await runtime.statements.reassemble(problem.statement, translated);
+  // The title is put back whole; its characters count with the statement's prose.
+  const titleCharacters = titles.length > 0 ? problem.title.length : 0;
+  const assembled = {
+    title,
+    statement: reassembled.statement,
+    provenance: machineProvenance(languages.from, results, {
+      characters: titleCharacters + reassembled.characters,
+      translatedCharacters: titleCharacters + reassembled.translatedCharacters,
+    }),
+    sourceRanges: reassembled.sourceRanges,
+  };
+  runtime.assembled.keep(source, assembled);
+  // For Problem.translations: this problem is now cached in this language.
+  runtime.made.note(source, { language: languages.to, ...madeOf(assembled.provenance) });
+  return { language: languages.to, ...assembled };
+}
+
 /**
  * `Problem.translation(to, from)`: the problem's title and statement in the reader's language (`to`,
  * else negotiated from the request's Accept-Language: TranslationRuntime.decide). An operator's
@@ -81,69 +154,10 @@ export const resolvers = {
     translation: {
       selectionSet: /* GraphQL */ `{ id title statement }`,
       // Noting what it answered for `@inContext`'s extensions (in-context.ts).
-      resolve: notingAnswer(async (
-        parent: ProblemTexts,
-        args: { to?: LanguageArgument; from?: string | null },
-        context: TranslationContext & ProblemsContext,
-      ): Promise<ProblemTranslation | null> => {
-        const runtime = translationRuntimeOf(context);
-        const problem = await textsOf(parent, context);
-        const curated = runtime.curated?.servable(parent.id, problem.statement) ?? [];
-        // The statement's language when known (declared, or detected before): a reader wanting it gets the original, no call.
-        const decision = await decideLanguage(context, args, curated.map(({ entry }) => entry.language), runtime.sources.of(problem.statement));
-        if (!decision) return null;
-        // Noted before any call: an answer the header chose says so even when its translation fails.
-        noteDecision(context, decision);
-        if (decision.serve === 'curated') {
-          const chosen = curated.find(({ entry }) => entry.language === decision.language)!;
-          runtime.curated?.served(chosen);
-          return { language: decision.language, title: chosen.entry.title, statement: chosen.entry.statement, provenance: curatedProvenance(chosen.entry, chosen.stale) };
-        }
-        if (decision.serve === 'original') {
-          return { language: decision.language ?? UNDETERMINED, ...problem, provenance: originalProvenance(decision.language) };
-        }
-        const languages = { to: decision.to, from: decision.from };
-        // What a whole translation is reused by: the problem, the languages as resolved, the texts as they are now.
-        const source = { id: parent.id, ...languages, ...problem };
-        const reused = runtime.assembled.find(source);
-        if (reused) {
-          runtime.sources.learn(problem.statement, reused.provenance.sourceLanguage);
-          return { language: languages.to, ...reused };
-        }
-        // Off the event loop; a statement over the limits fails the field here, before any call.
-        const segments = await runtime.statements.segment(problem.statement);
-        // The service refuses an empty text; an empty title has nothing to translate anyway.
-        const titles = problem.title.trim() ? [escapeHtmlText(problem.title)] : [];
-        const texts = [...titles, ...segments];
-        checkProblemTextLength(texts, runtime.maxTextLength);
-        const outcomes = await runtime.translate(context, texts, { ...languages, format: 'html' });
-        const results = runtime.settle(context, outcomes);
-        if (!results) return null;
-        const sourceLanguage = machineProvenance(languages.from, results).sourceLanguage;
-        runtime.sources.learn(problem.statement, sourceLanguage);
-        // Nothing translated: the original was already in the language asked for (detected only now),
-        // or the service gave every text back as it was. Served as the original, and so marked.
-        if (sameLanguage(sourceLanguage, languages.to) || results.every((result, index) => result.text === texts[index])) {
-          return { language: sourceLanguage ?? languages.to, ...problem, provenance: originalProvenance(sourceLanguage) };
-        }
-        const title = titles.length > 0 ? decodeHtmlText(results[0].text) : problem.title;
-        const translated = results.slice(titles.length).map((result) => result.text);
-        const reassembled = await runtime.statements.reassemble(problem.statement, translated);
-        // The title is put back whole; its characters count with the statement's prose.
-        const titleCharacters = titles.length > 0 ? problem.title.length : 0;
-        const assembled = {
-          title,
-          statement: reassembled.statement,
-          provenance: machineProvenance(languages.from, results, {
-            characters: titleCharacters + reassembled.characters,
-            translatedCharacters: titleCharacters + reassembled.translatedCharacters,
-          }),
-          sourceRanges: reassembled.sourceRanges,
-        };
-        runtime.assembled.keep(source, assembled);
-        // For Problem.translations: this problem is now cached in this language.
-        runtime.made.note(source, { language: languages.to, ...madeOf(assembled.provenance) });
-        return { language: languages.to, ...assembled };
+      resolve: notingAnswer((parent: ProblemTexts, args: TranslationArgs, context: LinkContext): Promise<ProblemTranslation | null> => {
+        // Fetched with the problem (as on every page): no promise to wait on for them.
+        const texts = textsFetched(parent);
+        return texts ? translationOf(parent, texts, args, context) : textsOf(parent, context).then((fetched) => translationOf(parent, fetched, args, context));
       }),
     },
   },

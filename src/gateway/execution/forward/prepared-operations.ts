@@ -20,6 +20,11 @@ export type PreparedRun = (context: PreparedContext) => Promise<ExecutionResult>
  */
 export const ANSWER_TEXT = Symbol('answer text');
 
+/** Whether a result has data, read without parsing a written answer's text back into objects. */
+export function hasData(result: ExecutionResult): boolean {
+  return (result as { [ANSWER_TEXT]?: string })[ANSWER_TEXT] !== undefined || result.data != null;
+}
+
 /** The JSON text of a result without errors, `{"data":…}` (with its `extensions`, if any): the source's own bytes when they need no change. */
 export function answerText(result: ExecutionResult): string {
   return (result as { [ANSWER_TEXT]?: string })[ANSWER_TEXT] ?? JSON.stringify(result.extensions ? { data: result.data, extensions: result.extensions } : { data: result.data });

@@ -55,17 +55,27 @@ function asDelegationReports(error: GraphQLError): GraphQLError {
 const shapedResults = new WeakSet<ExecutionResult>();
 
 /**
- * The shaper's answer as the fast path gives it: the source's data as it came, with the bytes of
- * `{"data":…}` when the source's text is exactly that (no other key beside `data`, so that writing
- * the text is writing the data); otherwise the completed data and its errors.
+ * The shaper's answer as the fast path gives it, with the bytes to write when they are known: the
+ * source's own text of `{"data":…}` when the data is as it came and the text is exactly that (no
+ * other key beside `data`), or the text the shaper wrote. Otherwise the completed data and its errors.
  */
 function resultOf(shaped: ShapedAnswer, answer: object, text: string | undefined): ExecutionResult {
-  const result: ExecutionResult = shaped.errors ? { errors: shaped.errors, data: shaped.data } : { data: shaped.data };
-  if (shaped.unchanged && text !== undefined && text.startsWith('{"data":') && text.endsWith('}') && onlyData(answer)) {
-    (result as { [ANSWER_TEXT]?: string })[ANSWER_TEXT] = text;
-  }
+  let result: ExecutionResult;
+  if (shaped.text !== undefined) result = textResult(shaped.text, shaped);
+  else if (shaped.unchanged && text !== undefined && text.startsWith('{"data":') && text.endsWith('}') && onlyData(answer)) result = textResult(text, shaped);
+  else result = shaped.errors ? { errors: shaped.errors, data: shaped.data } : { data: shaped.data };
   shapedResults.add(result);
   return result;
+}
+
+/** A result without errors whose text is known: its data read from the shaped answer only when something asks (the response cache, yoga's plugins). */
+function textResult(text: string, shaped: ShapedAnswer): ExecutionResult {
+  return {
+    get data() {
+      return shaped.data;
+    },
+    [ANSWER_TEXT]: text,
+  } as ExecutionResult;
 }
 
 function onlyData(answer: object): boolean {

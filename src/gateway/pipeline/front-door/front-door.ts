@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
 import type { CORSOptions } from '@whatwg-node/server';
-import { answerText, type PreparedOperation, type PreparedOperations, type PreparedRun } from '../../execution/forward/prepared-operations.ts';
+import { answerText, hasData, type PreparedOperation, type PreparedOperations, type PreparedRun } from '../../execution/forward/prepared-operations.ts';
 import { operationNameOf, tellFinished, type RequestObserver } from '../../request/observed-request.ts';
 import { memoized } from '../../../shared/memoized.ts';
 import { estimateOperation } from '../../execution/shape/operation-cost.ts';
@@ -208,7 +208,7 @@ export function createFrontDoor({ guards, cache, maskErrors, observers, cors, di
       // Forwarding reports the source's failures in the answer; this is the gateway's own fault.
       result = { errors: [new GraphQLError('Unexpected error.', { originalError: error as Error })] };
     }
-    if (!result.errors?.length && result.data != null) {
+    if (!result.errors?.length && hasData(result)) {
       observed.result = result;
       // Kept with the language its texts were answered in (a linked answer's translations), for a hit's headers.
       const kept = key === undefined ? undefined : cache.keep(key, operation, result, answerLanguageOf(gateway.languagesServed));

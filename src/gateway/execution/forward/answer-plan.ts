@@ -1,0 +1,307 @@
+import {
+  getArgumentValues,
+  getDirectiveValues,
+  getNullableType,
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLIncludeDirective,
+  GraphQLInt,
+  GraphQLSkipDirective,
+  GraphQLString,
+  isAbstractType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  typeFromAST,
+  type DirectiveNode,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLAbstractType,
+  type GraphQLField,
+  type GraphQLFieldResolver,
+  type GraphQLLeafType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValueNode,
+} from 'graphql';
+import type { CompletedLink, LinkCompletionOptions } from './linked-answer.ts';
+
+/** How a value of one type is completed. */
+export type ValuePlan =
+  | { kind: 'leaf'; nonNull: boolean; type: GraphQLLeafType; unchanged: (value: unknown) => boolean }
+  | { kind: 'list'; nonNull: boolean; item: ValuePlan }
+  | { kind: 'object'; nonNull: boolean; fields: FieldPlan[] }
+  | { kind: 'abstract'; nonNull: boolean; type: GraphQLAbstractType; byType: Map<string, FieldPlan[]> };
+
+/** How one response key of an object is read and completed. */
+export interface FieldPlan {
+  key: string;
+  name: string;
+  nodes: readonly FieldNode[];
+  parentType: GraphQLObjectType;
+  /**
+   * `typename`: the parent type's name; `data`: the source's value under the response key, read as
+   * delegation reads it; `byName`: a link result's own field; `own`: a link result field with a
+   * resolver; `link`: a link, resolved from the fields fetched for it.
+   */
+  read: 'typename' | 'data' | 'byName' | 'own' | 'link';
+  definition?: GraphQLField<unknown, unknown>;
+  value: ValuePlan;
+  link?: { resolve: CompletedLink['resolve']; aliases: [alias: string, name: string][] };
+  own?: GraphQLFieldResolver<unknown, unknown>;
+  /** Arguments the same for every request (no variable in them), worked out once. */
+  fixedArgs?: Record<string, unknown>;
+  /** The key as written in JSON text, first in its object (`{"key":`) and after another (`,"key":`). */
+  openingJson: string;
+  nextJson: string;
+  /** The parent type's name as a JSON string (the value of `__typename`). */
+  parentTypeJson: string;
+}
+
+
+/** Built-in scalars whose values come back unchanged: cheaper than reading and serializing again. */
+const INT_MAX = 2 ** 31 - 1;
+const UNCHANGED_BUILT_IN = new Map<GraphQLLeafType, (value: unknown) => boolean>([
+  [GraphQLString, (value) => typeof value === 'string'],
+  [GraphQLBoolean, (value) => typeof value === 'boolean'],
+  [GraphQLFloat, (value) => typeof value === 'number' && Number.isFinite(value)],
+  [GraphQLInt, (value) => Number.isInteger(value) && (value as number) <= INT_MAX && (value as number) >= -INT_MAX - 1],
+  [GraphQLID, (value) => typeof value === 'string'],
+]);
+
+/** The operation a shaper completes, and the plans of its root fields by the request's @skip/@include outcomes. */
+export interface AnswerPlans {
+  operation: OperationDefinitionNode;
+  fragments: Record<string, FragmentDefinitionNode>;
+  /** The root fields for these variables; undefined when the shaper leaves the operation to execution. */
+  rootFieldsFor(variables: Record<string, unknown>): FieldPlan[] | undefined;
+}
+
+export interface AnswerPlanOptions {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null;
+  links?: LinkCompletionOptions;
+}
+
+/**
+ * What completes a source's data for one operation, planned once per operation and schema: the
+ * fields of each type as graphql-js collects them (aliases merged, fragments and inline fragments
+ * by type condition, @skip/@include by the request's variables), how each value is read and
+ * checked, and which fields are links. Undefined when the operation is not one the shaper
+ * completes (a mutation, a non-null link, a response key `__proto__`).
+ */
+export function compileAnswerPlans({ schema, document, operationName, links }: AnswerPlanOptions): AnswerPlans | undefined {
+  const operation = operationOf(document, operationName);
+  const rootType = schema.getQueryType();
+  if (!operation || operation.operation !== 'query' || !rootType) return undefined;
+  const fragments: Record<string, FragmentDefinitionNode> = Object.create(null);
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  const conditions = conditionalNodes(operation, fragments);
+  const linkedTypes = new Set([...(links?.resultFields.keys() ?? [])].map((coordinate) => coordinate.split('.')[0]));
+
+  /** The plan for one set of @skip/@include outcomes (the only thing variables change in it). */
+  const planFor = (variables: Record<string, unknown>): FieldPlan[] | undefined => {
+    const valueOf = (type: GraphQLOutputType, nodes: readonly FieldNode[], inLinkResult: boolean): ValuePlan | undefined => {
+      const nonNull = isNonNullType(type);
+      const nullable = getNullableType(type);
+      if (isListType(nullable)) {
+        const item = valueOf(nullable.ofType, nodes, inLinkResult);
+        return item && { kind: 'list', nonNull, item };
+      }
+      if (isLeafType(nullable)) return { kind: 'leaf', nonNull, type: nullable, unchanged: unchangedLeaf(nullable) };
+      if (isObjectType(nullable)) {
+        const fields = fieldsOf(nullable, nodes, inLinkResult);
+        return fields && { kind: 'object', nonNull, fields };
+      }
+      if (inLinkResult) return undefined;
+      const byType = new Map<string, FieldPlan[]>();
+      for (const possible of schema.getPossibleTypes(nullable)) {
+        const fields = fieldsOf(possible, nodes, false);
+        if (!fields) return undefined;
+        byType.set(possible.name, fields);
+      }
+      return { kind: 'abstract', nonNull, type: nullable, byType };
+    };
+    const fieldsOf = (type: GraphQLObjectType, nodes: readonly FieldNode[], inLinkResult: boolean): FieldPlan[] | undefined => {
+      const collected = new Map<string, FieldNode[]>();
+      const visited = new Set<string>();
+      for (const node of nodes) if (node.selectionSet) collectFields(schema, fragments, variables, type, node.selectionSet, collected, visited);
+      return planFields(type, collected, inLinkResult);
+    };
+    const planFields = (type: GraphQLObjectType, collected: Map<string, FieldNode[]>, inLinkResult: boolean): FieldPlan[] | undefined => {
+      const plans: FieldPlan[] = [];
+      const definitions = type.getFields();
+      for (const [key, nodes] of collected) {
+        if (key === '__proto__') return undefined;
+        const name = nodes[0].name.value;
+        if (name === '__typename') {
+          plans.push({ key, name, nodes, parentType: type, read: 'typename', value: { kind: 'leaf', nonNull: true, type: GraphQLString, unchanged: (value) => value === type.name }, ...jsonOf(key, type) });
+          continue;
+        }
+        // Other introspection is never forwarded (forwardable-operation.ts).
+        const definition = definitions[name];
+        if (!definition) return undefined;
+        const coordinate = `${type.name}.${name}`;
+        const link = links?.links.get(coordinate);
+        const resultOfLink = linkedTypes.has(type.name);
+        const value = valueOf(definition.type, nodes, Boolean(link) || inLinkResult);
+        if (!value) return undefined;
+        const plan: FieldPlan = { key, name, nodes, parentType: type, read: 'data', definition: definition as GraphQLField<unknown, unknown>, value, ...jsonOf(key, type) };
+        if (link) {
+          // A non-null link would null its parent after the rest is written: left to execution.
+          if (isNonNullType(definition.type)) return undefined;
+          plan.read = 'link';
+          plan.link = { resolve: link.resolve, aliases: Object.entries(link.aliases) };
+        } else if (resultOfLink) {
+          const own = links?.resultFields.get(coordinate);
+          plan.read = own ? 'own' : 'byName';
+          plan.own = own;
+        }
+        if (plan.read === 'link' || plan.read === 'own') {
+          if (!usesVariables(nodes[0])) plan.fixedArgs = getArgumentValues(plan.definition!, nodes[0]);
+        }
+        plans.push(plan);
+      }
+      return plans;
+    };
+    const collected = new Map<string, FieldNode[]>();
+    collectFields(schema, fragments, variables, rootType, operation.selectionSet, collected, new Set());
+    return planFields(rootType, collected, false);
+  };
+
+  // Without @skip/@include the plan is the operation's alone; with them, one per set of outcomes.
+  const plans = new Map<string, FieldPlan[] | null>();
+  const rootFieldsFor = (variables: Record<string, unknown>): FieldPlan[] | undefined => {
+    const signature = conditions.length === 0 ? '' : conditions.map((node) => (includes(node, variables) ? '1' : '0')).join('');
+    let plan = plans.get(signature);
+    if (plan === undefined) {
+      plan = planFor(variables) ?? null;
+      // Bounded by the operation: at most one plan per combination of its conditions that requests use.
+      plans.set(signature, plan);
+    }
+    return plan ?? undefined;
+  };
+  if (conditions.length === 0 && !rootFieldsFor({})) return undefined;
+  return { operation, fragments, rootFieldsFor };
+}
+
+function jsonOf(key: string, type: GraphQLObjectType): Pick<FieldPlan, 'openingJson' | 'nextJson' | 'parentTypeJson'> {
+  const keyJson = JSON.stringify(key);
+  return { openingJson: `{${keyJson}:`, nextJson: `,${keyJson}:`, parentTypeJson: JSON.stringify(type.name) };
+}
+
+/** What a leaf value comes back unchanged by: being read as input of its type and serialized again. */
+function unchangedLeaf(type: GraphQLLeafType): (value: unknown) => boolean {
+  const builtIn = UNCHANGED_BUILT_IN.get(type);
+  if (builtIn) return builtIn;
+  return (value) => {
+    if (value === null || typeof value === 'object') return false;
+    try {
+      return type.serialize(type.parseValue(value)) === value;
+    } catch {
+      return false;
+    }
+  };
+}
+
+function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
+  let found: OperationDefinitionNode | undefined;
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    if (operationName == null) {
+      if (found) return undefined;
+      found = definition;
+    } else if (definition.name?.value === operationName) return definition;
+  }
+  return found;
+}
+
+/** Every node of the operation and its fragments carrying @skip or @include, in a fixed order. */
+function conditionalNodes(operation: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>): { directives?: readonly DirectiveNode[] }[] {
+  const nodes: { directives?: readonly DirectiveNode[] }[] = [];
+  const visit = (selectionSet: SelectionSetNode | undefined) => {
+    for (const selection of selectionSet?.selections ?? []) {
+      if (selection.directives?.some((directive) => directive.name.value === 'skip' || directive.name.value === 'include')) nodes.push(selection);
+      if (selection.kind !== Kind.FRAGMENT_SPREAD) visit(selection.selectionSet);
+    }
+  };
+  visit(operation.selectionSet);
+  for (const name of Object.keys(fragments)) visit(fragments[name].selectionSet);
+  return nodes;
+}
+
+/** Whether @skip/@include keep a node, as graphql-js's collectFields decides (shouldIncludeNode). */
+function includes(node: { directives?: readonly DirectiveNode[] }, variables: Record<string, unknown>): boolean {
+  if (!node.directives?.length) return true;
+  const skip = getDirectiveValues(GraphQLSkipDirective, node as FieldNode, variables);
+  if (skip?.if === true) return false;
+  const include = getDirectiveValues(GraphQLIncludeDirective, node as FieldNode, variables);
+  return include?.if !== false;
+}
+
+/**
+ * The fields of a selection set for an object of `type`, by response key in the order execution
+ * meets them: graphql-js's collectFields (internal to graphql-js), written again here over the
+ * public API.
+ */
+function collectFields(
+  schema: GraphQLSchema,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Record<string, unknown>,
+  type: GraphQLObjectType,
+  selectionSet: SelectionSetNode,
+  fields: Map<string, FieldNode[]>,
+  visited: Set<string>,
+): void {
+  for (const selection of selectionSet.selections) {
+    switch (selection.kind) {
+      case Kind.FIELD: {
+        if (!includes(selection, variables)) continue;
+        const key = selection.alias?.value ?? selection.name.value;
+        const list = fields.get(key);
+        if (list) list.push(selection);
+        else fields.set(key, [selection]);
+        break;
+      }
+      case Kind.INLINE_FRAGMENT:
+        if (!includes(selection, variables) || !conditionMatches(schema, selection.typeCondition?.name.value, type)) continue;
+        collectFields(schema, fragments, variables, type, selection.selectionSet, fields, visited);
+        break;
+      case Kind.FRAGMENT_SPREAD: {
+        const name = selection.name.value;
+        if (visited.has(name) || !includes(selection, variables)) continue;
+        visited.add(name);
+        const fragment = fragments[name];
+        if (!fragment || !conditionMatches(schema, fragment.typeCondition.name.value, type)) continue;
+        collectFields(schema, fragments, variables, type, fragment.selectionSet, fields, visited);
+        break;
+      }
+    }
+  }
+}
+
+function conditionMatches(schema: GraphQLSchema, condition: string | undefined, type: GraphQLObjectType): boolean {
+  if (condition === undefined) return true;
+  const conditional = typeFromAST(schema, { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: condition } });
+  if (conditional === type) return true;
+  return conditional !== undefined && isAbstractType(conditional) && schema.isSubType(conditional, type);
+}
+
+/** Whether a field's arguments name a variable (its arguments then differ by request). */
+function usesVariables(node: FieldNode): boolean {
+  const visit = (value: ValueNode): boolean => {
+    if (value.kind === Kind.VARIABLE) return true;
+    if (value.kind === Kind.LIST) return value.values.some(visit);
+    if (value.kind === Kind.OBJECT) return value.fields.some((field) => visit(field.value));
+    return false;
+  };
+  return (node.arguments ?? []).some((argument) => visit(argument.value));
+}
