@@ -79,6 +79,9 @@ describe.each(RECIPES)('the %s recipe, mounted at /api/graphql', (recipe) => {
   it('opens GraphiQL in Chromium with every file it asks for, and runs the cross-source query', async () => {
     failed.length = 0;
     pageErrors.length = 0;
+    // The page comes from the previous recipe: leaving it aborts what that one still loaded (its
+    // Monaco workers), which is no failure of this recipe's. Only requests to this one count.
+    const here = new URL(ran.url!).origin;
     const response = await page.goto(ran.url!, { waitUntil: 'commit', timeout: 60_000 });
     expect(response?.headers()['content-type']).toMatch(/^text\/html/);
     // Playwright waits for the text to appear (Monaco draws spaces as U+00A0, which \s matches).
@@ -92,7 +95,7 @@ describe.each(RECIPES)('the %s recipe, mounted at /api/graphql', (recipe) => {
     const result = editorText(await resultPane.textContent());
     expect(result).toContain('"language": "es"');
     expect(result).not.toContain('"errors"');
-    expect(failed).toEqual([]);
+    expect(failed.filter((line) => line.includes(here))).toEqual([]);
     expect(pageErrors).toEqual([]);
     expect([...browser.external]).toEqual([]);
   }, 240_000);

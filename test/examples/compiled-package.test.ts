@@ -162,72 +162,77 @@ describe('the packed package, installed in a new app', () => {
    * Node with tracing on, against a collector of its own: it asks the cross-source query through
    * gateway.fetch, prints the schema it serves, and asks through the SDK over its own server.
    */
-  let ranApp: Promise<{ errors: string[]; printed: (prefix: string) => any; spans: string[] }> | undefined;
-  const runApp = () =>
-    (ranApp ??= (async () => {
-      const peers = TRACING_PACKAGES.map((name) => `${name}@${manifest.devDependencies[name]}`);
-      await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...peers], app);
-      writeFileSync(join(app, 'app.ts'), consumer);
-      writeFileSync(
-        join(app, 'tsconfig.json'),
-        JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, module: 'nodenext', target: 'es2022', outDir: 'out', types: ['node'], typeRoots: TYPE_ROOTS }, files: ['app.ts'] }),
-      );
-      const compiled = await run(process.execPath, [TSC, '-p', '.'], { cwd: app }).catch((error: { stdout: string }) => error);
-      const errors = compiled.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
-      const exported: string[] = [];
-      const collector = await listen((request: IncomingMessage, response: ServerResponse) => {
-        const chunks: Buffer[] = [];
-        request.on('data', (chunk: Buffer) => chunks.push(chunk));
-        request.on('end', () => {
-          if (request.url === '/v1/traces') exported.push(Buffer.concat(chunks).toString('utf8'));
-          response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-        });
+  const runApp = async (): Promise<{ errors: string[]; printed: (prefix: string) => any; spans: string[] }> => {
+    const peers = TRACING_PACKAGES.map((name) => `${name}@${manifest.devDependencies[name]}`);
+    await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...peers], app);
+    writeFileSync(join(app, 'app.ts'), consumer);
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, module: 'nodenext', target: 'es2022', outDir: 'out', types: ['node'], typeRoots: TYPE_ROOTS }, files: ['app.ts'] }),
+    );
+    const compiled = await run(process.execPath, [TSC, '-p', '.'], { cwd: app }).catch((error: { stdout: string }) => error);
+    const errors = compiled.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
+    const exported: string[] = [];
+    const collector = await listen((request: IncomingMessage, response: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        if (request.url === '/v1/traces') exported.push(Buffer.concat(chunks).toString('utf8'));
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
-      try {
-        const { stdout } = await run(process.execPath, ['out/app.js'], {
-          cwd: app,
-          env: { PATH: process.env.PATH, HOME: process.env.HOME, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, ...upstreamEnv },
-        });
-        const printed = (prefix: string) => JSON.parse(stdout.split('\n').find((line) => line.startsWith(`${prefix} `))!.slice(prefix.length + 1));
-        const spans = exported.flatMap((body) => JSON.parse(body).resourceSpans.flatMap((each: any) => each.scopeSpans.flatMap((scope: any) => scope.spans.map((span: { name: string }) => span.name))));
-        return { errors, printed, spans };
-      } finally {
-        await collector.close();
-      }
-    })());
+    });
+    try {
+      const { stdout } = await run(process.execPath, ['out/app.js'], {
+        cwd: app,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, ...upstreamEnv },
+      });
+      const printed = (prefix: string) => JSON.parse(stdout.split('\n').find((line) => line.startsWith(`${prefix} `))!.slice(prefix.length + 1));
+      const spans = exported.flatMap((body) => JSON.parse(body).resourceSpans.flatMap((each: any) => each.scopeSpans.flatMap((scope: any) => scope.spans.map((span: { name: string }) => span.name))));
+      return { errors, printed, spans };
+    } finally {
+      await collector.close();
+    }
+  };
 
-  it('traces once the app installs the packages the start-up line names', async () => {
-    const { spans } = await runApp();
-    expect(spans).toContain('graphql.request Traced');
-    expect(spans).toContain('upstream problems');
-  }, 240_000);
+  describe('its app: the tracing packages installed, type-checked, run compiled on plain Node', () => {
+    let ran: Awaited<ReturnType<typeof runApp>>;
+    // One npm install, one tsc and one app process, each of which a loaded machine slows to a minute.
+    beforeAll(async () => {
+      ran = await runApp();
+    }, 600_000);
 
-  it("states in engines what the app's dependencies require, installed without the checkout's overrides", async () => {
-    await runApp();
-    expect(refusingPackages(manifest.engines.node, join(app, 'node_modules'))).toEqual([]);
-  }, 240_000);
+    it('traces once the app installs the packages the start-up line names', () => {
+      const { spans } = ran;
+      expect(spans).toContain('graphql.request Traced');
+      expect(spans).toContain('upstream problems');
+    });
 
-  it('is imported by name, run on plain Node, and answers the cross-source query', async () => {
-    const { printed } = await runApp();
-    const result = printed('LINKED');
-    expect(result.errors).toBeUndefined();
-    expect(result.data.problem.translation.title).toBe(translatedTitleOf('p1001', 'es'));
-    // The graph the app serves is the one the checkout's tests record, whatever versions its install resolved.
-    expect(`${printed('SCHEMA')}\n`).toBe(readFileSync(join(ROOT, 'schema.graphql'), 'utf8'));
-  }, 240_000);
+    it("states in engines what the app's dependencies require, installed without the checkout's overrides", () => {
+      expect(refusingPackages(manifest.engines.node, join(app, 'node_modules'))).toEqual([]);
+    });
 
-  it('type-checks in a strict TypeScript app and runs compiled', async () => {
-    const { errors, printed } = await runApp();
-    expect(errors.filter((line) => line.startsWith('app.ts'))).toEqual([]);
-    const result = printed('RESULT');
-    expect(result).toMatchObject({ merge: true, document: 'Document', error: 'SettingsError' });
-    expect(result.title).toBe(translatedTitleOf('p1001', 'es'));
-  }, 240_000);
+    it('is imported by name, run on plain Node, and answers the cross-source query', () => {
+      const { printed } = ran;
+      const result = printed('LINKED');
+      expect(result.errors).toBeUndefined();
+      expect(result.data.problem.translation.title).toBe(translatedTitleOf('p1001', 'es'));
+      // The graph the app serves is the one the checkout's tests record, whatever versions its install resolved.
+      expect(`${printed('SCHEMA')}\n`).toBe(readFileSync(join(ROOT, 'schema.graphql'), 'utf8'));
+    });
 
-  it('type-checks under a default strict tsc, without skipLibCheck: its declarations reach no faulty dependency typings', async () => {
-    const { errors } = await runApp();
-    expect(errors.filter((line) => !line.startsWith('app.ts'))).toEqual([]);
-  }, 240_000);
+    it('type-checks in a strict TypeScript app and runs compiled', () => {
+      const { errors, printed } = ran;
+      expect(errors.filter((line) => line.startsWith('app.ts'))).toEqual([]);
+      const result = printed('RESULT');
+      expect(result).toMatchObject({ merge: true, document: 'Document', error: 'SettingsError' });
+      expect(result.title).toBe(translatedTitleOf('p1001', 'es'));
+    });
+
+    it('type-checks under a default strict tsc, without skipLibCheck: its declarations reach no faulty dependency typings', () => {
+      const { errors } = ran;
+      expect(errors.filter((line) => !line.startsWith('app.ts'))).toEqual([]);
+    });
+  });
 
   it("runs the package's start-up entry from node_modules: the stand-ins in development, the query answered, a clean stop", async () => {
     const child = spawn(process.execPath, ['node_modules/problems-translation-gateway/dist/src/cli/start.js'], {
