@@ -5,8 +5,9 @@ const realSetTimeout = globalThis.setTimeout;
 
 globalThis.setTimeout = function setTimeout(callback, delay, ...args) {
   if (typeof callback !== 'function' || callback.name !== 'releaseStartUpMemory') return realSetTimeout(callback, delay, ...args);
-  console.log(`timer: releaseStartUpMemory in ${delay} ms`);
+  // The handler first: a signal sent as soon as the line is read must find it (else SIGUSR2 kills).
   process.once('SIGUSR2', () => callback(...args));
+  console.log(`timer: releaseStartUpMemory in ${delay} ms`);
   // What the caller gets back: a timer of its own kind (it unrefs it), which never runs the callback.
   return realSetTimeout(() => undefined, 2 ** 31 - 1);
 };
