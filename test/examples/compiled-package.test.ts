@@ -7,8 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TRACING_PACKAGES } from '../../src/gateway/observability/load-tracing.ts';
 import { listen } from '../../src/shared/listen.ts';
+import { compiledBuild } from '../helpers/compiled-build.ts';
 import { refusingPackages } from '../helpers/installed-engines.ts';
-import { PROBLEMS_KEY, TRANSLATION_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 import { translatedTitleOf } from '../helpers/stand-in-translation.ts';
 
 const run = promisify(execFile);
@@ -22,12 +24,15 @@ const TYPE_ROOTS = [`${ROOT}node_modules/@types`];
  * code loaders and Babel among them): none of it may reach an app, at any depth.
  */
 const BUILD_ONLY = /^(typescript|tsx|esbuild|vitest|node|@graphql-mesh\/(cli|config)|@graphql-codegen\/.*|@babel\/.*|@graphql-tools\/(code-file-loader|graphql-tag-pluck))$/;
-const LINK = /* GraphQL */ `{ problem(id: "p1001") { title translation(to: "es") { title } } }`;
+const LINK = /* GraphQL */ `query Traced { problem(id: "p1001") { title translation(to: "es") { title } } }`;
 
 /**
- * The package as a user gets it: `npm pack` of a copy of this checkout (no dist/ in it: packing
- * builds it), the tarball installed into a new app with npm, imported by name on plain Node and from
- * TypeScript, and its start-up entry run from node_modules.
+ * The package as a user gets it: `npm pack` of a copy of this checkout, the tarball installed into a
+ * new app with npm (once: every check reads that one install), imported by name from TypeScript and
+ * run on plain Node as one app process, and its start-up entry run from node_modules. Packing runs
+ * the package's `prepare` script, `tsc -p tsconfig.build.json`: the very build the suite's other
+ * compiled-entry tests share (test/helpers/compiled-build.ts), so the copy gets that build's dist/
+ * and is packed without running it again.
  */
 describe('the packed package, installed in a new app', () => {
   let stack: Stack;
@@ -38,15 +43,16 @@ describe('the packed package, installed in a new app', () => {
   const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } });
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
     upstreamEnv = {
       PROBLEMS_URL: stack.upstreamSettings.problemsUrl!,
-      PROBLEMS_API_KEY: PROBLEMS_KEY,
+      PROBLEMS_API_KEY: stack.upstreamSettings.problemsApiKey!,
       TRANSLATION_URL: stack.upstreamSettings.translationUrl!,
-      TRANSLATION_API_KEY: TRANSLATION_KEY,
+      TRANSLATION_API_KEY: stack.upstreamSettings.translationApiKey!,
     };
+    const building = compiledBuild();
     work = mkdtempSync(join(tmpdir(), 'gateway-package-'));
-    // A clean checkout: the files git knows (as they are in the working tree), never dist/.
+    // A clean checkout: the files git knows (as they are in the working tree), never a dist/ of the checkout's.
     const checkout = join(work, 'checkout');
     const { stdout } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
     for (const file of stdout.split('\n').filter(Boolean)) {
@@ -58,7 +64,9 @@ describe('the packed package, installed in a new app', () => {
       }
     }
     symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'));
-    const packed = await npm(['pack', '--json', '--pack-destination', work], checkout);
+    // What `prepare` would build (its script checked below), built once for the run.
+    cpSync(join(await building, 'dist'), join(checkout, 'dist'), { recursive: true });
+    const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], checkout);
     const [report] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('[')));
     files = report.files.map((entry: { path: string }) => entry.path);
     console.log(`packed ${report.filename}: ${report.entryCount} files, ${report.size} bytes (${report.unpackedSize} unpacked)`);
@@ -74,6 +82,12 @@ describe('the packed package, installed in a new app', () => {
   afterAll(async () => {
     await stack?.close();
     if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('builds what it ships when packed: `prepare` runs the build the suite shares', () => {
+    // npm runs `prepare` on pack; the test packs the output of compiledBuild(), which runs this command.
+    expect(manifest.scripts.prepare).toBe('npm run build');
+    expect(manifest.scripts.build).toBe('tsc -p tsconfig.build.json');
   });
 
   it('ships the compiled library, what it reads at run time and its licence, and no tests, sources or maps', () => {
@@ -118,72 +132,17 @@ describe('the packed package, installed in a new app', () => {
     expect(failed.output).toContain(`npm install ${missing.join(' ')}`);
   }, 240_000);
 
-  it('traces once the app installs the packages the start-up line names', async () => {
-    const collector = await listen((request: IncomingMessage, response: ServerResponse) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        if (request.url === '/v1/traces') exported.push(Buffer.concat(chunks).toString('utf8'));
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-    });
-    const exported: string[] = [];
-    try {
-      const peers = TRACING_PACKAGES.map((name) => `${name}@${manifest.devDependencies[name]}`);
-      await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...peers], app);
-      writeFileSync(
-        join(app, 'traced.mjs'),
-        `import { createGateway } from 'problems-translation-gateway';
-        const gateway = await createGateway({
-          requestLog: false,
-          settings: { otlpEndpoint: process.env.OTLP, problemsUrl: process.env.PROBLEMS_URL, problemsApiKey: process.env.PROBLEMS_API_KEY, translationUrl: process.env.TRANSLATION_URL, translationApiKey: process.env.TRANSLATION_API_KEY },
-        });
-        await gateway.fetch(new Request('http://app/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: ${JSON.stringify(`query Traced ${LINK}`)} }) }));
-        await gateway.close();`,
-      );
-      await run(process.execPath, ['traced.mjs'], { cwd: app, env: { PATH: process.env.PATH, HOME: process.env.HOME, OTLP: collector.url, ...upstreamEnv } });
-      const names = exported.flatMap((body) => JSON.parse(body).resourceSpans.flatMap((each: any) => each.scopeSpans.flatMap((scope: any) => scope.spans.map((span: { name: string }) => span.name))));
-      expect(names).toContain('graphql.request Traced');
-      expect(names).toContain('upstream problems');
-    } finally {
-      await collector.close();
-    }
-  }, 240_000);
-
-  it("states in engines what the app's dependencies require, installed without the checkout's overrides", () => {
-    expect(refusingPackages(manifest.engines.node, join(app, 'node_modules'))).toEqual([]);
-  });
-
-  it('is imported by name on plain Node and answers the cross-source query', async () => {
-    writeFileSync(
-      join(app, 'plain.mjs'),
-      `import { createGateway } from 'problems-translation-gateway';
-      const gateway = await createGateway({
-        requestLog: false,
-        settings: { problemsUrl: process.env.PROBLEMS_URL, problemsApiKey: process.env.PROBLEMS_API_KEY, translationUrl: process.env.TRANSLATION_URL, translationApiKey: process.env.TRANSLATION_API_KEY },
-      });
-      const response = await gateway.fetch(new Request('http://app/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: ${JSON.stringify(LINK)} }) }));
-      console.log('RESULT ' + JSON.stringify(await response.json()));
-      const { lexicographicSortSchema, printSchema } = await import('graphql');
-      console.log('SCHEMA ' + JSON.stringify(printSchema(lexicographicSortSchema(gateway.schema))));
-      await gateway.close();`,
-    );
-    const { stdout } = await run(process.execPath, ['plain.mjs'], { cwd: app, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...upstreamEnv } });
-    const result = JSON.parse(stdout.split('\n').find((line) => line.startsWith('RESULT '))!.slice('RESULT '.length));
-    expect(result.errors).toBeUndefined();
-    expect(result.data.problem.translation.title).toBe(translatedTitleOf('p1001', 'es'));
-    // The graph the app serves is the one the checkout's tests record, whatever versions its install resolved.
-    const schema = JSON.parse(stdout.split('\n').find((line) => line.startsWith('SCHEMA '))!.slice('SCHEMA '.length));
-    expect(`${schema}\n`).toBe(readFileSync(join(ROOT, 'schema.graphql'), 'utf8'));
-  }, 240_000);
-
   const consumer = /* ts */ `
     import { createServer } from 'node:http';
+    import { lexicographicSortSchema, printSchema } from 'graphql';
     import { createGateway, mountAt, readSettings, SettingsError, ErrorCode, type Gateway, type GatewayOptions } from 'problems-translation-gateway';
     import { apolloTypePolicies, createGatewaySdk, ProblemsInLanguageDocument } from 'problems-translation-gateway/sdk';
 
     const options: GatewayOptions = { settings: readSettings(process.env), requestLog: false, log: () => undefined };
     const gateway: Gateway = await createGateway(options);
+    const linked = await gateway.fetch(new Request('http://app/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: ${JSON.stringify(LINK)} }) }));
+    console.log('LINKED ' + JSON.stringify(await linked.json()));
+    console.log('SCHEMA ' + JSON.stringify(printSchema(lexicographicSortSchema(gateway.schema))));
     const server = createServer(mountAt('/api/graphql', gateway.listener));
     await new Promise<void>((resolve) => server.listen(0, resolve));
     const { port } = server.address() as { port: number };
@@ -197,35 +156,83 @@ describe('the packed package, installed in a new app', () => {
   `;
 
   /**
-   * One tsc over the app, as a default strict tsc runs (no skipLibCheck), emitting whatever it finds:
-   * its errors in app.ts are the app's (what a skipLibCheck build would report too), the others are
-   * in declarations the package brings along. Each test below reads its own.
+   * The app, once for the checks below: the tracing packages the start-up line named installed, one
+   * tsc over it as a default strict tsc runs (no skipLibCheck; its errors in app.ts are the app's,
+   * the others in declarations the package brings along), and its compiled JavaScript run on plain
+   * Node with tracing on, against a collector of its own: it asks the cross-source query through
+   * gateway.fetch, prints the schema it serves, and asks through the SDK over its own server.
    */
-  let compiled: Promise<string[]> | undefined;
-  const compileApp = () =>
-    (compiled ??= (async () => {
-      writeFileSync(join(app, 'app.ts'), consumer);
-      writeFileSync(
-        join(app, 'tsconfig.json'),
-        JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, module: 'nodenext', target: 'es2022', outDir: 'out', types: ['node'], typeRoots: TYPE_ROOTS }, files: ['app.ts'] }),
-      );
-      const result = await run(process.execPath, [TSC, '-p', '.'], { cwd: app }).catch((error: { stdout: string }) => error);
-      return result.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
-    })());
+  const runApp = async (): Promise<{ errors: string[]; printed: (prefix: string) => any; spans: string[] }> => {
+    const peers = TRACING_PACKAGES.map((name) => `${name}@${manifest.devDependencies[name]}`);
+    await npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', ...peers], app);
+    writeFileSync(join(app, 'app.ts'), consumer);
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, module: 'nodenext', target: 'es2022', outDir: 'out', types: ['node'], typeRoots: TYPE_ROOTS }, files: ['app.ts'] }),
+    );
+    const compiled = await run(process.execPath, [TSC, '-p', '.'], { cwd: app }).catch((error: { stdout: string }) => error);
+    const errors = compiled.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
+    const exported: string[] = [];
+    const collector = await listen((request: IncomingMessage, response: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        if (request.url === '/v1/traces') exported.push(Buffer.concat(chunks).toString('utf8'));
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    try {
+      const { stdout } = await run(process.execPath, ['out/app.js'], {
+        cwd: app,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, ...upstreamEnv },
+      });
+      const printed = (prefix: string) => JSON.parse(stdout.split('\n').find((line) => line.startsWith(`${prefix} `))!.slice(prefix.length + 1));
+      const spans = exported.flatMap((body) => JSON.parse(body).resourceSpans.flatMap((each: any) => each.scopeSpans.flatMap((scope: any) => scope.spans.map((span: { name: string }) => span.name))));
+      return { errors, printed, spans };
+    } finally {
+      await collector.close();
+    }
+  };
 
-  it('type-checks in a strict TypeScript app and runs compiled', async () => {
-    const errors = await compileApp();
-    expect(errors.filter((line) => line.startsWith('app.ts'))).toEqual([]);
-    const { stdout } = await run(process.execPath, ['out/app.js'], { cwd: app, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...upstreamEnv } });
-    const result = JSON.parse(stdout.split('\n').find((line) => line.startsWith('RESULT '))!.slice('RESULT '.length));
-    expect(result).toMatchObject({ merge: true, document: 'Document', error: 'SettingsError' });
-    expect(result.title).toBe(translatedTitleOf('p1001', 'es'));
-  }, 240_000);
+  describe('its app: the tracing packages installed, type-checked, run compiled on plain Node', () => {
+    let ran: Awaited<ReturnType<typeof runApp>>;
+    // One npm install, one tsc and one app process, each of which a loaded machine slows to a minute.
+    beforeAll(async () => {
+      ran = await runApp();
+    }, 600_000);
 
-  it('type-checks under a default strict tsc, without skipLibCheck: its declarations reach no faulty dependency typings', async () => {
-    const errors = await compileApp();
-    expect(errors.filter((line) => !line.startsWith('app.ts'))).toEqual([]);
-  }, 240_000);
+    it('traces once the app installs the packages the start-up line names', () => {
+      const { spans } = ran;
+      expect(spans).toContain('graphql.request Traced');
+      expect(spans).toContain('upstream problems');
+    });
+
+    it("states in engines what the app's dependencies require, installed without the checkout's overrides", () => {
+      expect(refusingPackages(manifest.engines.node, join(app, 'node_modules'))).toEqual([]);
+    });
+
+    it('is imported by name, run on plain Node, and answers the cross-source query', () => {
+      const { printed } = ran;
+      const result = printed('LINKED');
+      expect(result.errors).toBeUndefined();
+      expect(result.data.problem.translation.title).toBe(translatedTitleOf('p1001', 'es'));
+      // The graph the app serves is the one the checkout's tests record, whatever versions its install resolved.
+      expect(`${printed('SCHEMA')}\n`).toBe(readFileSync(join(ROOT, 'schema.graphql'), 'utf8'));
+    });
+
+    it('type-checks in a strict TypeScript app and runs compiled', () => {
+      const { errors, printed } = ran;
+      expect(errors.filter((line) => line.startsWith('app.ts'))).toEqual([]);
+      const result = printed('RESULT');
+      expect(result).toMatchObject({ merge: true, document: 'Document', error: 'SettingsError' });
+      expect(result.title).toBe(translatedTitleOf('p1001', 'es'));
+    });
+
+    it('type-checks under a default strict tsc, without skipLibCheck: its declarations reach no faulty dependency typings', () => {
+      const { errors } = ran;
+      expect(errors.filter((line) => !line.startsWith('app.ts'))).toEqual([]);
+    });
+  });
 
   it("runs the package's start-up entry from node_modules: the stand-ins in development, the query answered, a clean stop", async () => {
     const child = spawn(process.execPath, ['node_modules/problems-translation-gateway/dist/src/cli/start.js'], {

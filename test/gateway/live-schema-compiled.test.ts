@@ -1,18 +1,15 @@
-import { execFile } from 'node:child_process';
-import { readFile, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withHash } from '../../src/gateway/schema/introspection.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { createTranslationService } from '../../src/upstreams/translation/service.ts';
 import { createChangingProblemsService, SCHEMAS } from '../helpers/changing-problems-service.ts';
+import { compiledBuild } from '../helpers/compiled-build.ts';
 import { freePort } from '../helpers/redis-server.ts';
-import { PROJECT_ROOT, runCommand, type RunningCommand } from '../helpers/run-command.ts';
+import { runCommand, type RunningCommand } from '../helpers/run-command.ts';
 import { postGraphQL } from '../helpers/start-stack.ts';
 
-const run = promisify(execFile);
 
 /**
  * The compiled entry as production runs it (`node dist/src/cli/start.js`), over a problems service
@@ -26,17 +23,13 @@ describe('node dist/src/cli/start.js follows the problems schema', () => {
   let command: RunningCommand | undefined;
   beforeAll(async () => {
     translation = await listen(createTranslationService({ apiKey: 'translation-key' }).listener);
-    // Built into a copy of the package (its files linked), as test/operations/shutdown.test.ts does,
-    // so no other test reads dist/ while this one writes it.
-    built = await mkdtemp(join(tmpdir(), 'gateway-live-schema-'));
-    for (const entry of ['package.json', 'node_modules', '.meshrc.yaml', 'sources', 'src']) await symlink(join(PROJECT_ROOT, entry), join(built, entry));
-    await run(process.execPath, [`${PROJECT_ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json', '--outDir', join(built, 'dist')], { cwd: PROJECT_ROOT });
+    // The run's one build of the package, shared with the other compiled-entry tests.
+    built = await compiledBuild();
   });
   afterAll(async () => {
     command?.child.kill('SIGKILL');
     for (const close of closing) await close();
     await translation?.close();
-    if (built) await rm(built, { recursive: true, force: true });
   });
 
   it('starts on the snapshot while the service is down, goes live when it is up, refuses a removed field itself, and holds its memory over 50 swaps without failing a request', async () => {

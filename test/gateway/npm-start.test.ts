@@ -5,7 +5,20 @@ import { postGraphQL } from '../helpers/start-stack.ts';
 import { runEntry, type RunningCommand } from '../helpers/run-command.ts';
 import { translatedTitleOf } from '../helpers/stand-in-translation.ts';
 
-/** The README's `npm start`, run as a user would: a separate process, stopped with Ctrl-C (SIGINT). */
+/** `npm start` advertises GraphiQL on its "listening" line only when it serves it. */
+async function expectGraphiqlOff(command: RunningCommand, port: string): Promise<void> {
+  const [line] = command.output().match(/listening: http:\/\/localhost:\d+\/graphql[^\n]*/)!;
+  expect(line).toContain('GraphQL over HTTP; GraphiQL off');
+  expect(line).not.toContain('GraphiQL in a browser');
+  const page = await fetch(`http://127.0.0.1:${port}/graphql`, { headers: { accept: 'text/html' } });
+  await page.arrayBuffer();
+  expect(page.headers.get('content-type') ?? '').not.toMatch(/text\/html/);
+}
+
+/**
+ * The README's `npm start`, run as a user would: a separate process, stopped with Ctrl-C (SIGINT).
+ * Each configuration starts once and is asked all its checks.
+ */
 describe('npm start (src/cli/start.ts)', () => {
   const running: RunningCommand[] = [];
   afterAll(() => {
@@ -18,6 +31,8 @@ describe('npm start (src/cli/start.ts)', () => {
     running.push(command);
     const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
     expect(command.output()).toContain('DEBUG is ignored by the gateway');
+    // In development GraphiQL is served, and the line says so (the configurations below turn it off).
+    expect(command.output()).toMatch(/listening: http:\/\/localhost:\d+\/graphql \(GraphiQL in a browser/);
     expect(command.output()).toMatch(/schema ready in \d+\.\d s: \d+ types, all links in place/);
     expect(command.output()).toMatch(/problems: local stand-in with fake data at http:\/\/127\.0\.0\.1:\d+/);
     expect(command.output()).toMatch(/translation: local stand-in with fake data at http:\/\/127\.0\.0\.1:\d+/);
@@ -86,6 +101,7 @@ describe('npm start (src/cli/start.ts)', () => {
     expect(lines.length).toBeGreaterThanOrEqual(5);
     for (const line of lines) expect(line).toMatchObject({ level: expect.any(String), msg: expect.any(String), standIns: true });
     expect(command.output()).toMatch(/listening: .*fake data from the local stand-ins for problems and translation\)/);
+    await expectGraphiqlOff(command, port!);
     const readiness = await (await fetch(`http://127.0.0.1:${port}/readiness`)).json();
     expect(readiness).toEqual({ status: 'ready', services: { problems: 'ok', translation: 'ok' }, standIns: true, schema: expect.objectContaining({ source: 'live', lastCheck: 'ok' }) });
     const result = await postGraphQL(`http://127.0.0.1:${port}/graphql`, /* GraphQL */ `{ problem(id: "p1001") { translation(to: "es") { title } } }`);
@@ -102,12 +118,13 @@ describe('npm start (src/cli/start.ts)', () => {
     expect(all.map((line) => line.msg)).toEqual(expect.arrayContaining(['request', 'stopped: every request answered']));
   });
 
-  it('never prints credentials that an upstream URL carries', async () => {
-    const command = runEntry('src/cli/start.ts', { PORT: '0', PROBLEMS_URL: 'http://reader:s3cret-pass@127.0.0.1:9' });
+  it('never prints credentials that an upstream URL carries; with GATEWAY_GRAPHIQL=false, says GraphiQL is off and serves none', async () => {
+    const command = runEntry('src/cli/start.ts', { PORT: '0', PROBLEMS_URL: 'http://reader:s3cret-pass@127.0.0.1:9', GATEWAY_GRAPHIQL: 'false' });
     running.push(command);
-    await command.waitFor(/listening: http:\/\/localhost:\d+\/graphql/);
+    const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
     expect(command.output()).toContain('problems: http://127.0.0.1:9 (from PROBLEMS_URL)');
     expect(command.output()).not.toContain('s3cret-pass');
+    await expectGraphiqlOff(command, port!);
     command.child.kill('SIGTERM');
     expect(await command.exited).toBe(0);
   });

@@ -21,6 +21,7 @@ const QUERY = /* GraphQL */ `{ problem(id: "p1") { id title statement } }`;
  */
 async function startHeldProblems() {
   const waiting: (() => void)[] = [];
+  const watchers = new Set<() => void>();
   const held = {
     arrived: 0,
     answered: 0,
@@ -29,6 +30,17 @@ async function startHeldProblems() {
     release: () => {
       for (const answer of waiting.splice(0)) answer();
     },
+    /** Resolves once `count` requests have arrived in all (counted from the service's start): no polling. */
+    arrivals: (count: number) =>
+      new Promise<void>((resolve) => {
+        const watcher = () => {
+          if (held.arrived < count) return;
+          watchers.delete(watcher);
+          resolve();
+        };
+        watchers.add(watcher);
+        watcher();
+      }),
   };
   held.server = await listen((request, response) => {
     let body = '';
@@ -42,6 +54,7 @@ async function startHeldProblems() {
       // The gateway's introspection at start (answered with nothing it can use: it keeps its snapshot) is not a request in flight.
       if (body.includes('__schema')) return answer();
       held.arrived += 1;
+      for (const watcher of [...watchers]) watcher();
       waiting.push(() => {
         held.answered += 1;
         answer();
@@ -105,7 +118,7 @@ describe('stopping the gateway with requests in flight', () => {
     const [, standInPort] = command.output().match(/translation: local stand-in with fake data at http:\/\/127\.0\.0\.1:(\d+)/)!;
     const arrivedBefore = slow.arrived;
     const reply = sendSlowQuery(Number(port), 'in-flight-1');
-    while (slow.arrived === arrivedBefore) await new Promise((resolve) => setTimeout(resolve, 10));
+    await slow.arrivals(arrivedBefore + 1);
 
     command.child.kill('SIGTERM');
     await command.waitFor(/SIGTERM: stopping/);
@@ -133,7 +146,7 @@ describe('stopping the gateway with requests in flight', () => {
         () => 'no answer',
       ),
     );
-    while (slow.arrived < arrivedBefore + 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    await slow.arrivals(arrivedBefore + 2);
     const answeredBefore = slow.answered;
 
     command.child.kill('SIGTERM');
@@ -214,7 +227,7 @@ describe('stopping the gateway with requests in flight', () => {
 
     const arrivedBefore = slow.arrived;
     const reply = sendSlowQuery(Number(port), 'npm-1');
-    while (slow.arrived === arrivedBefore) await new Promise((resolve) => setTimeout(resolve, 10));
+    await slow.arrivals(arrivedBefore + 1);
     command.child.kill('SIGTERM');
     // Answered only once the gateway has the signal: the request is in flight while it stops.
     await command.waitFor(/SIGTERM: stopping/);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_KEY_HEADERS_HINT } from '../../src/gateway/graphiql.ts';
 import { graphiqlExamplesFor } from '../../src/gateway/graphiql/examples.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 // The GraphiQL page over HTTP, no browser: it must name nothing outside the gateway, and every file it
 // names must be served by the gateway. (test/browser/graphiql.test.ts runs it in Chromium, offline.)
@@ -10,7 +11,7 @@ const CDN_HOSTS = /unpkg|jsdelivr|cdnjs|googleapis|gstatic|esm\.sh|skypack|cloud
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await sharedStack('open');
 });
 afterAll(async () => {
   await stack?.close();
