@@ -116,7 +116,7 @@ describe('the GraphiQL page', () => {
       'TheLink',
     ]);
     expect(options.defaultTabs[0].query).toBe(options.defaultQuery);
-    expect(options.defaultQuery).toContain('$language: String! = "es"'); // runs as it is, no variables needed
+    expect(options.defaultQuery).toContain('$language: [String!]! = ["es"]'); // runs as it is, no variables needed
     // Open gateway: no key hint anywhere.
     expect(options.headers).toBeUndefined();
     for (const tab of options.defaultTabs) expect(tab.headers).toBeNull();
