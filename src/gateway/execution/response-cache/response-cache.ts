@@ -6,6 +6,7 @@ import type { KeyValueStore } from '../../stores/key-value-store.ts';
 import type { CachedAnswer } from '../../request/cached-answer.ts';
 import type { AnswerLanguage } from '../../request/answer-language.ts';
 import { answerLanguageHeaders } from '../../request/languages-served.ts';
+import { answerText, hasData } from '../forward/prepared-operations.ts';
 
 export interface ResponseCacheOptions {
   /**
@@ -195,9 +196,10 @@ export function createResponseCache({
     ttlFor,
     keep(key, operation, result, language = {}) {
       const ttl = ttlFor(operation);
-      if (ttl <= 0 || result.errors?.length || result.data == null) return undefined;
-      // With its extensions: what `@inContext` says was served is part of the answer (translation/in-context.ts).
-      const text = JSON.stringify(result.extensions ? { data: result.data, extensions: result.extensions } : { data: result.data });
+      if (ttl <= 0 || result.errors?.length || !hasData(result)) return undefined;
+      // The answer as written (with its extensions: what `@inContext` says was served is part of it),
+      // never parsed back from a shaped answer's text only to be written again.
+      const text = answerText(result);
       const stored: StoredAnswer = { body: text, etag: `"${sha256Of(text)}"`, operationName: operation.name?.value, expiresAt: Date.now() + ttl, ...language };
       const answer = readyAnswer(stored);
       local.set(key, answer);
