@@ -10,7 +10,7 @@ import { useSelectionOrder } from '../execution/shape/use-selection-order.ts';
 import { graphiqlYogaOptions, useGraphiQLAssets } from '../graphiql.ts';
 import { useContentTypeCase } from '../guards/content-type-case.ts';
 import { useDocumentLimits } from '../guards/operation-limits.ts';
-import { usePersistedQueries } from '../guards/persisted-documents.ts';
+import { usePersistedQueries, type PersistedDocuments } from '../guards/persisted-documents.ts';
 import { useRequestBody } from '../guards/request-body.ts';
 import type { RouteTable } from '../guards/route.ts';
 import type { BuiltMesh } from '../mesh.ts';
@@ -20,7 +20,6 @@ import type { FrontDoorOptions } from '../pipeline/front-door/front-door.ts';
 import { useGatewayPipeline } from '../pipeline/yoga-adapter.ts';
 import type { GuardList } from '../request/guards.ts';
 import type { GatewaySettings } from '../settings.ts';
-import type { SharedStores } from '../shared-stores.ts';
 
 /** What yoga's stages of one engine are made of: the engine's own parts and the gateway's. */
 export interface YogaStagesOptions {
@@ -30,8 +29,8 @@ export interface YogaStagesOptions {
   schema: GraphQLSchema;
   guards: GuardList;
   observability: Pick<Observability, 'yogaPlugins'>;
-  shared: SharedStores | undefined;
-  trustedDocuments: Record<string, string> | undefined;
+  /** Persisted-query hashes and trusted documents, the same as the front door's. */
+  persisted: PersistedDocuments;
   responseCache: ResponseCache;
   forwarding: SingleSourceFastPath | undefined;
   maskErrors: (result: ExecutionResult) => ExecutionResult;
@@ -41,7 +40,7 @@ export interface YogaStagesOptions {
 export type YogaStages = [string, object | object[]][];
 
 /** yoga's plugins of one engine by name, in the order their hooks run (`gateway.pipeline.plugins`). */
-export function yogaStages({ settings, mesh, schema, guards, observability, shared, trustedDocuments, responseCache, forwarding, maskErrors }: YogaStagesOptions): YogaStages {
+export function yogaStages({ settings, mesh, schema, guards, observability, persisted, responseCache, forwarding, maskErrors }: YogaStagesOptions): YogaStages {
   return [
     // Execution: Mesh's engine and per-request in-context SDK, over the public schema, with @defer
     // and @stream (Mesh executes with graphql-tools' executor, which delivers increments).
@@ -61,11 +60,7 @@ export function yogaStages({ settings, mesh, schema, guards, observability, shar
     ['request body', useRequestBody({ maxBytes: settings.maxBodyBytes })],
     // The parameters: persisted-query hashes and trusted documents turned into their documents
     // before anything below (the response cache keys on the document) reads them.
-    ['persisted documents', usePersistedQueries({
-      store: shared?.keyValueStore('persisted-queries'),
-      ttlMs: settings.persistedQueriesTtlSeconds * 1000,
-      trustedDocuments,
-    })],
+    ['persisted documents', usePersistedQueries(persisted)],
     // The document: introspection switch, then the size and shape limits while parsing and
     // validating (after Mesh's plugins: their parser wraps whichever parser Mesh sets).
     ['introspection switch', useDisableIntrospection({ isDisabled: () => !settings.introspection })],

@@ -22,6 +22,7 @@ import type { GuardList } from '../request/guards.ts';
 import type { Disposable } from '../schema/engine-slot.ts';
 import type { IntrospectedSchema } from '../schema/introspection.ts';
 import { invalidTrustedDocuments } from '../guards/stale-trusted-documents.ts';
+import { createPersistedDocuments } from '../guards/persisted-documents.ts';
 import type { GatewaySettings } from '../settings.ts';
 import type { SharedStores } from '../shared-stores.ts';
 import type { PrewarmTarget } from '../translation/prewarm/translation-prewarm.ts';
@@ -121,7 +122,9 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
         translationVariant: translationRuntime.variant,
       });
       await nextTurn();
-      const stages = yogaStages({ settings, mesh, schema, guards, observability, shared, trustedDocuments, responseCache, forwarding, maskErrors });
+      // Persisted-query hashes and trusted documents: one store and one set of rules for the door and yoga.
+      const persisted = createPersistedDocuments({ store: shared?.keyValueStore('persisted-queries'), ttlMs: settings.persistedQueriesTtlSeconds * 1000, trustedDocuments });
+      const stages = yogaStages({ settings, mesh, schema, guards, observability, persisted, responseCache, forwarding, maskErrors });
       const yoga = engineYoga({ settings, stages, schema, routes, cors });
       // The plans of the texts seen: the fast path's table when it is on (yoga's forwarding fills it too).
       const prepared = forwarding?.prepared ?? createPreparedOperations();
@@ -133,6 +136,8 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
         maskErrors,
         observers: observability.observers,
         cors,
+        persisted,
+        maxBatchOperations: settings.maxBatchOperations,
         direct: {
           operations: prepared,
           // The first request of a text takes the same way as the thousandth: planned here, once,

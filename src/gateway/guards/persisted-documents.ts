@@ -34,10 +34,43 @@ interface PersistedQueryExtension {
   sha256Hash?: string;
 }
 
+/** A request's parameters as the persisted documents read them (yoga's, or the front door's). */
+export interface PersistedParams {
+  query?: unknown;
+  extensions?: unknown;
+  documentId?: unknown;
+}
+
+/**
+ * What a request's parameters come to once a persisted hash or trusted document is resolved: the
+ * document to run (`query`), the extensions without a hash that was found (so that validation does
+ * not take it for a registration), and `register`, the hash a document sent with its own SHA-256
+ * is to be kept under once it has validated. Undefined: the parameters run as sent.
+ */
+export interface ResolvedParams {
+  params: PersistedParams & { query: string };
+  register?: string;
+}
+
+/**
+ * Automatic persisted queries and trusted documents, as plain functions over a request's parameters,
+ * which yoga's plugin (usePersistedQueries) and the front door (pipeline/front-door/) both call:
+ * the same answers, the same errors, the same store, whichever serves the request.
+ */
+export interface PersistedDocuments {
+  /**
+   * The parameters with their document resolved, undefined when they need no change, or a thrown
+   * GraphQLError (PERSISTED_QUERY_NOT_FOUND, …) that is the whole answer. `method` and `search`: a
+   * GET's `documentId` is read from its query string (yoga's GET parser does not keep it).
+   */
+  resolve(params: PersistedParams, method: string, url: string): ResolvedParams | undefined | Promise<ResolvedParams | undefined>;
+  /** Keeps `query` under `hash` (resolve said `register`) once it has passed parsing and validation; in the background. */
+  register(hash: string, query: string, owner: string | undefined): void;
+}
+
 /**
  * Automatic persisted queries (the protocol Apollo Client's PersistedQueryLink and urql's
- * persistedExchange speak, GET and POST) and trusted documents. Runs in `onParams`, before the
- * response cache, so everything after it sees the document's text as if the client had sent it.
+ * persistedExchange speak, GET and POST) and trusted documents.
  *
  * APQ: a hash alone is looked up (PERSISTED_QUERY_NOT_FOUND when unknown, and the client sends the
  * document with it); a document with a hash is stored only when the hash is the document's SHA-256,
@@ -52,77 +85,99 @@ interface PersistedQueryExtension {
  * sends graphql-js' print of a codegen document whose manifest entry is normalized); what runs is
  * always the manifest's own text. Nothing is ever registered.
  */
-export function usePersistedQueries({
+export function createPersistedDocuments({
   store = createMemoryKeyValueStore({ maxBytes: STORE_MAX_BYTES }),
   ttlMs = defaultOf('persistedQueriesTtlSeconds') * 1000,
   trustedDocuments,
   storeTimeoutMs = 100,
-}: PersistedQueriesOptions = {}): Plugin {
+}: PersistedQueriesOptions = {}): PersistedDocuments {
   const trusted = trustedDocuments && trustedTextsOf(trustedDocuments);
   const keyOf = (hash: string) => `apq:${hash}`;
 
+  /** Only the manifest's documents: named by hash or id, or sent as (a printing of) an entry's text. */
+  function resolveTrusted(manifest: TrustedDocuments, texts: TrustedTexts, params: PersistedParams, hash: string | undefined, query: string | undefined): ResolvedParams | undefined {
+    if (hash !== undefined) {
+      const document = Object.hasOwn(manifest, hash) ? manifest[hash] : undefined;
+      if (document === undefined || (query !== undefined && texts.find(query) !== document)) throw unknownOperation();
+      // yoga refuses parameters it does not know, documentId among them.
+      const { documentId: _documentId, ...known } = params;
+      return { params: { ...known, query: document } };
+    }
+    const document = query === undefined ? undefined : texts.find(query);
+    if (document === undefined) throw persistedOnly();
+    return document === query ? undefined : { params: { ...params, query: document } };
+  }
+
+  /** APQ: a hash alone looked up, a document with its hash checked (and registered once valid). */
+  function resolveAutomatic(params: PersistedParams, extension: PersistedQueryExtension, hash: string | undefined, query: string | undefined): ResolvedParams | undefined | Promise<ResolvedParams | undefined> {
+    if (extension.version !== undefined && extension.version !== 1) {
+      throw requestError(`Persisted query version ${String(extension.version)} is not supported (only 1).`, ErrorCode.PersistedQueryNotSupported, 400);
+    }
+    if (hash === undefined) throw requestError('extensions.persistedQuery needs a sha256Hash.', 'BAD_REQUEST', 400);
+    if (ttlMs <= 0) {
+      if (query !== undefined) return undefined;
+      // The message is what clients match on to stop sending hashes.
+      throw requestError('PersistedQueryNotSupported', ErrorCode.PersistedQueryNotSupported, 400);
+    }
+    if (query !== undefined) {
+      if (sha256Hex(query) !== hash.toLowerCase()) {
+        throw requestError("The persisted query's sha256Hash is not the SHA-256 of its document; nothing was stored.", ErrorCode.PersistedQueryHashMismatch, 400);
+      }
+      // Stored once it has been validated (register), if it is not too long to keep.
+      return query.length > MAX_STORED_DOCUMENT_CHARS ? undefined : { params: params as ResolvedParams['params'], register: hash };
+    }
+    return withStoreTimeout(store, () => store.get(keyOf(hash.toLowerCase())), storeTimeoutMs)
+      .catch(() => undefined)
+      .then((stored) => {
+        // The message is what clients match on to send the document with its hash.
+        if (stored === undefined) throw requestError('PersistedQueryNotFound', ErrorCode.PersistedQueryNotFound, 404);
+        // Found: without its hash from here on, so that validation does not take it for a registration.
+        const { persistedQuery: _found, ...extensions } = params.extensions as Record<string, unknown>;
+        return { params: { ...params, query: stored, extensions } };
+      });
+  }
+
   return {
-    async onParams({ request, params, setParams }) {
+    resolve(params, method, url) {
       const extension = (params.extensions as { persistedQuery?: PersistedQueryExtension } | undefined)?.persistedQuery;
       // graphql-codegen's convention for trusted documents; yoga's GET parser does not keep it.
-      const documentId =
-        (params as { documentId?: unknown }).documentId ??
-        (request.method === 'GET' ? new URL(request.url).searchParams.get('documentId') ?? undefined : undefined);
+      const documentId = params.documentId ?? (method === 'GET' ? new URL(url).searchParams.get('documentId') ?? undefined : undefined);
       const hash = typeof extension?.sha256Hash === 'string' ? extension.sha256Hash : typeof documentId === 'string' ? documentId : undefined;
       const query = typeof params.query === 'string' && params.query.length > 0 ? params.query : undefined;
+      if (trustedDocuments && trusted) return resolveTrusted(trustedDocuments, trusted, params, hash, query);
+      return extension ? resolveAutomatic(params, extension, hash, query) : undefined;
+    },
+    register(hash, query, owner = 'anonymous') {
+      if (trusted || ttlMs <= 0 || query.length > MAX_STORED_DOCUMENT_CHARS) return;
+      const bound: WriteBound = { maxBytes: STORE_MAX_BYTES, owner, ownerMaxBytes: STORE_MAX_BYTES * CLIENT_SHARE };
+      void withStoreTimeout(store, () => store.set(keyOf(hash.toLowerCase()), query, ttlMs, bound), storeTimeoutMs).catch(() => undefined);
+    },
+  };
+}
 
-      if (trustedDocuments && trusted) {
-        if (hash !== undefined) {
-          const document = Object.hasOwn(trustedDocuments, hash) ? trustedDocuments[hash] : undefined;
-          if (document === undefined || (query !== undefined && trusted.find(query) !== document)) throw unknownOperation();
-          // yoga refuses parameters it does not know, documentId among them.
-          const { documentId: _documentId, ...known } = params as typeof params & { documentId?: unknown };
-          setParams({ ...known, query: document });
-          return;
-        }
-        const document = query === undefined ? undefined : trusted.find(query);
-        if (document === undefined) throw persistedOnly();
-        if (document !== query) setParams({ ...params, query: document });
-        return;
-      }
-
-      if (!extension) return;
-      if (extension.version !== undefined && extension.version !== 1) {
-        throw requestError(`Persisted query version ${String(extension.version)} is not supported (only 1).`, ErrorCode.PersistedQueryNotSupported, 400);
-      }
-      if (hash === undefined) throw requestError('extensions.persistedQuery needs a sha256Hash.', 'BAD_REQUEST', 400);
-      if (ttlMs <= 0) {
-        if (query !== undefined) return;
-        // The message is what clients match on to stop sending hashes.
-        throw requestError('PersistedQueryNotSupported', ErrorCode.PersistedQueryNotSupported, 400);
-      }
-      if (query !== undefined) {
-        if (sha256Hex(query) !== hash.toLowerCase()) {
-          throw requestError("The persisted query's sha256Hash is not the SHA-256 of its document; nothing was stored.", ErrorCode.PersistedQueryHashMismatch, 400);
-        }
-        // Stored once it has been validated (onValidate), if it is not too long to keep.
-        return;
-      }
-      const stored = await withStoreTimeout(store, () => store.get(keyOf(hash.toLowerCase())), storeTimeoutMs).catch(() => undefined);
-      // The message is what clients match on to send the document with its hash.
-      if (stored === undefined) throw requestError('PersistedQueryNotFound', ErrorCode.PersistedQueryNotFound, 404);
-      // Found: without its hash from here on, so that validation does not take it for a registration.
-      const { persistedQuery: _found, ...extensions } = params.extensions as Record<string, unknown>;
-      setParams({ ...params, query: stored, extensions });
+/**
+ * The persisted documents (createPersistedDocuments) as a yoga plugin, for the requests yoga serves
+ * behind the front door. Runs in `onParams`, before the response cache, so everything after it
+ * sees the document's text as if the client had sent it; a document sent to register is kept once
+ * its validation ends valid (parsed within the token limit, and valid under every validation rule:
+ * depth, aliases, directives, introspection), written in the background.
+ */
+export function usePersistedQueries(options: PersistedQueriesOptions | PersistedDocuments = {}): Plugin {
+  const persisted = 'resolve' in options ? options : createPersistedDocuments(options);
+  return {
+    async onParams({ request, params, setParams }) {
+      const resolved = await persisted.resolve(params as PersistedParams, request.method, request.url);
+      if (resolved && resolved.params !== params) setParams(resolved.params as typeof params);
     },
     onValidate({ context }) {
-      if (trusted || ttlMs <= 0) return;
       // A document that still comes with its hash here is one sent to register (onParams checked the hash).
       const { params } = context as { params?: { query?: unknown; extensions?: { persistedQuery?: PersistedQueryExtension } } };
       const query = params?.query;
       const hash = params?.extensions?.persistedQuery?.sha256Hash;
-      if (typeof query !== 'string' || typeof hash !== 'string' || query.length > MAX_STORED_DOCUMENT_CHARS) return;
-      const owner = gatewayRequestOf(context)?.identity ?? 'anonymous';
-      const bound: WriteBound = { maxBytes: STORE_MAX_BYTES, owner, ownerMaxBytes: STORE_MAX_BYTES * CLIENT_SHARE };
+      if (typeof query !== 'string' || typeof hash !== 'string') return;
+      const owner = gatewayRequestOf(context)?.identity;
       return ({ valid }) => {
-        // Parsed (within the token limit) and valid under every validation rule: depth, aliases,
-        // directives, introspection. Written in the background: the answer does not wait for it.
-        if (valid) void withStoreTimeout(store, () => store.set(keyOf(hash.toLowerCase()), query, ttlMs, bound), storeTimeoutMs).catch(() => undefined);
+        if (valid) persisted.register(hash, query, owner);
       };
     },
   };

@@ -1,5 +1,5 @@
 import { getCORSHeadersByRequestAndOptions, type CORSOptions } from '@whatwg-node/server';
-import type { ExecutionResult } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import { REQUEST_ID_HEADER, tellFinished, type RequestObserver } from '../../request/observed-request.ts';
 import { cacheControlOf, cachingHeaders, matchesEtag, secondsLeft } from '../../execution/response-cache/response-cache.ts';
 import type { CachedAnswer } from '../../request/cached-answer.ts';
@@ -7,12 +7,20 @@ import type { GatewayRequest } from '../../request/gateway-request.ts';
 import { answerLanguageHeaders, answerLanguageOf } from '../../request/languages-served.ts';
 import type { DoorAnswer } from './door-request.ts';
 import { contentTypeOf } from './media-type.ts';
+import { resultHead, resultText } from './result-answer.ts';
 
 export interface DoorAnswersOptions {
   observers: RequestObserver[];
   /** The CORS options: a browser's request (with an `Origin`) gets their headers on every answer. */
   cors?: CORSOptions;
+  /** The one masking step every answer gets (error-masking.ts). */
+  maskErrors: (result: ExecutionResult) => ExecutionResult;
+  /** Told every answer's errors before they are masked, to log their causes as Mesh does for yoga's (mesh-logger.ts). */
+  onErrors?: (errors: readonly GraphQLError[]) => void;
 }
+
+/** What a batch's answer is validated by: the etag of its answers together, and when the first of them expires. */
+export type Validator = Pick<CachedAnswer, 'etag' | 'expiresAt' | 'contentLanguage' | 'negotiated'>;
 
 /** What a hit is recorded as for the observers: an answer without errors. */
 const ANSWER_WITHOUT_ERRORS = Object.freeze({});
@@ -22,14 +30,14 @@ const ANSWER_WITHOUT_ERRORS = Object.freeze({});
  * id, the CORS headers, the validators (ETag and a 304 for `If-None-Match`), `Content-Language` and
  * `Vary`, the length; the observers are told each answer as it is made.
  */
-export function doorAnswers({ observers, cors }: DoorAnswersOptions) {
+export function doorAnswers({ observers, cors, maskErrors, onErrors }: DoorAnswersOptions) {
   /** An answer with its head completed; a 304 when `If-None-Match` names the cached answer it carries. */
   function answer(
     { observed, head, languagesServed }: GatewayRequest,
     status: number,
     headers: Record<string, string | number>,
     body: string | Buffer | null,
-    validator?: { cached: CachedAnswer | undefined; ifNoneMatch: string | undefined },
+    validator?: { cached: Validator | undefined; ifNoneMatch: string | undefined },
   ): DoorAnswer {
     const all: Record<string, string | number> = { ...headers };
     const cached = validator?.cached;
@@ -79,7 +87,26 @@ export function doorAnswers({ observers, cors }: DoorAnswersOptions) {
     return { status, headers, body: notModified || head.method === 'HEAD' ? null : cached.body };
   }
 
-  return { answer, hit };
+  /**
+   * A result with errors, masked, its status, headers and body by the GraphQL over HTTP spec's rules
+   * (result-answer.ts), so an error reads the same whichever way answers it.
+   */
+  function result(gateway: GatewayRequest, executed: ExecutionResult, mediaType: string): DoorAnswer {
+    const shown = masked(gateway, executed);
+    // The observers (the request log's upstream causes) read the errors before masking, as yoga's do.
+    gateway.observed.result = executed;
+    const { status, headers } = resultHead(shown, mediaType);
+    headers['content-type'] = contentTypeOf(mediaType);
+    return answer(gateway, status, headers, resultText(shown));
+  }
+
+  /** A result as the client gets it: its errors' causes told (Mesh's own execution logs a delegated operation's itself), then masked. */
+  function masked(gateway: GatewayRequest, executed: ExecutionResult): ExecutionResult {
+    if (executed.errors?.length && gateway.observed.lane !== 'delegated') onErrors?.(executed.errors);
+    return maskErrors(executed);
+  }
+
+  return { answer, hit, result, masked };
 }
 
 export type DoorAnswers = ReturnType<typeof doorAnswers>;

@@ -1,6 +1,5 @@
 import { memoized } from '../../../shared/memoized.ts';
 import { normalizedContentType } from '../../guards/content-type-case.ts';
-import type { CacheableParams } from '../../execution/response-cache/response-cache.ts';
 
 /** A JSON body in UTF-8, in any spelling of its media type yoga's parser is given (use-content-type-case.ts). */
 export function isJson(contentType: string | null | undefined): boolean {
@@ -13,24 +12,46 @@ const isJsonType = memoized((contentType) => {
 });
 
 /**
- * The parameters of a plain JSON request body, or undefined for anything the door leaves to yoga:
- * not an object (a batch is an array), no query text, a persisted-query hash or a trusted document
- * id (yoga resolves and checks those), fields of the wrong type.
+ * One operation's parameters as the door reads them: what the cache keys (query, variables,
+ * operation name) and, for a persisted document, its hash or id (`extensions`, `documentId`) with
+ * `query` possibly absent until the persisted documents resolve it (guards/persisted-documents.ts).
  */
-export function paramsOfBody(body: Buffer): CacheableParams | undefined {
+export interface DoorParams {
+  query: string | undefined;
+  variables?: unknown;
+  operationName?: string | null;
+  extensions?: Record<string, unknown>;
+  documentId?: string;
+}
+
+/** What a JSON body holds, as far as the door serves it: one operation, or a batch (a JSON array of them). */
+export type DoorBody = { batch: false; params: DoorParams } | { batch: true; operations: (DoorParams | undefined)[] };
+
+/**
+ * The parameters of a JSON request body, or undefined for anything the door leaves to yoga (which
+ * words the error): no JSON, not an object or array, fields of the wrong type. An operation of a
+ * batch that is none of those is undefined in its place.
+ */
+export function paramsOfBody(body: Buffer): DoorBody | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch {
     return undefined;
   }
+  if (Array.isArray(parsed)) return { batch: true, operations: parsed.map(paramsOfObject) };
+  const params = paramsOfObject(parsed);
+  return params && { batch: false, params };
+}
+
+function paramsOfObject(parsed: unknown): DoorParams | undefined {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
   const { query, variables, operationName, extensions, documentId } = parsed as Record<string, unknown>;
-  return plainParams(query, variables, operationName, extensions, documentId);
+  return doorParams(query, variables, operationName, extensions, documentId);
 }
 
 /** As paramsOfBody, for a GET's query string; a parameter given twice is yoga's to judge. */
-export function paramsOfQueryString(search: string): CacheableParams | undefined {
+export function paramsOfQueryString(search: string): DoorParams | undefined {
   const entries = new URLSearchParams(search);
   const names = [...entries.keys()];
   if (new Set(names).size !== names.length) return undefined;
@@ -43,14 +64,21 @@ export function paramsOfQueryString(search: string): CacheableParams | undefined
       return Symbol('not JSON');
     }
   };
-  return plainParams(entries.get('query') ?? undefined, json('variables'), entries.get('operationName') || undefined, json('extensions'), entries.get('documentId') ?? undefined);
+  return doorParams(entries.get('query') ?? undefined, json('variables'), entries.get('operationName') || undefined, json('extensions'), entries.get('documentId') ?? undefined);
 }
 
-function plainParams(query: unknown, variables: unknown, operationName: unknown, extensions: unknown, documentId: unknown): CacheableParams | undefined {
-  if (typeof query !== 'string' || documentId !== undefined) return undefined;
+function doorParams(query: unknown, variables: unknown, operationName: unknown, extensions: unknown, documentId: unknown): DoorParams | undefined {
   if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined;
-  // An extensions map only (an array is yoga's 400), without a persisted-query hash (yoga resolves those).
-  if (extensions !== undefined && extensions !== null && (typeof extensions !== 'object' || Array.isArray(extensions) || 'persistedQuery' in extensions)) return undefined;
+  // An extensions map only (an array is yoga's 400).
+  if (extensions !== undefined && extensions !== null && (typeof extensions !== 'object' || Array.isArray(extensions))) return undefined;
+  const persisted = (extensions !== undefined && extensions !== null && 'persistedQuery' in extensions) || documentId !== undefined;
+  if (persisted) {
+    // The persisted documents read the rest (persisted-documents.ts); a query, if any, is a text.
+    if (query !== undefined && typeof query !== 'string') return undefined;
+    if (documentId !== undefined && typeof documentId !== 'string') return undefined;
+    return { query, variables, operationName: operationName as string | null | undefined, extensions: extensions as Record<string, unknown>, documentId };
+  }
+  if (typeof query !== 'string') return undefined;
   return { query, variables, operationName: operationName as string | null | undefined };
 }
