@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardList } from '../../src/gateway/request/guards.ts';
@@ -53,6 +54,7 @@ describe('the front door through node:http and through fetch', () => {
   const guards: Partial<GuardList> = {
     head: [{ name: 'count head', check: count('head') }],
     params: [{ name: 'count params', check: count('params') }],
+    batch: [{ name: 'count batch', check: async (request) => count('batch')(request) }],
     operation: [{ name: 'count operation', check: count('operation') }],
   };
 
@@ -95,6 +97,9 @@ describe('the front door through node:http and through fetch', () => {
     ['a document that does not validate', '', post({ query: '{ nope }' })],
     ['a body that is no JSON', '', post('{ nope')],
     ['a batch', '', post([{ query: FORWARDED, variables: { first: 1 } }, { query: DELEGATED }])],
+    ['a batch yoga serves (one document does not validate)', '', post([{ query: FORWARDED, variables: { first: 1 } }, { query: '{ nope }' }])],
+    ['a persisted-query hash', '', post({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256(FORWARDED) } }, variables: { first: 2 } })],
+    ['an unknown persisted-query hash', '', post({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ unknown }') } } })],
     ['a stream asked for', '', post({ query: FORWARDED, variables: { first: 2 } }, { accept: 'text/event-stream' })],
     ['a GET', `?query=${encodeURIComponent(FORWARDED)}&variables=${encodeURIComponent('{"first":4}')}`, { headers: { authorization: `Bearer ${KEY}` } }],
     ['no key', '', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: FORWARDED }) }],
@@ -121,6 +126,14 @@ describe('the front door through node:http and through fetch', () => {
   });
 
   it.each([
+    ['a persisted-query hash', `?extensions=${encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } }))}`],
+    ['a trusted document id', '?documentId=abc'],
+  ])('asks for the key of a GET that names its document by %s (no text), as of any operation', async (_name, search) => {
+    const response = await fetch(target.gatewayUrl + search);
+    expect(response.status).toBe(401);
+  });
+
+  it.each([
     ['the listener', (id: string, init: RequestInit) => fetch(target.gatewayUrl, withId(init, id))],
     ['gateway.fetch', (id: string, init: RequestInit) => target.gateway.fetch(new Request(target.gatewayUrl, withId(init, id)))],
   ])('runs each guard once and reads the cache once for a document seen the first time (%s)', async (way, send) => {
@@ -140,6 +153,106 @@ describe('the front door through node:http and through fetch', () => {
     expect(logged.find((entry) => entry.requestId === id)?.lane).toBe('delegated');
   });
 });
+
+/**
+ * Batches and persisted documents are plain GraphQL over HTTP: the straight path answers them, and
+ * the request log's `lane` (which only the straight path sets) says so.
+ */
+describe('batches and persisted documents on the straight path', () => {
+  let stack: Stack;
+  let target: AddedGateway;
+  const logged: RequestLogEntry[] = [];
+  /** Guard runs by phase and request id. */
+  const runs = new Map<string, string[]>();
+  const count = (phase: string) => (request: { head: { headers: { get(name: string): string | null } } }) => {
+    const id = request.head.headers.get('x-request-id') ?? 'none';
+    runs.set(id, [...(runs.get(id) ?? []), phase]);
+    return undefined;
+  };
+  beforeAll(async () => {
+    stack = await startStack();
+    target = await stack.addGateway({
+      guards: {
+        head: [{ name: 'count head', check: count('head') }],
+        params: [{ name: 'count params', check: count('params') }],
+        batch: [{ name: 'count batch', check: async (request) => count('batch')(request) }],
+        operation: [{ name: 'count operation', check: count('operation') }],
+      },
+      requestLog: (entry) => logged.push(entry),
+      settings: { responseCacheTtlSeconds: 60, maxBatchOperations: 3 },
+    });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  const send = async (id: string, body: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(target.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': id, ...headers }, body: JSON.stringify(body) });
+    const text = await response.text();
+    await expect.poll(() => logged.some((entry) => entry.requestId === id)).toBe(true);
+    return { status: response.status, headers: response.headers, body: JSON.parse(text) as unknown, entry: logged.find((entry) => entry.requestId === id)! };
+  };
+
+  it('answers a batch as one array, each guard once per operation and the batch guards once, then from the cache', async () => {
+    const operations = [
+      { query: FORWARDED, variables: { first: 1 } },
+      { query: `${DELEGATED} # batch` },
+    ];
+    const alone = await Promise.all(operations.map(async (operation, index) => (await send(`batch-alone-${index}`, operation)).body));
+    const first = await send('batch-first', [...operations].reverse());
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual([...alone].reverse());
+    // Both answered from the cache: no operation guard, no run.
+    expect(runs.get('batch-first')).toEqual(['head', 'batch', 'params', 'params']);
+    expect(first.entry).toMatchObject({ operation: 'batch', lane: 'cache' });
+    // Answers of its own, not kept before: run on the straight path, kept, and validated as a whole.
+    const fresh = [{ query: FORWARDED, variables: { first: 3 } }, { query: FORWARDED, variables: { first: 4 } }];
+    const run = await send('batch-fresh', fresh);
+    expect(run.entry).toMatchObject({ operation: 'batch', lane: 'direct' });
+    expect(runs.get('batch-fresh')).toEqual(['head', 'batch', 'params', 'params', 'operation', 'operation']);
+    expect(run.headers.get('etag')).toMatch(/^"[\w-]{43}"$/);
+    const again = await fetch(target.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'if-none-match': run.headers.get('etag')! }, body: JSON.stringify(fresh) });
+    expect(again.status).toBe(304);
+  });
+
+  it('refuses a batch over MAX_BATCH_OPERATIONS in yoga\'s words, its operations never run', async () => {
+    const over = await send('batch-over', Array.from({ length: 4 }, () => ({ query: FORWARDED })), { accept: 'application/graphql-response+json' });
+    expect(over.status).toBe(413);
+    expect(over.body).toEqual({ errors: [{ message: 'Batching is limited to 3 operations per request.', extensions: { code: 'BAD_REQUEST' } }] });
+    expect(runs.get('batch-over')).toEqual(['head', 'batch']);
+  });
+
+  it('answers an automatic persisted query: registered with its document, then its hash alone, over POST and GET', async () => {
+    const query = `${FORWARDED} # apq`;
+    const extensions = { persistedQuery: { version: 1, sha256Hash: sha256(query) } };
+    const registered = await send('apq-register', { query, variables: { first: 2 }, extensions });
+    expect(registered.entry.lane).toBe('direct');
+    const byHash = await send('apq-hash', { variables: { first: 2 }, extensions });
+    expect(byHash.body).toEqual(registered.body);
+    expect(byHash.entry.lane).toBe('cache');
+    const other = await send('apq-hash-other', { variables: { first: 5 }, extensions });
+    expect(other.entry.lane).toBe('direct');
+    expect(runs.get('apq-hash-other')).toEqual(['head', 'params', 'operation']);
+    const get = await fetch(`${target.gatewayUrl}?variables=${encodeURIComponent('{"first":5}')}&extensions=${encodeURIComponent(JSON.stringify(extensions))}`, { headers: { 'x-request-id': 'apq-get' } });
+    expect(await get.json()).toEqual(other.body);
+    await expect.poll(() => logged.find((entry) => entry.requestId === 'apq-get')?.lane).toBe('cache');
+  });
+
+  it.each([
+    ['application/graphql-response+json', 404],
+    ['application/json', 404],
+  ])('answers an unknown hash with PERSISTED_QUERY_NOT_FOUND (%s: %i), which no cache may keep', async (accept, status) => {
+    const unknown = await send(`apq-unknown-${accept.length}`, { extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ unknown }') } } }, { accept });
+    expect(unknown.status).toBe(status);
+    expect(unknown.headers.get('cache-control')).toContain('no-cache');
+    expect(unknown.headers.get('content-type')).toBe(`${accept}; charset=utf-8`);
+    expect(unknown.body).toEqual({ errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] });
+  });
+});
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
 
 function withId(init: RequestInit, id: string): RequestInit {
   return { ...init, headers: { ...(init.headers as Record<string, string>), 'x-request-id': id } };

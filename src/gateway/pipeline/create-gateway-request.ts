@@ -18,3 +18,12 @@ export function createGatewayRequest({ head, pathname, mountPath, hasQueryParame
     readerLanguages: readAcceptLanguage(head.headers.get('accept-language')),
   };
 }
+
+/**
+ * Whether a URL's parameters ask for an operation: its text (`query`), or a persisted document's
+ * hash (`extensions`) or id (`documentId`), which yoga's GET parser serves as well. A GET without
+ * one is the GraphiQL page.
+ */
+export function asksOperation(search: URLSearchParams): boolean {
+  return search.has('query') || search.has('extensions') || search.has('documentId');
+}

@@ -4,7 +4,7 @@ import { estimateExecution } from '../execution/shape/operation-cost.ts';
 import { gatewayRequestOf, type GatewayRequest } from '../request/gateway-request.ts';
 import { responseOf, UNEXPECTED_ERROR, UNEXPECTED_RESULT, type EarlyAnswer } from '../request/early-answer.ts';
 import type { GuardList } from '../request/guards.ts';
-import { createGatewayRequest } from './create-gateway-request.ts';
+import { asksOperation, createGatewayRequest } from './create-gateway-request.ts';
 import { runBatchGuards, runHeadGuards, runOperationGuards, runParamsGuards } from './guard-list.ts';
 
 /** yoga's server context as the gateway fills it: the request object, and node:http's request when there is one. */
@@ -30,7 +30,7 @@ export function useGatewayPipeline(guards: GuardList): Plugin {
         gateway = createGatewayRequest({
           head: request,
           pathname: url.pathname,
-          hasQueryParameter: url.searchParams.has('query'),
+          hasQueryParameter: asksOperation(url.searchParams),
           socketAddress: context.req?.socket?.remoteAddress,
         });
         context.gateway = gateway;

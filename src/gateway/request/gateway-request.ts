@@ -21,7 +21,7 @@ export interface GatewayRequest {
    * e.g. `/api/graphql`; undefined when it serves a whole server. GraphQL is served at the mount path.
    */
   readonly mountPath: string | undefined;
-  /** Whether the URL has a `query` parameter (a GET that asks for an operation). */
+  /** Whether the URL asks for an operation: a `query` parameter, or a persisted document's hash or id (a GET that is no GraphiQL page). */
   readonly hasQueryParameter: boolean;
   /** The peer of the connection, when the gateway runs on node:http. */
   readonly socketAddress: string | undefined;

@@ -8,7 +8,7 @@ import type { PersistedDocuments } from '../../guards/persisted-documents.ts';
 import { UNEXPECTED_ERROR, UNEXPECTED_RESULT, type EarlyAnswer } from '../../request/early-answer.ts';
 import type { GatewayRequest } from '../../request/gateway-request.ts';
 import type { GuardList, MaybePromise } from '../../request/guards.ts';
-import { createGatewayRequest } from '../create-gateway-request.ts';
+import { asksOperation, createGatewayRequest } from '../create-gateway-request.ts';
 import { runHeadGuards } from '../guard-list.ts';
 import { batchAnswer } from './batch-answer.ts';
 import { doorAnswers } from './door-answers.ts';
@@ -191,11 +191,14 @@ const MAX_KNOWN_BODY_BYTES = 64 * 1024;
 /** The status a request is recorded with when its client went away before sending all of its body (nginx's "client closed request"). */
 const CLIENT_CLOSED_REQUEST = 499;
 
-/** A request URL's path (as WHATWG URL parsing normalizes it, as yoga sees it) and whether it has a `query` parameter. */
+/**
+ * A request URL's path (as WHATWG URL parsing normalizes it, as yoga sees it) and whether it asks
+ * for an operation (asksOperation).
+ */
 const urlFacts = memoized((url): { pathname: string; hasQueryParameter: boolean } => {
   try {
     const parsed = new URL(url);
-    return { pathname: parsed.pathname, hasQueryParameter: parsed.searchParams.has('query') };
+    return { pathname: parsed.pathname, hasQueryParameter: asksOperation(parsed.searchParams) };
   } catch {
     return { pathname: '', hasQueryParameter: false };
   }
