@@ -2,16 +2,13 @@ import { isUtf8 } from 'node:buffer';
 import type { ExecutionResult } from 'graphql';
 import type { CORSOptions } from '@whatwg-node/server';
 import { tellFinished, type RequestObserver } from '../../request/observed-request.ts';
-import { memoized } from '../../../shared/memoized.ts';
 import type { ResponseCache } from '../../execution/response-cache/response-cache.ts';
 import type { PersistedDocuments } from '../../guards/persisted-documents.ts';
-import { UNEXPECTED_ERROR, UNEXPECTED_RESULT, type EarlyAnswer } from '../../request/early-answer.ts';
 import type { GatewayRequest } from '../../request/gateway-request.ts';
-import type { GuardList, MaybePromise } from '../../request/guards.ts';
-import { asksOperation, createGatewayRequest } from '../create-gateway-request.ts';
-import { runHeadGuards } from '../guard-list.ts';
+import type { GuardList } from '../../request/guards.ts';
 import { batchAnswer } from './batch-answer.ts';
 import { doorAnswers } from './door-answers.ts';
+import { doorEntrance } from './door-entrance.ts';
 import type { DoorAnswer, DoorOutcome, DoorRequest } from './door-request.ts';
 import { answerMediaType } from './media-type.ts';
 import { operationPath, type DirectForwarding } from './operation-path.ts';
@@ -42,7 +39,7 @@ export interface FrontDoorOptions {
  * The front door, written once against a neutral request and answer (door-request.ts), which the
  * node:http listener and the fetch handler both go through (node-transport.ts, fetch-transport.ts):
  *
- * 1. `enter`: the request object, and the head guards (route, key, rate limit, declared length…)
+ * 1. `enter` (door-entrance.ts): the request object, and the head guards (route, key, rate limit, declared length…)
  *    before any body is read: a refusal costs no reading or parsing. Apart, so that node:http's
  *    `100 Continue` goes out only once they let the request through.
  * 2. `serve`: the body, read once; the parameters; a repeated request's bytes answered from the
@@ -61,27 +58,7 @@ export function createFrontDoor({ guards, cache, maskErrors, observers, cors, di
   const path = operationPath({ guards, cache, direct, persisted });
   const single = singleAnswer({ guards, cache, path, answers });
   const batch = direct && maxBatchOperations !== undefined ? batchAnswer({ guards, cache, path, answers, maxOperations: maxBatchOperations }) : undefined;
-
-  /** The request object and the head guards' answer; never rejects (a guard that throws is a 500). */
-  function enter(request: DoorRequest): { gateway: GatewayRequest; refused: MaybePromise<DoorAnswer | undefined> } {
-    const { url, mountPath } = request;
-    const { pathname: fullPath, hasQueryParameter } = urlFacts(url);
-    const gateway = createGatewayRequest({
-      head: request,
-      pathname: mountPath === undefined ? fullPath : fullPath.slice(mountPath.length) || '/',
-      mountPath,
-      hasQueryParameter,
-      socketAddress: request.socketAddress,
-    });
-    try {
-      const answered = runHeadGuards(guards.head, gateway);
-      if (answered instanceof Promise) return { gateway, refused: answered.then((answer) => answer && earlyAnswer(gateway, answer), () => failed(gateway)) };
-      return { gateway, refused: answered && earlyAnswer(gateway, answered) };
-    } catch {
-      // A guard (an app's own, say) that throws is the gateway's fault, never the end of the process.
-      return { gateway, refused: failed(gateway) };
-    }
-  }
+  const { enter, failed } = doorEntrance({ guards, answers });
 
   /** Everything after the head guards: the answer, or yoga's turn. Never rejects. */
   function serve(request: DoorRequest, gateway: GatewayRequest): DoorOutcome | Promise<DoorOutcome> {
@@ -152,18 +129,7 @@ export function createFrontDoor({ guards, cache, maskErrors, observers, cors, di
     return cache.enabled ? cache.rawKeyOf(head.headers.get('authorization'), method, raw, readerLanguages.key) : undefined;
   }
 
-  /** An answer of the head guards (a refusal, or /healthcheck): its body may still be on its way. */
-  function earlyAnswer(gateway: GatewayRequest, { status, headers, body }: EarlyAnswer): DoorAnswer {
-    return { ...answers.answer(gateway, status, headers, body), early: true };
-  }
-
-  /** A failure of the door's own or of a guard that threw (never expected): a 500 that says nothing of the cause. */
-  function failed(gateway: GatewayRequest): DoorAnswer {
-    gateway.observed.result = UNEXPECTED_RESULT;
-    return earlyAnswer(gateway, UNEXPECTED_ERROR);
-  }
-
-/** A request its client gave up on mid-body: recorded, with nobody to answer. */
+  /** A request its client gave up on mid-body: recorded, with nobody to answer. */
   function abandoned(gateway: GatewayRequest): void {
     tellFinished(observers, gateway.observed, CLIENT_CLOSED_REQUEST);
   }
@@ -190,16 +156,3 @@ const MAX_KNOWN_BODY_BYTES = 64 * 1024;
 
 /** The status a request is recorded with when its client went away before sending all of its body (nginx's "client closed request"). */
 const CLIENT_CLOSED_REQUEST = 499;
-
-/**
- * A request URL's path (as WHATWG URL parsing normalizes it, as yoga sees it) and whether it asks
- * for an operation (asksOperation).
- */
-const urlFacts = memoized((url): { pathname: string; hasQueryParameter: boolean } => {
-  try {
-    const parsed = new URL(url);
-    return { pathname: parsed.pathname, hasQueryParameter: asksOperation(parsed.searchParams) };
-  } catch {
-    return { pathname: '', hasQueryParameter: false };
-  }
-});
