@@ -1,12 +1,14 @@
 import type { ExecutionResult, OperationDefinitionNode } from 'graphql';
-import { LRUCache } from 'lru-cache';
 import { sha256Of } from '../../../shared/hash.ts';
-import { withTimeout } from '../../../shared/with-timeout.ts';
 import type { KeyValueStore } from '../../stores/key-value-store.ts';
 import type { CachedAnswer } from '../../request/cached-answer.ts';
 import type { AnswerLanguage } from '../../request/answer-language.ts';
-import { answerLanguageHeaders } from '../../request/languages-served.ts';
 import { answerText, hasData } from '../forward/prepared-operations.ts';
+import { createKeptAnswers } from './kept-answers.ts';
+import { createKnownRequests, type KnownRequest } from './known-requests.ts';
+
+export { cacheControlOf, cachingHeaders, matchesEtag, secondsLeft } from './caching-headers.ts';
+export type { KnownRequest } from './known-requests.ts';
 
 export interface ResponseCacheOptions {
   /**
@@ -47,19 +49,6 @@ export interface CacheableParams {
   query: string;
   variables?: unknown;
   operationName?: string | null;
-}
-
-/** A request seen before, by its bytes: what they parse to and its key (keyOf). */
-export interface KnownRequest {
-  key: string;
-  params: CacheableParams;
-  /** The length of the bytes it was parsed from (what remembering it costs). */
-  rawLength: number;
-  /**
-   * The translations in force when it was keyed, for a document that may translate (remember sets
-   * it): its key holds them, so once they change it is forgotten (recall).
-   */
-  variant?: string;
 }
 
 export interface ResponseCache {
@@ -114,16 +103,15 @@ function mayTranslate(query: string): boolean {
 }
 
 /**
- * The response cache's stores and rules, shared by the two places that answer from it: the yoga
- * plugin (use-response-cache.ts) and the front door in front of yoga (pipeline/front-door/). Only
- * queries answered with data and without errors are kept (keep checks); an entry is the exact bytes served.
- *
- * The answers kept in this process are kept parsed, ready to write (cached-answer.ts): a hit costs a
- * map lookup, where reading a store costs a timer, a promise and a JSON parse of the entry (and a
- * round trip, for Redis). The requests answered from it are remembered by their bytes (rawKeyOf,
- * recall): the same bytes again, with the same credential and languages, find their key and
- * parameters without being parsed or keyed again. Wherever a hit comes from, it is an answer within its TTL: one held here may be one another
- * replica has since replaced in the shared store, as any two answers within their TTL may differ.
+ * The response cache's rules, shared by the two places that answer from it: the front door
+ * (pipeline/front-door/) and the yoga plugin behind it (use-response-cache.ts). Only queries
+ * answered with data and without errors are kept (keep checks); an entry is the exact bytes served,
+ * under a key of everything the answer depends on (keyOf). Made of two stores with one concern
+ * each: the answers kept (kept-answers.ts: in this process, ready to write, and in the shared
+ * store) and the requests answered lately, by their bytes (known-requests.ts: the same bytes again
+ * are not parsed or keyed). Wherever a hit comes from, it is an answer within its TTL: one held here
+ * may be one another replica has since replaced in the shared store, as any two answers within
+ * their TTL may differ.
  */
 export function createResponseCache({
   sharedStore,
@@ -135,24 +123,12 @@ export function createResponseCache({
   policy = '',
   translationVariant,
 }: ResponseCacheOptions): ResponseCache {
-  const local = new LRUCache<string, CachedAnswer>({
-    maxSize: maxLocalBytes,
-    sizeCalculation: (answer, key) => answer.body.byteLength + 2 * (key.length + answer.etag.length + (answer.operationName?.length ?? 0)) + 256,
-  });
-  // The parameters are as long as the bytes they came from, give or take their escapes.
-  const known = new LRUCache<string, KnownRequest>({ maxSize: maxKnownRequestBytes, sizeCalculation: (request, rawKey) => 2 * (rawKey.length + request.key.length + request.rawLength) + 128 });
-  const credentials = credentialClasses();
+  const answers = createKeptAnswers({ sharedStore, maxLocalBytes, storeTimeoutMs });
+  const known = createKnownRequests({ maxBytes: maxKnownRequestBytes, translationVariant, mayTranslate });
   const ttlFor = (operation: OperationDefinitionNode): number => {
     if (operation.operation !== 'query') return 0;
     const roots = operation.selectionSet.selections.map((selection) => (selection.kind === 'Field' ? selection.name.value : ''));
     return roots.every((root) => TRANSLATION_ROOTS.has(root)) ? translationOnlyTtlMs : ttlMs;
-  };
-  const live = (answer: CachedAnswer | undefined): answer is CachedAnswer => answer !== undefined && answer.expiresAt > Date.now();
-  const peek = (key: string): CachedAnswer | undefined => {
-    const held = local.get(key);
-    if (live(held)) return held;
-    if (held) local.delete(key);
-    return undefined;
   };
   return {
     enabled: ttlMs > 0,
@@ -167,32 +143,11 @@ export function createResponseCache({
         JSON.stringify(operationName ?? null),
         mayTranslate(query) ? `${readerLanguages}|${translationVariant?.() ?? ''}` : '',
       ),
-    // Equal keys only for equal credentials, languages, method and bytes: each part but the last is
-    // free of NUL (a header value cannot hold one, nor a method or a languages key).
-    rawKeyOf: (authorization, method, raw, readerLanguages = '') => `${credentials.classOf(authorization)}\u0000${readerLanguages}\u0000${method}\u0000${raw}`,
-    recall(rawKey) {
-      const request = known.get(rawKey);
-      return request?.variant === undefined || request.variant === translationVariant?.() ? request : undefined;
-    },
-    remember(rawKey, request) {
-      const variant = translationVariant && mayTranslate(request.params.query) ? translationVariant() : undefined;
-      known.set(rawKey, variant === undefined ? request : { ...request, variant });
-    },
-    peek,
-    read(key) {
-      const held = peek(key);
-      if (held) return Promise.resolve(held);
-      if (!sharedStore) return Promise.resolve(undefined);
-      return withTimeout(() => sharedStore.get(key), storeTimeoutMs).then(
-        (stored) => {
-          const answer = stored ? parseAnswer(stored) : undefined;
-          if (!live(answer)) return undefined;
-          local.set(key, answer);
-          return answer;
-        },
-        () => undefined,
-      );
-    },
+    rawKeyOf: known.rawKeyOf,
+    recall: known.recall,
+    remember: known.remember,
+    peek: answers.peek,
+    read: answers.read,
     ttlFor,
     keep(key, operation, result, language = {}) {
       const ttl = ttlFor(operation);
@@ -200,96 +155,7 @@ export function createResponseCache({
       // The answer as written (with its extensions: what `@inContext` says was served is part of it),
       // never parsed back from a shaped answer's text only to be written again.
       const text = answerText(result);
-      const stored: StoredAnswer = { body: text, etag: `"${sha256Of(text)}"`, operationName: operation.name?.value, expiresAt: Date.now() + ttl, ...language };
-      const answer = readyAnswer(stored);
-      local.set(key, answer);
-      if (sharedStore) void withTimeout(() => sharedStore.set(key, JSON.stringify(stored), ttl), storeTimeoutMs).catch(() => undefined);
-      return answer;
-    },
-  };
-}
-
-/** Seconds an answer may still be reused, for `Cache-Control: max-age` (rounded up: a fresh answer says its whole TTL). */
-export function secondsLeft(answer: Pick<CachedAnswer, 'expiresAt'>): number {
-  return Math.max(0, Math.ceil((answer.expiresAt - Date.now()) / 1000));
-}
-
-/** `Cache-Control` values by seconds left: every hit within a second says the same, written once. */
-const cacheControls: string[] = [];
-
-/** `private, max-age=…`, the same string for every answer with as many seconds left. */
-export function cacheControlOf(maxAgeSeconds: number): string {
-  // A memo of a pure function, bounded by the longest TTL a day allows; longer ones are written each time.
-  if (maxAgeSeconds > 86_400) return `private, max-age=${maxAgeSeconds}`;
-  return (cacheControls[maxAgeSeconds] ??= `private, max-age=${maxAgeSeconds}`);
-}
-
-/**
- * The headers every answer from the cache carries, whichever way it is served: with its language
- * when the reader's languages chose it (`Content-Language`, and `Accept-Language` in `Vary`).
- */
-export function cachingHeaders(etag: string, maxAgeSeconds: number, language: AnswerLanguage = {}): Record<string, string> {
-  const { vary, ...languageHeaders } = answerLanguageHeaders(language);
-  return { etag, 'cache-control': cacheControlOf(maxAgeSeconds), vary: vary ? `Authorization, ${vary}` : 'Authorization', ...languageHeaders };
-}
-
-/**
- * Whether an `If-None-Match` header names `etag` (weak or strong, in a list or alone), or is `*`,
- * which any current answer matches (RFC 9110, 13.1.2).
- */
-export function matchesEtag(ifNoneMatch: string | null | undefined, etag: string): boolean {
-  return ifNoneMatch?.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
-  }) ?? false;
-}
-
-/** An answer as a shared store holds it (JSON): the body as text, no headers. */
-type StoredAnswer = Omit<CachedAnswer, 'body' | 'headers'> & { body: string };
-
-/** The answer ready to write: its bytes, and the headers that depend on it alone (in cachingHeaders' words). */
-function readyAnswer({ body, ...rest }: StoredAnswer): CachedAnswer {
-  const bytes = Buffer.from(body);
-  const { 'cache-control': _perRequest, ...fixed } = cachingHeaders(rest.etag, 0, rest);
-  const headers = [...Object.entries(fixed).flat(), 'content-length', String(bytes.byteLength)];
-  return { ...rest, body: bytes, headers };
-}
-
-function parseAnswer(text: string): CachedAnswer | undefined {
-  try {
-    const answer = JSON.parse(text) as StoredAnswer;
-    if (typeof answer?.expiresAt !== 'number' || typeof answer.body !== 'string' || typeof answer.etag !== 'string') return undefined;
-    // A language header is written as kept: only a plain tag may become one.
-    if (answer.contentLanguage !== undefined && !/^[A-Za-z0-9-]{1,35}$/.test(answer.contentLanguage)) return undefined;
-    return readyAnswer(answer);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Most credentials numbered at once (credentialClasses); past it, numbering goes on in a fresh table. */
-const MAX_CREDENTIAL_CLASSES = 256;
-
-/**
- * A number for each credential (`Authorization` header) seen, for the raw keys: hashing the header
- * on every request cost more than the lookup it serves. A number is never given twice, even after
- * the table starts over (bounded, for callers that send a new header each time), so a raw key can
- * never stand for another credential; one whose number was forgotten gets a new one, and its
- * requests are parsed and remembered again. No credential is `-`.
- */
-function credentialClasses() {
-  let numbers = new Map<string, number>();
-  let next = 0;
-  return {
-    classOf(authorization: string | null | undefined): string | number {
-      if (authorization === null || authorization === undefined) return '-';
-      let number = numbers.get(authorization);
-      if (number === undefined) {
-        if (numbers.size >= MAX_CREDENTIAL_CLASSES) numbers = new Map();
-        number = next++;
-        numbers.set(authorization, number);
-      }
-      return number;
+      return answers.keep(key, { body: text, etag: `"${sha256Of(text)}"`, operationName: operation.name?.value, expiresAt: Date.now() + ttl, ...language }, ttl);
     },
   };
 }
