@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode, UpstreamError, type ServiceName } from '../../src/gateway/errors.ts';
 import { breakUpstreamCircuits, verdictOf, type BreakerChange, type BreakerObserver } from '../../src/gateway/upstream/circuit-breaker.ts';
 import { UpstreamAnswer } from '../../src/gateway/upstream/upstream-answer.ts';
-import { composeSteps, type SendUpstream, type UpstreamCall } from '../../src/gateway/upstream/upstream-call.ts';
+import { composeSteps } from '../../src/gateway/upstream/composed-call.ts';
+import type { CallBudget, CallHooks, UpstreamCall } from '../../src/gateway/upstream/upstream-call.ts';
+import { withAnswerFace } from '../../src/gateway/upstream/upstream-fetch.ts';
 import { createUpstreamSteps } from '../../src/gateway/upstream/upstream-calls.ts';
 import { readSettings } from '../../src/gateway/settings.ts';
 
@@ -20,7 +22,44 @@ const callTo = (service: ServiceName, init: UpstreamCall['init'] = {}, client?: 
 const failed = (service: ServiceName, code: (typeof ErrorCode)[keyof typeof ErrorCode] = ErrorCode.UpstreamError, status?: number) =>
   new UpstreamError('failed', { code, service, ...(status === undefined ? {} : { status }) });
 
-/** A breaker over a stand-in `next` whose outcome the test sets, on a clock the test moves. */
+/** One attempt, no budget: what the breaker's tests put after it instead of the retries. */
+const ONE_ATTEMPT: CallBudget = {
+  signal: undefined,
+  check: () => undefined,
+  failed: (error) => {
+    throw error;
+  },
+  again: () => undefined,
+  wait: () => Promise.resolve(),
+  end: () => undefined,
+};
+
+/**
+ * `step` (a breaker) composed over a network whose outcome `outcome` gives; each call sent is
+ * recorded in `sent`, with `singleAttempt` when the breaker asked for one attempt.
+ */
+function through(step: CallHooks, outcome: (call: UpstreamCall) => Promise<UpstreamAnswer>, sent: UpstreamCall[] = []) {
+  const single = new WeakSet<UpstreamCall>();
+  const recorder: CallHooks = {
+    attempts: {
+      start(call, singleAttempt) {
+        if (singleAttempt) single.add(call);
+        return ONE_ATTEMPT;
+      },
+    },
+  };
+  const send = composeSteps([step, recorder]);
+  return (asked: UpstreamCall) => {
+    const call: UpstreamCall = { ...asked };
+    call.network = withAnswerFace(asked.network, () => {
+      sent.push(single.has(call) ? { ...call, singleAttempt: true } : call);
+      return outcome(call);
+    });
+    return send(call);
+  };
+}
+
+/** A breaker over a stand-in network whose outcome the test sets, on a clock the test moves. */
 function harness(options: Parameters<typeof breakUpstreamCircuits>[0] = {}) {
   let clock = 1_000_000;
   const lines: string[] = [];
@@ -30,18 +69,15 @@ function harness(options: Parameters<typeof breakUpstreamCircuits>[0] = {}) {
   let outcome: (call: UpstreamCall) => Promise<UpstreamAnswer> = async () => new UpstreamAnswer({ status: 200, headers: [], body: '{}' });
   const observer: BreakerObserver = { breakerChanged: (change) => changes.push(change), breakerRefused: (service) => refused.push(service) };
   const step = breakUpstreamCircuits({ failures: 3, cooldownMs: 5000, probes: 2, observers: [observer], log: (line) => lines.push(line), now: () => clock, ...options });
-  const next: SendUpstream = (call) => {
-    sent.push(call);
-    return outcome(call);
-  };
+  const send = through(step, (call) => outcome(call), sent);
   return {
     lines,
     changes,
     refused,
     sent,
-    send: (service: ServiceName = 'translation', init?: UpstreamCall['init'], client?: string) => step(callTo(service, init, client), next),
+    send: (service: ServiceName = 'translation', init?: UpstreamCall['init'], client?: string) => send(callTo(service, init, client)),
     /** A translation call for `client`. */
-    sendFor: (client: string) => step(callTo('translation', {}, client), next),
+    sendFor: (client: string) => send(callTo('translation', {}, client)),
     succeed: () => (outcome = async () => new UpstreamAnswer({ status: 200, headers: [], body: '{}' })),
     fail: (error: (service: ServiceName) => unknown = (service) => failed(service, ErrorCode.UpstreamError, 503)) =>
       (outcome = (call) => Promise.reject(error(call.service))),
@@ -135,13 +171,15 @@ describe('circuit breaker step', () => {
     };
     const step = breakUpstreamCircuits({ failures: 3, failureRatio: 0.5, windowMs: 10_000, minimumCalls: 10, log: () => undefined });
     const codes: string[] = [];
-    for (let i = 0; i < 12; i += 1) codes.push((await settle(step(callTo('translation'), alternate))).code);
+    const send = through(step, alternate);
+    for (let i = 0; i < 12; i += 1) codes.push((await settle(send(callTo('translation')))).code);
     expect(codes.slice(0, 9)).not.toContain('UPSTREAM_UNAVAILABLE');
     expect(codes.at(-1)).toBe('UPSTREAM_UNAVAILABLE');
     // With the ratio rule off, the same pattern never opens it.
     n = 0;
     const off = breakUpstreamCircuits({ failures: 3, failureRatio: 0, log: () => undefined });
-    for (let i = 0; i < 30; i += 1) expect((await settle(off(callTo('translation'), alternate))).code).not.toBe('UPSTREAM_UNAVAILABLE');
+    const sendOff = through(off, alternate);
+    for (let i = 0; i < 30; i += 1) expect((await settle(sendOff(callTo('translation')))).code).not.toBe('UPSTREAM_UNAVAILABLE');
   });
 
   it('after the cool-down lets probes through, each tried once; they close it, and calls flow again', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServiceName } from '../../src/gateway/errors.ts';
-import { composeSteps, type ServiceStep, type UpstreamCall, type UpstreamStep } from '../../src/gateway/upstream/upstream-call.ts';
+import { composeSteps } from '../../src/gateway/upstream/composed-call.ts';
+import type { CallHooks, ServiceStep, UpstreamCall } from '../../src/gateway/upstream/upstream-call.ts';
 import { isReadOnly } from '../../src/gateway/upstream/upstream-calls.ts';
 
 describe('isReadOnly', () => {
@@ -20,44 +21,80 @@ describe('isReadOnly', () => {
 });
 
 describe('composeSteps', () => {
-  it('runs the steps in list order around the send, each seeing what the one before passed on', async () => {
+  const network = (async (url: string) => new Response(url)) as UpstreamCall['network'];
+  const callTo = (service: ServiceName): UpstreamCall => ({ service, url: 'x', init: {}, context: undefined, info: undefined, readOnly: true, network });
+
+  it('runs the hooks in list order, outermost first: enter in order, settled innermost first, each attempt watched with its own headers', async () => {
     const seen: string[] = [];
-    const step =
-      (name: string): UpstreamStep =>
-      async (call, next) => {
-        seen.push(`${name}>`);
-        const response = await next({ ...call, url: `${call.url}/${name}` });
-        seen.push(`<${name}`);
-        return response;
-      };
-    const send = composeSteps([step('a'), step('b')]);
-    const network = (async (url: string) => new Response(url)) as UpstreamCall['network'];
-    const call: UpstreamCall = { service: 'problems', url: 'x', init: {}, context: undefined, info: undefined, readOnly: true, network };
-    expect(await (await send(call)).text()).toBe('x/a/b');
-    expect(seen).toEqual(['a>', 'b>', '<b', '<a']);
+    const step = (name: string): CallHooks => ({
+      enter: () => void seen.push(`${name}>`),
+      settled: (_call, _ticket, answer) => void seen.push(`<${name} ${answer?.status}`),
+    });
+    const watch = (name: string): CallHooks => ({
+      attempt(_call, headers) {
+        headers[`x-${name}`] = String(Object.keys(headers).length);
+        seen.push(`attempt ${name}`);
+        return { answered: (status) => void seen.push(`${name} answered ${status}`), failed: () => undefined };
+      },
+    });
+    const headersSent: Record<string, string>[] = [];
+    const recording = (async (_url: string, init: RequestInit) => {
+      headersSent.push(init.headers as Record<string, string>);
+      return new Response('{}');
+    }) as UpstreamCall['network'];
+    const send = composeSteps([step('a'), step('b'), watch('c'), watch('d')]);
+    const call = { ...callTo('problems'), init: { headers: { Authorization: 'k' } }, network: recording };
+    expect((await send(call)).status).toBe(200);
+    expect(seen).toEqual(['a>', 'b>', 'attempt c', 'attempt d', 'c answered 200', 'd answered 200', '<b 200', '<a 200']);
+    // Each attempt's own lowercased copy: the call's headers are left as they were.
+    expect(headersSent).toEqual([{ authorization: 'k', 'x-c': '1', 'x-d': '2' }]);
+    expect(call.init.headers).toEqual({ Authorization: 'k' });
   });
 
-  it("composes each service's chain once: a step is asked per service when the list is composed, never per call, and one that returns `next` is not in that chain", async () => {
+  it("composes each service's function once: a step is asked per service when the list is composed, never per call, and one with nothing to do is left out", async () => {
     const asked: ServiceName[] = [];
     const seen: string[] = [];
     const problemsOnly: ServiceStep = {
-      forService(service, next) {
+      forService(service) {
         asked.push(service);
-        if (service !== 'problems') return next;
-        return (call) => {
-          seen.push(`problems step for ${call.service}`);
-          return next({ ...call, url: `${call.url}/p` });
-        };
+        if (service !== 'problems') return undefined;
+        return { enter: (call) => void seen.push(`problems step for ${call.service}`) };
       },
     };
     const send = composeSteps([problemsOnly]);
     expect(asked).toEqual(['problems', 'translation']);
-    const network = (async (url: string) => new Response(url)) as UpstreamCall['network'];
-    const call = (service: ServiceName): UpstreamCall => ({ service, url: 'x', init: {}, context: undefined, info: undefined, readOnly: true, network });
-    expect(await (await send(call('problems'))).text()).toBe('x/p');
-    expect(await (await send(call('translation'))).text()).toBe('x');
-    expect(await (await send(call('problems'))).text()).toBe('x/p');
+    expect(await (await send(callTo('problems'))).text()).toBe('x');
+    expect(await (await send(callTo('translation'))).text()).toBe('x');
+    expect(await (await send(callTo('problems'))).text()).toBe('x');
     expect(asked).toEqual(['problems', 'translation']);
     expect(seen).toEqual(['problems step for problems', 'problems step for problems']);
+  });
+
+  it('refuses a list whose steps are out of order (an inner step before an outer one) or a step acting at two depths', () => {
+    const watch: CallHooks = { attempt: () => undefined };
+    const entry: CallHooks = { enter: () => undefined };
+    expect(() => composeSteps([watch, entry])).toThrow(/out of order for problems: a step that acts at depth 1 comes after one at depth 5/);
+    expect(() => composeSteps([{ enter: () => undefined, attempt: () => undefined }])).toThrow(/several depths/);
+    expect(() => composeSteps([entry, watch])).not.toThrow();
+  });
+
+  it('settles a refused call with the steps entered before the refusing one only, and sends nothing', async () => {
+    const seen: string[] = [];
+    let sent = 0;
+    const refusing: CallHooks = {
+      enter: () => {
+        throw new Error('refused');
+      },
+      settled: () => void seen.push('refusing settled'),
+    };
+    const outer: CallHooks = { settled: (_call, _ticket, _answer, error) => void seen.push(`outer saw ${(error as Error).message}`) };
+    const send = composeSteps([outer, refusing]);
+    const counting = (async () => {
+      sent += 1;
+      return new Response('{}');
+    }) as UpstreamCall['network'];
+    await expect(send({ ...callTo('problems'), network: counting })).rejects.toThrow('refused');
+    expect(seen).toEqual(['outer saw refused']);
+    expect(sent).toBe(0);
   });
 });

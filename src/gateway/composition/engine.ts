@@ -29,7 +29,8 @@ import type { PrewarmTarget } from '../translation/prewarm/translation-prewarm.t
 import { useTranslationRuntime, type TranslationRuntime } from '../translation/translation-runtime.ts';
 import { useOperationLanguage } from '../translation/use-operation-language.ts';
 import { useSingleLanguageVariables } from '../translation/single-language-variables.ts';
-import { composeSteps, type UpstreamStepEntry } from '../upstream/upstream-call.ts';
+import { composeSteps } from '../upstream/composed-call.ts';
+import type { UpstreamStepEntry } from '../upstream/upstream-call.ts';
 import { useUpstreamCalls } from '../upstream/upstream-calls.ts';
 import type { UpstreamFetch } from '../upstream/upstream-fetch.ts';
 import { staleSdkOperationsLine } from '../../sdk/stale-operations.ts';

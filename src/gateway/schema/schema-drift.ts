@@ -1,5 +1,5 @@
 import { UpstreamError } from '../errors.ts';
-import type { UpstreamStep } from '../upstream/upstream-call.ts';
+import type { CallHooks, ServiceStep } from '../upstream/upstream-call.ts';
 import { upstreamCauseOf } from '../upstream/upstream-errors.ts';
 
 /**
@@ -18,29 +18,25 @@ export function isValidationRefusal(message: string): boolean {
  * Watches problems answers for the service refusing, as invalid, an operation the gateway had
  * validated against the schema it serves: its schema changed. `onDrift` is told (the live schema
  * debounces the check it triggers); the call's outcome is passed on untouched, whether the refusal
- * came as an HTTP 400 (the error step after this one raises it) or as errors in a 200 answer.
- * Placed after the problems cache (upstream-calls.ts, `watch`), it sees only what the service has
- * just answered, parsed already by the error step (only an answer whose errors it rewrote is parsed
- * again, here), and never a kept answer, which has no errors.
+ * came as an HTTP 400 (the error step raises it) or as errors in a 200 answer. Placed after the
+ * problems cache (upstream-calls.ts, `watch`), it sees only what the service has just answered, and
+ * never a kept answer, which has no errors. It only looks at what is at hand when the call settles
+ * (the answer the error step has read and parsed, or the error it raised): nothing to wait for.
  */
-export function watchSchemaDrift(onDrift: () => void): UpstreamStep {
-  return async (call, next) => {
-    if (call.service !== 'problems') return next(call);
-    let answer;
-    try {
-      answer = await next(call);
-    } catch (error) {
+export function watchSchemaDrift(onDrift: () => void): ServiceStep {
+  const settled: CallHooks['settled'] = (_call, _ticket, answer, error) => {
+    if (!answer) {
       const said = error instanceof UpstreamError ? upstreamCauseOf(error) : undefined;
       if (said && isValidationRefusal(said)) onDrift();
-      throw error;
+      return;
     }
     let body: { errors?: { message?: unknown }[] } | undefined;
     try {
-      body = (await answer.json()) as typeof body;
+      body = answer.parsedJson() as typeof body;
     } catch {
-      return answer;
+      return;
     }
-    if (Array.isArray(body?.errors) && body.errors.some((error) => typeof error?.message === 'string' && isValidationRefusal(error.message))) onDrift();
-    return answer;
+    if (Array.isArray(body?.errors) && body.errors.some((each) => typeof each?.message === 'string' && isValidationRefusal(each.message))) onDrift();
   };
+  return { forService: (service) => (service === 'problems' ? { settled } : undefined) };
 }

@@ -16,11 +16,11 @@ export interface AnswerSizeLimitOptions {
  */
 export function limitAnswerSize({ maxBytes }: AnswerSizeLimitOptions): ServiceStep {
   return {
-    forService(service, next) {
+    forService(service) {
       const limit = maxBytes[service];
       const tooLarge = (status: number) =>
         new UpstreamError(`The ${service} service answered with more than ${limit} bytes.`, { code: ErrorCode.UpstreamResponseTooLarge, service, status, limit });
-      const bounded = (response: UpstreamAnswer): UpstreamAnswer | Promise<never> => {
+      const bound = (response: UpstreamAnswer): UpstreamAnswer | Promise<never> => {
         const declared = Number(response.header('content-length') ?? Number.NaN);
         if (declared > limit) {
           return response.cancel().then(() => {
@@ -32,7 +32,7 @@ export function limitAnswerSize({ maxBytes }: AnswerSizeLimitOptions): ServiceSt
         if (declared <= limit) return response;
         return response.limitedTo(limit, () => tooLarge(response.status));
       };
-      return (call) => next(call).then(bounded);
+      return { bound };
     },
   };
 }

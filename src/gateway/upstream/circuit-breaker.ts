@@ -1,8 +1,12 @@
-import { ErrorCode, UpstreamError, upstreamErrorIn, type ServiceName } from '../errors.ts';
+import { ErrorCode, upstreamErrorIn, type ServiceName } from '../errors.ts';
 import type { GatewayLog } from '../gateway-log.ts';
 import { defaultOf } from '../settings.ts';
 import { gatewayRequestOf } from '../request/gateway-request.ts';
-import type { UpstreamCall, UpstreamStep } from './upstream-call.ts';
+import { admitCalls, type BreakerTicket } from './circuit-admission.ts';
+import { circuitChanges } from './circuit-changes.ts';
+import { recordVerdicts } from './circuit-verdicts.ts';
+import { newCircuit, type Circuit } from './circuit.ts';
+import type { CallHooks, UpstreamCall } from './upstream-call.ts';
 
 /** `closed`: calls go out; `open`: calls fail at once; `half-open`: a few probe calls decide. */
 export type BreakerState = 'closed' | 'open' | 'half-open';
@@ -74,54 +78,12 @@ export function verdictOf(error: unknown): CallVerdict {
   }
 }
 
-/** Time buckets of the ratio window: coarse enough to cost nothing per call, fine enough to slide. */
-const BUCKETS = 10;
-
-/**
- * Distinct clients kept per count: two tell "more than one client" apart from "one client", which is
- * all the opening rule asks, and bound what a flood of identities can make the breaker hold.
- */
-const CLIENTS_KEPT = 2;
-
-/** Most clients whose own calls are refused at once, per service; past it the oldest is let go. */
-const MAX_CLIENTS_REFUSED = 1000;
-
-interface Circuit {
-  state: BreakerState;
-  /** Bumped at every change of state: a call's outcome counts only in the state it started in. */
-  generation: number;
-  consecutive: number;
-  /** The clients whose calls make up the current run of failures (at most CLIENTS_KEPT). */
-  runClients: string[];
-  buckets: { start: number; calls: number; failed: number; clients: string[] }[];
-  /** The last clients (distinct, at most CLIENTS_KEPT) whose calls the service answered, and when. */
-  answered: { client: string; at: number }[];
-  /**
-   * While open on one client's failures alone: that client. Another client's call then goes out at
-   * once, as a witness: answered, the failures were that client's (its circuit opens instead);
-   * failed too, the service is failing for two clients, and it stays open.
-   */
-  soleClient?: string;
-  witnessOut: boolean;
-  probeAt: number;
-  probesOut: number;
-  probesPassed: number;
-  refused: number;
-  /** Clients whose own calls fail at once, unsent, until when (ms): their failures were theirs alone. */
-  clients: Map<string, number>;
-}
-
 /**
  * Who a call is made for: the client's identity (its key's hash, or its address: client-identity.ts),
  * or the gateway itself for calls of no client request (prewarming, start-up, readiness).
  */
 export function clientOfCall(call: Pick<UpstreamCall, 'context'>): string {
   return gatewayRequestOf(call.context)?.identity ?? 'gateway';
-}
-
-/** Adds `client` to a short list of distinct clients, keeping it at most CLIENTS_KEPT long. */
-function noteClient(clients: string[], client: string): void {
-  if (clients.length < CLIENTS_KEPT && !clients.includes(client)) clients.push(client);
 }
 
 /**
@@ -158,201 +120,20 @@ export function breakUpstreamCircuits({
   observers = [],
   log = console.warn,
   now = Date.now,
-}: CircuitBreakerOptions = {}): UpstreamStep {
-  if (failures <= 0) return (call, next) => next(call);
+}: CircuitBreakerOptions = {}): CallHooks {
+  if (failures <= 0) return {};
   const circuits: Record<ServiceName, Circuit> = { problems: newCircuit(), translation: newCircuit() };
-  const bucketMs = Math.max(1, windowMs / BUCKETS);
-
-  const tell = (each: (observer: BreakerObserver) => void) => {
-    for (const observer of observers) {
-      try {
-        each(observer);
-      } catch {
-        // Observing must never break the call.
-      }
-    }
-  };
-  const say = (service: ServiceName, line: string, level: 'info' | 'warn') => {
-    try {
-      log(`upstream ${service}: ${line}`, level);
-    } catch {
-      // Logging must never break the call.
-    }
-  };
-  const change = (service: ServiceName, circuit: Circuit, state: BreakerState, line: string, level: 'info' | 'warn') => {
-    const previous = circuit.state;
-    circuit.state = state;
-    circuit.generation += 1;
-    circuit.consecutive = 0;
-    circuit.runClients = [];
-    circuit.buckets = [];
-    circuit.probesOut = 0;
-    circuit.probesPassed = 0;
-    circuit.soleClient = undefined;
-    circuit.witnessOut = false;
-    if (state === 'open') circuit.probeAt = now() + cooldownMs;
-    if (state === 'closed') circuit.refused = 0;
-    say(service, line, level);
-    const told: BreakerChange = { service, state, previous, ...(state === 'open' ? { probeAt: circuit.probeAt } : {}) };
-    tell((observer) => observer.breakerChanged?.(told));
-  };
-  const open = (service: ServiceName, circuit: Circuit, why: string, soleClient: string | undefined) => {
-    change(service, circuit, 'open', `circuit open (${why}); its calls fail at once for ${seconds(cooldownMs)} s, then up to ${probes} probe calls decide`, 'warn');
-    circuit.soleClient = soleClient;
-  };
-  /** Refuses `client`'s own calls for a cool-down; the service's count starts again without its failures. */
-  const openFor = (service: ServiceName, circuit: Circuit, client: string, why: string) => {
-    circuit.clients.delete(client);
-    circuit.clients.set(client, now() + cooldownMs);
-    if (circuit.clients.size > MAX_CLIENTS_REFUSED) circuit.clients.delete(circuit.clients.keys().next().value!);
-    circuit.consecutive = 0;
-    circuit.runClients = [];
-    circuit.buckets = [];
-    say(service, `one client's calls fail (${why}) while the service answers other clients: that client's calls fail at once for ${seconds(cooldownMs)} s; others' go on`, 'info');
-  };
-
-  /** The window's calls, failures and failing clients, dropping buckets that slid out of it. */
-  const windowOf = (circuit: Circuit, at: number) => {
-    circuit.buckets = circuit.buckets.filter((bucket) => bucket.start > at - windowMs);
-    let calls = 0;
-    let failed = 0;
-    const clients: string[] = [];
-    for (const bucket of circuit.buckets) {
-      calls += bucket.calls;
-      failed += bucket.failed;
-      for (const client of bucket.clients) noteClient(clients, client);
-    }
-    return { calls, failed, clients };
-  };
-
-  /** Opens on failures of `clients` that met a rule: the service's circuit, or one client's own (see above). */
-  const trip = (service: ServiceName, circuit: Circuit, clients: string[], at: number, why: string) => {
-    if (clients.length > 1) return open(service, circuit, `${why} for several clients`, undefined);
-    const [client] = clients;
-    const othersAnswered = circuit.answered.some((entry) => entry.client !== client && entry.at > at - windowMs);
-    if (othersAnswered) return openFor(service, circuit, client, why);
-    open(service, circuit, why, client);
-  };
-
-  const record = (service: ServiceName, circuit: Circuit, generation: number, role: 'call' | 'probe' | 'witness', verdict: CallVerdict, client: string, error?: unknown) => {
-    // A call that started before the last change of state says nothing about this one.
-    if (generation !== circuit.generation) return;
-    if (role === 'witness') {
-      circuit.witnessOut = false;
-      if (verdict === 'failure') {
-        circuit.soleClient = undefined;
-        return say(service, `another client's call failed too (${causeOf(error)}): the service is failing; the circuit stays open`, 'warn');
-      }
-      if (verdict !== 'success') return;
-      const sole = circuit.soleClient!;
-      const until = circuit.probeAt;
-      change(service, circuit, 'closed', "circuit closed: another client's call was answered, so the failures were one client's", 'info');
-      circuit.clients.set(sole, until);
-      return;
-    }
-    if (role === 'probe') {
-      circuit.probesOut -= 1;
-      if (verdict === 'failure') return open(service, circuit, `a probe call failed: ${causeOf(error)}`, client);
-      if (verdict === 'success') circuit.probesPassed += 1;
-      if (circuit.probesPassed >= probes) change(service, circuit, 'closed', `circuit closed: ${probes} probe calls succeeded (${circuit.refused} calls were failed at once while it was open)`, 'info');
-      return;
-    }
-    if (verdict === 'neutral' || circuit.state !== 'closed') return;
-    const at = now();
-    let bucket = circuit.buckets.at(-1);
-    if (!bucket || bucket.start <= at - bucketMs) circuit.buckets.push((bucket = { start: at, calls: 0, failed: 0, clients: [] }));
-    bucket.calls += 1;
-    if (verdict === 'success') {
-      circuit.consecutive = 0;
-      circuit.runClients = [];
-      circuit.answered = [{ client, at }, ...circuit.answered.filter((entry) => entry.client !== client)].slice(0, CLIENTS_KEPT);
-      return;
-    }
-    bucket.failed += 1;
-    noteClient(bucket.clients, client);
-    circuit.consecutive += 1;
-    noteClient(circuit.runClients, client);
-    if (circuit.consecutive >= failures) return trip(service, circuit, circuit.runClients, at, `${circuit.consecutive} calls in a row failed, the last: ${causeOf(error)}`);
-    if (failureRatio <= 0) return;
-    const { calls, failed, clients } = windowOf(circuit, at);
-    if (calls >= minimumCalls && failed / calls >= failureRatio) trip(service, circuit, clients, at, `${failed} of its last ${calls} calls failed, the last: ${causeOf(error)}`);
-  };
-
-  const refuse = (service: ServiceName, circuit: Circuit, retryAfter: number, yours = false): never => {
-    circuit.refused += 1;
-    tell((observer) => observer.breakerRefused?.(service));
-    throw new UpstreamError(
-      yours
-        ? `The ${service} service failed this client's recent calls while it answers other clients; the gateway is not sending this client's calls for now (retry in ${retryAfter} s).`
-        : `The ${service} service is failing; the gateway is not calling it for now (retry in ${retryAfter} s).`,
-      { code: ErrorCode.UpstreamUnavailable, service, retryAfter },
-    );
-  };
-
-  return async (call, next) => {
-    const { service } = call;
-    const circuit = circuits[service];
-    const client = clientOfCall(call);
-    const own = circuit.clients.get(client);
-    if (own !== undefined) {
-      const wait = own - now();
-      if (wait > 0) refuse(service, circuit, Math.ceil(wait / 1000), true);
-      circuit.clients.delete(client);
-    }
-    let role: 'call' | 'probe' | 'witness' = 'call';
-    if (circuit.state === 'open') {
-      const wait = circuit.probeAt - now();
-      if (wait > 0) {
-        if (circuit.soleClient === undefined || circuit.soleClient === client || circuit.witnessOut) refuse(service, circuit, Math.ceil(wait / 1000));
-        role = 'witness';
-        circuit.witnessOut = true;
-      } else change(service, circuit, 'half-open', `circuit half-open: up to ${probes} probe calls go out`, 'info');
-    }
-    if (circuit.state === 'half-open') {
-      // The probes still out decide; calls meanwhile wait for their verdict, as while open.
-      if (circuit.probesOut + circuit.probesPassed >= probes) refuse(service, circuit, 1);
-      circuit.probesOut += 1;
-      role = 'probe';
-    }
-    const { generation } = circuit;
-    const clientSignal = call.init.signal as { aborted?: boolean } | null | undefined;
-    try {
-      const answer = await next(role === 'call' ? call : { ...call, singleAttempt: true });
-      record(service, circuit, generation, role, 'success', client);
-      return answer;
-    } catch (error) {
-      // A client that went away ended the call: nothing learnt of the service.
-      record(service, circuit, generation, role, clientSignal?.aborted ? 'neutral' : verdictOf(error), client, error);
-      throw error;
-    }
-  };
-}
-
-function newCircuit(): Circuit {
+  const changes = circuitChanges({ cooldownMs, probes, observers, log, now });
+  const admit = admitCalls({ probes, changes, now });
+  const record = recordVerdicts({ failures, failureRatio, windowMs, minimumCalls, probes, changes, now });
   return {
-    state: 'closed',
-    generation: 0,
-    consecutive: 0,
-    runClients: [],
-    buckets: [],
-    answered: [],
-    witnessOut: false,
-    probeAt: 0,
-    probesOut: 0,
-    probesPassed: 0,
-    refused: 0,
-    clients: new Map(),
+    enter: (call) => admit(call.service, circuits[call.service], clientOfCall(call)),
+    settled(call, ticket, _answer, error) {
+      const circuit = circuits[call.service];
+      if (error === undefined) return record(call.service, circuit, ticket as BreakerTicket, 'success');
+      // A client that went away ended the call: nothing learnt of the service.
+      const clientGone = (call.init.signal as { aborted?: boolean } | null | undefined)?.aborted;
+      record(call.service, circuit, ticket as BreakerTicket, clientGone ? 'neutral' : verdictOf(error), error);
+    },
   };
-}
-
-/** Why a call failed, for the log line: the gateway's code and the upstream's status, never its text. */
-function causeOf(error: unknown): string {
-  const upstream = upstreamErrorIn(error);
-  if (!upstream) return 'an unexpected error';
-  const { code, status } = upstream.extensions;
-  return status === undefined ? code : `${code}, HTTP ${status}`;
-}
-
-function seconds(ms: number): string {
-  return String(Math.round(ms / 100) / 10);
 }

@@ -1,78 +1,75 @@
 import { REQUEST_ID_HEADER, type RequestObserver, type UpstreamCallEnd } from '../request/observed-request.ts';
 import { gatewayRequestOf } from '../request/gateway-request.ts';
-import type { UpstreamAnswer } from './upstream-answer.ts';
-import type { ServiceStep } from './upstream-call.ts';
+import type { AttemptWatch, ServiceStep } from './upstream-call.ts';
 import { parsedUrl } from './parsed-url.ts';
-import { plainHeaders } from './upstream-fetch.ts';
 
 /**
  * Watches every upstream HTTP attempt: sends the client request's id upstream as `x-request-id`,
  * counts the call against its request (for the log line) and tells the observers (metrics, tracer)
  * when it goes out and how it ended. Innermost of the steps, so each retry counts as the call it is
- * and a cached answer, which makes no call, does not count. No promise of its own: it reads the
- * outcome with one `then`, and passes the call on untouched when no observer asked for its end.
+ * and a cached answer, which makes no call, does not count. The composed call tells it each
+ * attempt's end (an ObservedAttempt, made only when an observer asked for it): no promise of its own.
  */
 export function observeUpstreamCalls(observers: RequestObserver[]): ServiceStep {
   return {
-    forService: (service, next) => (call) => {
-      const observed = gatewayRequestOf(call.context)?.observed;
-      const addHeaders: Record<string, string> = {};
-      if (observed) {
-        addHeaders[REQUEST_ID_HEADER] = observed.id;
-        observed.upstreamCalls[service] += 1;
-      }
-      const start = {
-        service,
-        method: (call.init.method ?? 'GET').toUpperCase(),
-        // The observers read its host and port (metrics) and its path (traces).
-        url: parsedUrl(call.url)?.url,
-        request: observed,
-        addHeaders,
-      };
-      const ends: ((end: UpstreamCallEnd) => void)[] = [];
-      for (const observer of observers) {
-        try {
-          const end = observer.upstreamCall?.(start);
-          if (end) ends.push(end);
-        } catch {
-          // Observing must never break the call.
+    forService: (service) => ({
+      attempt(call, headers) {
+        const observed = gatewayRequestOf(call.context)?.observed;
+        const addHeaders: Record<string, string> = {};
+        if (observed) {
+          addHeaders[REQUEST_ID_HEADER] = observed.id;
+          observed.upstreamCalls[service] += 1;
         }
-      }
-      const startedAt = ends.length > 0 ? performance.now() : 0;
-      let sent: Promise<UpstreamAnswer>;
-      try {
-        // A new object, which the observers' headers (request id, trace context) are added to.
-        const headers = plainHeaders(call.init.headers as HeadersInit | undefined);
+        const start = {
+          service,
+          method: (call.init.method ?? 'GET').toUpperCase(),
+          // The observers read its host and port (metrics) and its path (traces).
+          url: parsedUrl(call.url)?.url,
+          request: observed,
+          addHeaders,
+        };
+        let ends: ((end: UpstreamCallEnd) => void)[] | undefined;
+        for (const observer of observers) {
+          try {
+            const end = observer.upstreamCall?.(start);
+            if (end) (ends ??= []).push(end);
+          } catch {
+            // Observing must never break the call.
+          }
+        }
+        // Added to the attempt's own headers: the call's own are never shown to the observers.
         for (const name in addHeaders) headers[name] = addHeaders[name];
-        sent = next({ ...call, init: { ...call.init, headers } });
-      } catch (error) {
-        report(ends, startedAt, failureOf(error, call.init.signal ?? undefined));
-        return Promise.reject(error);
-      }
-      if (ends.length === 0) return sent;
-      return sent.then(
-        // Measured to the response head: the body is read (under the same budget) by the steps outside.
-        (response) => {
-          report(ends, startedAt, String(response.status));
-          return response;
-        },
-        (error: unknown) => {
-          report(ends, startedAt, failureOf(error, call.init.signal ?? undefined));
-          throw error;
-        },
-      );
-    },
+        return ends && new ObservedAttempt(ends);
+      },
+    }),
   };
 }
 
-/** Tells the observers who asked for it how an attempt ended. */
-function report(ends: readonly ((end: UpstreamCallEnd) => void)[], startedAt: number, status: string): void {
-  const end: UpstreamCallEnd = { status, durationMs: performance.now() - startedAt };
-  for (const each of ends) {
-    try {
-      each(end);
-    } catch {
-      // Observing must never break the call.
+/** One attempt whose end observers asked for: measured to the response head (the body is read under the same budget, outside). */
+class ObservedAttempt implements AttemptWatch {
+  readonly #ends: readonly ((end: UpstreamCallEnd) => void)[];
+  readonly #startedAt = performance.now();
+
+  constructor(ends: readonly ((end: UpstreamCallEnd) => void)[]) {
+    this.#ends = ends;
+  }
+
+  answered(status: number): void {
+    this.#report(String(status));
+  }
+
+  failed(error: unknown, signal: unknown): void {
+    this.#report(failureOf(error, (signal ?? undefined) as AbortSignal | undefined));
+  }
+
+  #report(status: string): void {
+    const end: UpstreamCallEnd = { status, durationMs: performance.now() - this.#startedAt };
+    for (const each of this.#ends) {
+      try {
+        each(end);
+      } catch {
+        // Observing must never break the call.
+      }
     }
   }
 }

@@ -1,4 +1,5 @@
-import { createMemoryKeyValueStore, type KeyValueStore } from '../stores/key-value-store.ts';
+import { LRUCache } from 'lru-cache';
+import type { KeyValueStore } from '../stores/key-value-store.ts';
 import { sha256Of } from '../../shared/hash.ts';
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
 import { UpstreamAnswer } from './upstream-answer.ts';
@@ -26,8 +27,8 @@ interface StoredAnswer {
 
 /**
  * Reuses problems answers for a short time, and shares one upstream call between identical requests
- * in flight. The key holds the client's credential (its `Authorization` header, hashed), the upstream
- * URL, the exact request body and the hash of the problems schema the call is made under, so clients
+ * in flight. The key holds the client's credential (its `Authorization` header, hashed for a shared
+ * store: none leaves the process), the upstream URL, the exact request body and the hash of the problems schema the call is made under, so clients
  * with different credentials never see each other's data, and a schema change leaves what was kept
  * before behind. Only read-only calls are cached, and only answers without errors: a mutation or a
  * failure is never reused. Other services' calls pass through. A store that fails or is slow is a
@@ -39,10 +40,11 @@ interface StoredAnswer {
  * serves by then (and a replica still on another schema never reads them).
  */
 export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024, storeTimeoutMs = 250 }: ProblemsCacheOptions): (schemaHash: string) => ServiceStep {
-  const answers = ttlMs > 0 ? (store ?? createMemoryKeyValueStore({ maxBytes })) : undefined;
+  // Kept in this process unless a store is given: read and written at once, with no promise.
+  const kept = ttlMs > 0 && !store ? new LRUCache<string, StoredAnswer>({ maxSize: maxBytes, sizeCalculation: sizeInMemory, ttl: ttlMs }) : undefined;
+  const shared = ttlMs > 0 ? store : undefined;
   const read = async (key: string): Promise<StoredAnswer | undefined> => {
-    if (!answers) return undefined;
-    const text = await withStoreTimeout(answers, () => answers.get(key), storeTimeoutMs).catch(() => undefined);
+    const text = await withStoreTimeout(shared!, () => shared!.get(key), storeTimeoutMs).catch(() => undefined);
     return text === undefined ? undefined : parse(text);
   };
 
@@ -51,60 +53,84 @@ export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024
     // chain composed from this step (Mesh's calls, forwarded ones) shares it.
     const inFlight = new Map<string, Promise<UpstreamAnswer>>();
 
-    /**
-     * The call made (or read from the store) once for every identical call until it settles: the
-     * caller that makes it gets its answer as it came (already read and parsed by the error step),
-     * callers sharing it get copies (sharedCopy), as do later ones from the store.
-     */
-    const shared = (call: UpstreamCall, next: SendUpstream, authorization: string, flight: string): Promise<UpstreamAnswer> => {
-      // With no store, the answer is the call's own: no promise of this step's own beyond the entry's removal.
-      const pending = answers ? fromStore(call, next, authorization) : next(call);
-      inFlight.set(flight, pending);
-      const forget = () => inFlight.delete(flight);
-      pending.then(forget, forget);
-      return pending;
-    };
-
-    /** The answer kept in the store, or the call's own, kept there when it holds no errors. */
-    const fromStore = async (call: UpstreamCall, next: SendUpstream, authorization: string): Promise<UpstreamAnswer> => {
-      const store = answers!;
+    /** The answer kept in the shared store, or the call's own, kept there when it holds no errors. */
+    const fromStore = async (call: UpstreamCall, rest: SendUpstream, authorization: string): Promise<UpstreamAnswer> => {
+      const store = shared!;
       const body = call.init.body as string;
       const key = sha256Of(schemaHash, authorization, call.url, body);
       const cached = await read(key);
-      if (cached) return toResponse(cached);
-      const own = await next(call);
-      const answer: StoredAnswer = { status: own.status, headers: [...own.headers], text: await own.text() };
+      if (cached) return toAnswer(cached);
+      const own = await rest(call);
       // Awaited (within the store's budget) so that another replica asked next finds it.
-      if (own.ok && !(await hasErrors(own))) {
-        await withStoreTimeout(store, () => store.set(key, JSON.stringify(answer), ttlMs), storeTimeoutMs).catch(() => undefined);
-      }
+      const answer = keepable(own, own.textRead ?? (await own.text()));
+      if (answer) await withStoreTimeout(store, () => store.set(key, JSON.stringify(answer), ttlMs), storeTimeoutMs).catch(() => undefined);
       return own;
     };
 
+    /**
+     * The call made (or read from the shared store) once for every identical call until it
+     * settles: the caller that makes it gets its answer as it came (already read and parsed by the
+     * error step), callers sharing it get copies (sharedCopy), as do later ones from the store. Its
+     * answer is kept in this process, and its entry in flight dropped, in the one reaction it
+     * costs: a later identical call finds one or the other.
+     */
+    const sharedCall = (call: UpstreamCall, rest: SendUpstream, authorization: string, flight: string): Promise<UpstreamAnswer> => {
+      const pending = shared ? fromStore(call, rest, authorization) : rest(call);
+      inFlight.set(flight, pending);
+      const keyHere = `${schemaHash}\u0000${flight}`;
+      pending.then(
+        (answer) => {
+          inFlight.delete(flight);
+          const keep = kept && keepable(answer, answer.textRead);
+          if (keep) kept!.set(keyHere, keep);
+        },
+        () => inFlight.delete(flight),
+      );
+      return pending;
+    };
+
     return {
-      forService(service, next) {
-        if (service !== 'problems') return next;
-        return (call) => {
-          // Mutations and calls without a text body pass straight on, with no promise of this step's own.
-          if (!call.readOnly || typeof call.init.body !== 'string') return next(call);
-          const authorization = clientRequestOf(call)?.headers.get('authorization') ?? '';
-          // Calls in flight are told apart by their parts as they are; only the store's key is hashed.
-          const flight = `${authorization}\u0000${call.url}\u0000${call.init.body}`;
-          const pending = inFlight.get(flight);
-          if (pending) return pending.then(sharedCopy);
-          return shared(call, next, authorization, flight);
+      forService(service) {
+        if (service !== 'problems') return undefined;
+        return {
+          around(call, rest) {
+            // Mutations and calls without a text body pass straight on, with no promise of this step's own.
+            if (!call.readOnly || typeof call.init.body !== 'string') return rest(call);
+            const authorization = clientRequestOf(call)?.headers.get('authorization') ?? '';
+            // Calls in flight, and answers kept here, are told apart by their parts as they are;
+            // only the shared store's key is hashed (no credential leaves the process).
+            const flight = `${authorization}\u0000${call.url}\u0000${call.init.body}`;
+            const pending = inFlight.get(flight);
+            if (pending) return pending.then(sharedCopy);
+            const hit = kept?.get(`${schemaHash}\u0000${flight}`);
+            if (hit) return Promise.resolve(toAnswer(hit));
+            return sharedCall(call, rest, authorization, flight);
+          },
         };
       },
     };
   };
 }
 
-/** A copy of the answer of a call in flight, for a caller sharing it: its own body to read. */
-function sharedCopy(answer: UpstreamAnswer): Promise<UpstreamAnswer> {
-  return answer.text().then((text) => answer.withText(text));
+/** What the store keeps of `answer` (its text read), when it may be kept: a 2xx answer without errors. */
+function keepable(answer: UpstreamAnswer, text: string | undefined): StoredAnswer | undefined {
+  if (!answer.ok || text === undefined || hasErrors(answer)) return undefined;
+  return { status: answer.status, headers: [...answer.headers], text };
 }
 
-function toResponse({ status, headers, text }: StoredAnswer): UpstreamAnswer {
+/** An answer kept in this process weighs its text (JS strings are UTF-16, two bytes a character) and its key. */
+function sizeInMemory(answer: StoredAnswer, key: string): number {
+  return 2 * (key.length + answer.text.length) + 64;
+}
+
+/** A copy of the answer of a call in flight, for a caller sharing it: its own body to read. */
+function sharedCopy(answer: UpstreamAnswer): UpstreamAnswer | Promise<UpstreamAnswer> {
+  const text = answer.textRead;
+  if (text !== undefined) return answer.withText(text);
+  return answer.text().then((read) => answer.withText(read));
+}
+
+function toAnswer({ status, headers, text }: StoredAnswer): UpstreamAnswer {
   return new UpstreamAnswer({ status, headers: headers.map(([name, value]) => [name.toLowerCase(), value]), body: text });
 }
 
@@ -118,10 +144,10 @@ function parse(text: string): StoredAnswer | undefined {
   }
 }
 
-/** Whether the answer holds GraphQL errors (or is not JSON): parsed once, by the error step before this one. */
-async function hasErrors(answer: UpstreamAnswer): Promise<boolean> {
+/** Whether the answer holds GraphQL errors (or is not JSON): parsed once, by the error step after this one. */
+function hasErrors(answer: UpstreamAnswer): boolean {
   try {
-    const errors = ((await answer.json()) as { errors?: unknown[] } | null)?.errors;
+    const errors = (answer.parsedJson() as { errors?: unknown[] } | null)?.errors;
     return Array.isArray(errors) && errors.length > 0;
   } catch {
     return true;

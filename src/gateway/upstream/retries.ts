@@ -1,7 +1,7 @@
 import type { ServiceName } from '../errors.ts';
 import { CallSignal, SignalFollowers } from './call-signal.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
-import type { ServiceStep } from './upstream-call.ts';
+import type { CallBudget, ServiceStep, UpstreamCall } from './upstream-call.ts';
 import { parseRetryAfter } from './upstream-errors.ts';
 import { defaultOf } from '../settings.ts';
 
@@ -27,73 +27,100 @@ export class UpstreamTimeoutError extends Error {
 /**
  * Gives every upstream call a time budget and repeats the calls that are safe to repeat (read-only
  * ones). It retries transport failures and 429/502/503/504, waits with jittered exponential backoff or
- * the upstream's `Retry-After`, and never waits past the budget: then the last answer stands.
+ * the upstream's `Retry-After`, and never waits past the budget: then the last answer stands. The
+ * attempts themselves are sent by the composed call (composed-call.ts), which asks the call's budget
+ * (CallBudget) before and after each: no promise or closure of this step's own per call.
  */
 export function retryUpstreamCalls({ timeoutMs, retries = defaultOf('upstreamRetries'), baseDelayMs = 100, maxDelayMs = 2000 }: UpstreamRetriesOptions): ServiceStep {
   return {
-    forService(service, next) {
-      const budget = timeoutMs[service];
-      const budgetSpent = () => new UpstreamTimeoutError(`no answer within ${budget} ms`);
-      // The client's signal (or the engine's) is listened to once, whatever the calls made under it.
-      const followers = new SignalFollowers();
-      return async (call) => {
-        const deadline = Date.now() + budget;
-        const clientSignal = (call.init.signal ?? undefined) as AbortSignal | undefined;
-        // One signal and one timer for the whole call, every attempt and the reading of the body:
-        // `AbortSignal.timeout` and `AbortSignal.any` were a tenth of a forwarded query's CPU, and even one
-        // AbortController per call cost more than this signal (call-signal.ts; docs/performance.md).
-        // The timer calls a function made once, not a closure of each call.
-        const signal = new CallSignal();
-        const timer = setTimeout(budgetRanOut, budget, signal, budget);
-        timer.unref?.();
-        if (clientSignal) followers.follow(signal, clientSignal);
-        const release = () => {
-          clearTimeout(timer);
-          if (clientSignal) followers.unfollow(signal, clientSignal);
-        };
-        // Every attempt sends the same call under the same signal.
-        const attemptCall = { ...call, init: { ...call.init, signal: signal as unknown as AbortSignal } };
-        try {
-          for (let attempt = 0; ; attempt += 1) {
-            if (Date.now() >= deadline || timedOut(signal, clientSignal)) throw budgetSpent();
-            let response: UpstreamAnswer | undefined;
-            let failure: unknown;
-            try {
-              response = await next(attemptCall);
-            } catch (error) {
-              if (clientSignal?.aborted) throw error;
-              if (timedOut(signal, clientSignal)) throw budgetSpent();
-              failure = error;
-            }
-            // The budget stays armed while the body is read, so a body that stalls also times out.
-            if (response && !TRANSIENT.has(response.status)) return response.afterBody(release);
-            const retryAfter = response?.header('retry-after');
-            const delay = retryAfter !== undefined ? (parseRetryAfter(retryAfter) ?? 0) * 1000 : Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
-            const last = !call.readOnly || call.singleAttempt || attempt >= retries || Date.now() + delay >= deadline;
-            if (last) {
-              if (response) return response.afterBody(release);
-              throw failure;
-            }
-            await response?.discard();
-            await sleep(delay, clientSignal);
-          }
-        } catch (error) {
-          release();
-          throw error;
-        }
+    forService(service) {
+      const rules: BudgetRules = {
+        budget: timeoutMs[service],
+        retries,
+        baseDelayMs,
+        maxDelayMs,
+        // The client's signal (or the engine's) is listened to once, whatever the calls made under it.
+        followers: new SignalFollowers(),
       };
+      return { attempts: { start: (call, singleAttempt) => new RetryBudget(rules, call, singleAttempt) } };
     },
   };
+}
+
+/** What every budget of one service's calls shares. */
+interface BudgetRules {
+  budget: number;
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  followers: SignalFollowers;
+}
+
+/**
+ * One call's budget: one signal and one timer for the whole call, every attempt and the reading of
+ * the body. `AbortSignal.timeout` and `AbortSignal.any` were a tenth of a forwarded query's CPU, and
+ * even one AbortController per call cost more than this signal (call-signal.ts; docs/performance.md).
+ * The timer calls a function made once, not a closure of each call.
+ */
+class RetryBudget implements CallBudget {
+  readonly signal = new CallSignal();
+  readonly #rules: BudgetRules;
+  readonly #deadline: number;
+  readonly #clientSignal: AbortSignal | undefined;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  /** More attempts are allowed: a read-only call that is no probe. */
+  readonly #repeatable: boolean;
+
+  constructor(rules: BudgetRules, call: UpstreamCall, singleAttempt: boolean) {
+    this.#rules = rules;
+    this.#deadline = Date.now() + rules.budget;
+    this.#clientSignal = (call.init.signal ?? undefined) as AbortSignal | undefined;
+    this.#repeatable = call.readOnly && !singleAttempt;
+    this.#timer = setTimeout(budgetRanOut, rules.budget, this.signal, rules.budget);
+    this.#timer.unref?.();
+    if (this.#clientSignal) rules.followers.follow(this.signal, this.#clientSignal);
+  }
+
+  check(): void {
+    if (Date.now() >= this.#deadline || this.#timedOut()) throw this.#spent();
+  }
+
+  failed(error: unknown): void {
+    if (this.#clientSignal?.aborted) throw error;
+    if (this.#timedOut()) throw this.#spent();
+  }
+
+  again(attempt: number, answer: UpstreamAnswer | undefined): number | undefined {
+    if (answer && !TRANSIENT.has(answer.status)) return undefined;
+    const { retries, baseDelayMs, maxDelayMs } = this.#rules;
+    const retryAfter = answer?.header('retry-after');
+    const delay = retryAfter !== undefined ? (parseRetryAfter(retryAfter) ?? 0) * 1000 : Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
+    const last = !this.#repeatable || attempt >= retries || Date.now() + delay >= this.#deadline;
+    return last ? undefined : delay;
+  }
+
+  wait(ms: number): Promise<void> {
+    return sleep(ms, this.#clientSignal);
+  }
+
+  end(): void {
+    clearTimeout(this.#timer);
+    if (this.#clientSignal) this.#rules.followers.unfollow(this.signal, this.#clientSignal);
+  }
+
+  /** Whether the call's signal aborted for its budget, not for the client going away. */
+  #timedOut(): boolean {
+    return this.signal.aborted && !this.#clientSignal?.aborted;
+  }
+
+  #spent(): UpstreamTimeoutError {
+    return new UpstreamTimeoutError(`no answer within ${this.#rules.budget} ms`);
+  }
 }
 
 /** A call's budget ran out: its signal aborts as `AbortSignal.timeout` would. */
 function budgetRanOut(signal: CallSignal, budget: number): void {
   signal.abort(new DOMException(`no answer within ${budget} ms`, 'TimeoutError'));
-}
-
-/** Whether the call's signal aborted for its budget, not for the client going away. */
-function timedOut(signal: CallSignal, clientSignal: AbortSignal | undefined): boolean {
-  return signal.aborted && !clientSignal?.aborted;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

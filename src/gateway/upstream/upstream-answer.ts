@@ -37,7 +37,8 @@ export class UpstreamAnswer {
   #text: Promise<string> | undefined;
   /** The text once read, for a reader that needs the bytes as they came without another await. */
   #textRead: string | undefined;
-  #json: Promise<unknown> | undefined;
+  /** The body parsed, once parsedJson has parsed it (`PARSE_FAILED` when it is not JSON). */
+  #parsed: unknown = NOT_PARSED;
   /** Most bytes the body may have, and the error for one that has more (answer-size-limit.ts). */
   #limit: { maxBytes: number; tooLarge: () => Error } | undefined;
   /** Called once the body is read, dropped or failed (afterBody); undefined once that has happened. */
@@ -77,9 +78,17 @@ export class UpstreamAnswer {
 
   /** The body as UTF-8 text, read once (later calls get the same text); fails as the reading does. */
   text(): Promise<string> {
-    this.#text ??= this.#read()
-      .then((text) => (this.#textRead = text))
-      .finally(() => this.#bodyDone());
+    this.#text ??= this.#read().then(
+      (text) => {
+        this.#textRead = text;
+        this.#bodyDone();
+        return text;
+      },
+      (error: unknown) => {
+        this.#bodyDone();
+        throw error;
+      },
+    );
     return this.#text;
   }
 
@@ -109,8 +118,31 @@ export class UpstreamAnswer {
    * calls get the same value, which callers must not change.
    */
   json(): Promise<unknown> {
-    this.#json ??= this.text().then((text) => JSON.parse(text) as unknown);
-    return this.#json;
+    if (this.#textRead !== undefined) {
+      try {
+        return Promise.resolve(this.parsedJson());
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    }
+    return this.text().then(() => this.parsedJson());
+  }
+
+  /**
+   * The body read already (textRead) parsed as JSON, once, without waiting: what json() gives.
+   * Throws when the text is not JSON, or not read yet.
+   */
+  parsedJson(): unknown {
+    if (this.#parsed === NOT_PARSED) {
+      if (this.#textRead === undefined) throw new Error('The answer\'s body has not been read.');
+      try {
+        this.#parsed = JSON.parse(this.#textRead) as unknown;
+      } catch (error) {
+        this.#parsed = new ParseFailure(error);
+      }
+    }
+    if (this.#parsed instanceof ParseFailure) throw this.#parsed.error;
+    return this.#parsed;
   }
 
   /** Reads and drops the body, so the keep-alive connection can be reused; never fails. */
@@ -140,44 +172,74 @@ export class UpstreamAnswer {
     return bounded;
   }
 
-  /** The same status with another text (and headers). */
-  withText(text: string, headers: [string, string][] = [...this.headers]): UpstreamAnswer {
-    return new UpstreamAnswer({ status: this.status, statusText: this.statusText, headers, body: text });
+  /** The same status with another text (and headers), and that text's JSON value when the caller has it. */
+  withText(text: string, headers: [string, string][] = [...this.headers], parsed: unknown = NOT_PARSED): UpstreamAnswer {
+    const answer = new UpstreamAnswer({ status: this.status, statusText: this.statusText, headers, body: text });
+    answer.#parsed = parsed;
+    return answer;
   }
 
-  /** A web Response of this answer, for Mesh's handlers, its body read whole first (within the size bound). */
-  async toResponse(): Promise<Response> {
+  /**
+   * A web Response of this answer, for Mesh's handlers, its body read whole first (within the size
+   * bound): at once when it has been read (the error step reads every answer), else once it is.
+   */
+  toResponse(): Response | Promise<Response> {
     const init = { status: this.status, statusText: this.statusText, headers: this.headers as [string, string][] };
+    if (this.#textRead !== undefined) return new Response(this.#textRead, init);
     if (this.#text === undefined && this.#body === null) return new Response(null, init);
-    return new Response(await this.text(), init);
+    return this.text().then((text) => new Response(text, init));
   }
 
-  async #read(): Promise<string> {
+  #read(): Promise<string> {
     const body = this.#body;
     this.#body = null;
-    if (!body) return '';
+    if (!body) return Promise.resolve('');
+    if (body instanceof Readable) {
+      const chunks: Uint8Array[] = [];
+      let received = 0;
+      const limit = this.#limit;
+      return readStream(body, (chunk) => {
+        received += chunk.byteLength;
+        if (limit && received > limit.maxBytes) return limit.tooLarge();
+        chunks.push(chunk);
+        return undefined;
+      }).then(() => textOf(chunks));
+    }
+    return this.#readIterable(body);
+  }
+
+  /** A body that is no Node stream (a web ReadableStream, from a fetch wrapped by a plugin), read by iteration. */
+  async #readIterable(body: StreamedBody): Promise<string> {
     const chunks: Uint8Array[] = [];
     let received = 0;
     const limit = this.#limit;
-    /** Keeps a chunk, or returns the error to stop with when it takes the body past its bound. */
-    const take = (chunk: Uint8Array): Error | undefined => {
+    for await (const chunk of body) {
       received += chunk.byteLength;
-      if (limit && received > limit.maxBytes) return limit.tooLarge();
-      chunks.push(chunk);
-      return undefined;
-    };
-    if (body instanceof Readable) {
-      await readStream(body, take);
-    } else {
-      for await (const chunk of body) {
-        const error = take(chunk);
-        if (error) {
-          // Stops the transfer: the connection closes rather than carry the rest.
-          await stop(body, error);
-          throw error;
-        }
+      if (limit && received > limit.maxBytes) {
+        const error = limit.tooLarge();
+        // Stops the transfer: the connection closes rather than carry the rest.
+        await stop(body, error);
+        throw error;
       }
+      chunks.push(chunk);
     }
-    return chunks.length === 1 ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength).toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    return textOf(chunks);
   }
+}
+
+/** Where parsedJson has not parsed yet. */
+const NOT_PARSED = Symbol('not parsed');
+
+/** A body that is not JSON, kept so a second parsedJson fails alike without parsing again. */
+class ParseFailure {
+  readonly error: unknown;
+  constructor(error: unknown) {
+    this.error = error;
+  }
+}
+
+/** The chunks of a body as UTF-8 text. */
+function textOf(chunks: Uint8Array[]): string {
+  if (chunks.length === 1) return Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength).toString('utf8');
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -11,7 +11,8 @@ import { breakUpstreamCircuits, type BreakerObserver } from './circuit-breaker.t
 import { observeUpstreamCalls } from './observation.ts';
 import { cacheProblemsAnswers } from './problems-cache.ts';
 import { retryUpstreamCalls } from './retries.ts';
-import { composeStepsByService, type UpstreamCall, type ServiceStep, type UpstreamStep, type UpstreamStepEntry } from './upstream-call.ts';
+import { composeStepsByService } from './composed-call.ts';
+import type { UpstreamCall, UpstreamStepEntry } from './upstream-call.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
 import { shapeUpstreamErrors } from './upstream-errors.ts';
 
@@ -41,12 +42,12 @@ export interface UpstreamStepsOptions {
   /** The circuit breaker's clock (its window and cool-down); tests move it. @default Date.now */
   breakerClock?: () => number;
   /**
-   * Steps every problems call the problems cache does not answer goes through first, before the
-   * circuit breaker: they see what the service itself answers now (shaped), never an answer kept
-   * before. Translation calls never meet them.
+   * Steps every call the problems cache does not answer goes through first, before the circuit
+   * breaker: they see what the service itself answers now (shaped), never an answer kept before.
+   * Each says which services' calls it watches (the schema drift watch: problems only).
    * @default none
    */
-  watch?: UpstreamStep[];
+  watch?: UpstreamStepEntry[];
 }
 
 /** Source names as declared in .meshrc.yaml, and the service names clients see in errors. */
@@ -60,9 +61,9 @@ export const SERVICE_OF_SOURCE: Record<string, ServiceName> = { Problems: 'probl
  * through the size bound (never retried: the same call would get as large an answer); retries give each
  * attempt its share of the budget; observation sees every attempt on the wire.
  *
- * The list is composed once per service (composeStepsByService), not per call: each step decides
- * then what it does for that service's calls (the cache and the drift watch nothing for translation),
- * and a call runs the chain of its service.
+ * The list is composed once per service (composed-call.ts), not per call: each step decides then
+ * which hooks it has for that service's calls (the cache and the drift watch none for translation),
+ * and a call runs the one function of its service, every step's hooks inline.
  */
 export function createUpstreamSteps(options: UpstreamStepsOptions): UpstreamStepEntry[] {
   return upstreamStepsBySchema(options)('');
@@ -78,7 +79,7 @@ export function createUpstreamSteps(options: UpstreamStepsOptions): UpstreamStep
 export function upstreamStepsBySchema({ settings, observers, problemsStore, log, breakerClock, watch = [] }: UpstreamStepsOptions): (schemaHash: string) => UpstreamStepEntry[] {
   const cacheFor = cacheProblemsAnswers({ ttlMs: settings.problemsCacheTtlSeconds * 1000, store: problemsStore });
   const rest: UpstreamStepEntry[] = [
-    ...watch.map(problemsOnly),
+    ...watch,
     breakUpstreamCircuits({
       failures: settings.upstreamBreakerFailures,
       cooldownMs: settings.upstreamBreakerCooldownMs,
@@ -97,11 +98,6 @@ export function upstreamStepsBySchema({ settings, observers, problemsStore, log,
     observeUpstreamCalls(observers),
   ];
   return (schemaHash) => [cacheFor(schemaHash), ...rest];
-}
-
-/** `step` in the problems chain only: the translation chain goes straight past it. */
-function problemsOnly(step: UpstreamStep): ServiceStep {
-  return { forService: (service, next) => (service === 'problems' ? (call) => step(call, next) : next) };
 }
 
 /**
@@ -142,7 +138,7 @@ export function useUpstreamCalls(sources: MeshResolvedSource[], steps: readonly 
   };
 }
 
-function toResponse(answer: UpstreamAnswer): Promise<Response> {
+function toResponse(answer: UpstreamAnswer): Response | Promise<Response> {
   return answer.toResponse();
 }
 

@@ -15,48 +15,55 @@ import { plainHeaders } from './upstream-fetch.ts';
  * writes into an answer are disowned here (disownErrors), on the one path every answer takes.
  */
 export const shapeUpstreamErrors: ServiceStep = {
-  forService: (service, next) => async (call) => {
-    let response: UpstreamAnswer;
-    let text: string;
-    try {
-      response = await next(call);
-      if (response.status < 200 || response.status > 299) {
-        // Read whole (which also frees the keep-alive connection): what the service said is the cause
-        // an operator needs, kept for the request log and never shown to the client.
-        const said = await response.text().catch(() => '');
-        throw withUpstreamMessage(statusError(service, response), said, call);
-      }
-      // Read the body here, under the call's time budget, so a stalled or garbled body fails as this
-      // service's error rather than as whatever the handler makes of it.
-      text = await response.text();
-    } catch (error) {
-      throw error instanceof UpstreamError ? error : unreachable(service, error);
-    }
-    let body: unknown;
-    try {
-      body = await response.json();
-    } catch {
-      throw new UpstreamError(`The ${service} service answered with a body that is not JSON.`, {
-        code: ErrorCode.UpstreamError,
-        service,
-        status: response.status,
-      });
-    }
-    if (service === 'translation') {
-      const what = translationAnswerProblem(call.url, body);
-      // Seen on the raw answer: past this step, Mesh reads it by the contract's types (a number as its text).
-      if (what) throw new UpstreamError(`The translation service returned ${what}.`, { code: ErrorCode.UpstreamError, service, status: response.status, unusableAnswer: true });
-      return response;
-    }
-    const disowned = disownErrors(service, body, text, call);
-    if (disowned === undefined) {
-      throw new UpstreamError(`The ${service} service answered with a body the gateway could not use.`, { code: ErrorCode.UpstreamError, service, status: response.status });
-    }
-    if (disowned === text) return response;
-    // The upstream's length no longer describes the text handed on.
-    return response.withText(disowned, response.headers.filter(([name]) => name !== 'content-length'));
-  },
+  forService: (service) => ({
+    read: {
+      answered: (response, call, readError) => shapedAnswer(service, response, call, readError),
+      failed: (error) => (error instanceof UpstreamError ? error : unreachable(service, error)),
+    },
+  }),
 };
+
+/**
+ * The final answer, its body read by the composed call under the call's time budget (so a stalled
+ * or garbled body fails as this service's error rather than as whatever the handler makes of it):
+ * the answer handed on, or a throw of the call's error.
+ */
+function shapedAnswer(service: ServiceName, response: UpstreamAnswer, call: UpstreamCall, readError: unknown): UpstreamAnswer {
+  if (response.status < 200 || response.status > 299) {
+    // Read whole (which also frees the keep-alive connection): what the service said is the cause
+    // an operator needs, kept for the request log and never shown to the client.
+    throw withUpstreamMessage(statusError(service, response), readError === undefined ? (response.textRead ?? '') : '', call);
+  }
+  if (readError !== undefined) throw readError instanceof UpstreamError ? readError : unreachable(service, readError);
+  const text = response.textRead ?? '';
+  let body: unknown;
+  try {
+    body = response.parsedJson();
+  } catch {
+    throw new UpstreamError(`The ${service} service answered with a body that is not JSON.`, {
+      code: ErrorCode.UpstreamError,
+      service,
+      status: response.status,
+    });
+  }
+  if (service === 'translation') {
+    const what = translationAnswerProblem(call.url, body);
+    // Seen on the raw answer: past this step, Mesh reads it by the contract's types (a number as its text).
+    if (what) throw new UpstreamError(`The translation service returned ${what}.`, { code: ErrorCode.UpstreamError, service, status: response.status, unusableAnswer: true });
+    return response;
+  }
+  const disowned = disownErrors(service, body, text, call);
+  if (disowned === undefined) {
+    throw new UpstreamError(`The ${service} service answered with a body the gateway could not use.`, { code: ErrorCode.UpstreamError, service, status: response.status });
+  }
+  if (disowned === text) return response;
+  // The upstream's length no longer describes the text handed on; the value parsed is the new text's.
+  return response.withText(
+    disowned,
+    response.headers.filter(([name]) => name !== 'content-length'),
+    body,
+  );
+}
 
 /**
  * Extension key on every error a GraphQL upstream wrote in its answer. Set here, on the one path

@@ -40,6 +40,7 @@ interface Sending {
   method: Dispatcher.HttpMethod;
   headers: Record<string, string>;
   body: string | Uint8Array | undefined;
+  signal: Dispatcher.RequestOptions['signal'];
 }
 
 /**
@@ -57,7 +58,7 @@ function redirected(sending: Sending, status: number, location: string): Sending
     if ((toGet && BODY_HEADER.test(name)) || (elsewhere && CREDENTIAL_HEADERS.includes(name))) continue;
     headers[name] = sending.headers[name];
   }
-  return toGet ? { target, method: 'GET', headers, body: undefined } : { ...sending, target, headers };
+  return toGet ? { target, method: 'GET', headers, body: undefined, signal: sending.signal } : { ...sending, target, headers };
 }
 
 function invalidUrl(): never {
@@ -91,42 +92,47 @@ export function createUpstreamFetch({ connections = 32 }: UpstreamFetchOptions =
     if (!pool) pools.set(origin, (pool = new Pool(origin, { connections, keepAliveTimeout: 10_000 })));
     return pool;
   };
-  const send = async (url: string, init: RequestInit = {}): Promise<UpstreamAnswerInit & { body: Readable | null }> => {
-    let sending: Sending = {
-      target: parsedUrl(url) ?? invalidUrl(),
-      method: (init.method ?? 'GET').toUpperCase() as Dispatcher.HttpMethod,
-      headers: lowercasedHeaders(init.headers),
-      body: (init.body ?? undefined) as string | Uint8Array | undefined,
-    };
+  /** The answer to `sending`, or the request its redirect asks for, sent (`redirects` followed so far). */
+  const answered = <T>(sending: Sending, sent: Dispatcher.ResponseData, redirects: number, finish: (init: UpstreamAnswerInit) => T): T | Promise<T> => {
+    const location = redirects < MAX_REDIRECTS && REDIRECT_STATUSES.has(sent.statusCode) ? sent.headers.location : undefined;
+    if (typeof location === 'string') {
+      // A redirect's own body is nobody's answer; read off, it frees the connection.
+      const next = redirected(sending, sent.statusCode, location);
+      return sent.body.dump().then(() => dispatch(next, redirects + 1, finish));
+    }
+    if (sending.method === 'HEAD' || NULL_BODY_STATUSES.has(sent.statusCode)) {
+      sent.body.resume();
+      return finish({ status: sent.statusCode, headers: responseHeaders(sent.headers), body: null });
+    }
+    const decoder = decoderFor(sent.headers['content-encoding']);
+    if (!decoder) return finish({ status: sent.statusCode, headers: responseHeaders(sent.headers), body: sent.body });
+    // As fetch does: the body decoded, and the headers that described the encoded bytes dropped.
+    const { 'content-encoding': _encoding, 'content-length': _length, ...decodedHeaders } = sent.headers;
+    return finish({ status: sent.statusCode, headers: responseHeaders(decodedHeaders), body: pipeline(sent.body as Readable, decoder, () => undefined) });
+  };
+  /** Sends `sending` on its origin's Pool: one promise of undici's and one reaction per request. */
+  const dispatch = <T>(sending: Sending, redirects: number, finish: (init: UpstreamAnswerInit) => T): Promise<T> => {
+    const { target, method, headers, body, signal } = sending;
+    return poolOf(target.origin)
+      .request({ path: target.path, method, headers, body, signal })
+      .then((sent) => answered(sending, sent, redirects, finish));
+  };
+  const sendingOf = (url: string, init: RequestInit): Sending => ({
+    target: parsedUrl(url) ?? invalidUrl(),
+    method: (init.method ?? 'GET').toUpperCase() as Dispatcher.HttpMethod,
+    headers: lowercasedHeaders(init.headers),
+    body: (init.body ?? undefined) as string | Uint8Array | undefined,
     // undici takes an AbortSignal or the upstream steps' own CallSignal (an emitter of `abort`).
-    const signal = (init.signal ?? undefined) as Dispatcher.RequestOptions['signal'];
-    for (let redirects = 0; ; redirects += 1) {
-      const { target, method, headers, body } = sending;
-      const sent = await poolOf(target.origin).request({ path: target.path, method, headers, body, signal });
-      const location = redirects < MAX_REDIRECTS && REDIRECT_STATUSES.has(sent.statusCode) ? sent.headers.location : undefined;
-      if (typeof location === 'string') {
-        // A redirect's own body is nobody's answer; read off, it frees the connection.
-        await sent.body.dump();
-        sending = redirected(sending, sent.statusCode, location);
-        continue;
-      }
-      if (method === 'HEAD' || NULL_BODY_STATUSES.has(sent.statusCode)) {
-        sent.body.resume();
-        return { status: sent.statusCode, headers: responseHeaders(sent.headers), body: null };
-      }
-      const decoder = decoderFor(sent.headers['content-encoding']);
-      if (!decoder) return { status: sent.statusCode, headers: responseHeaders(sent.headers), body: sent.body };
-      // As fetch does: the body decoded, and the headers that described the encoded bytes dropped.
-      const { 'content-encoding': _encoding, 'content-length': _length, ...decodedHeaders } = sent.headers;
-      return { status: sent.statusCode, headers: responseHeaders(decodedHeaders), body: pipeline(sent.body as Readable, decoder, () => undefined) };
+    signal: (init.signal ?? undefined) as Dispatcher.RequestOptions['signal'],
+  });
+  const answer = (url: string, init: RequestInit = {}): Promise<UpstreamAnswer> => {
+    try {
+      return dispatch(sendingOf(url, init), 0, toAnswer);
+    } catch (error) {
+      return Promise.reject(error as Error);
     }
   };
-  const answer = (url: string, init?: RequestInit) => send(url, init).then(toAnswer);
-  const fetch = (async (url: string, init?: RequestInit) => {
-    const { status, headers, body } = await send(url, init);
-    return new Response(body as unknown as ReadableStream | null, { status, headers });
-  }) as unknown as MeshFetch;
-  (fetch as { [ANSWER]?: typeof answer })[ANSWER] = answer;
+  const fetch = withAnswerFace((async (url: string, init: RequestInit = {}) => dispatch(sendingOf(url, init), 0, toResponse)) as unknown as MeshFetch, answer);
   const close = async () => {
     closed = true;
     const closing = [...pools.values()].map((pool) => pool.close());
@@ -134,6 +140,15 @@ export function createUpstreamFetch({ connections = 32 }: UpstreamFetchOptions =
     await Promise.all(closing);
   };
   return { fetch, answer, close };
+}
+
+/**
+ * `fetch`, which the last upstream step calls through `answer` instead (answerOf): the same call,
+ * answered as the steps take it. Mesh's handlers call `fetch` itself.
+ */
+export function withAnswerFace(fetch: MeshFetch, answer: UpstreamFetch['answer']): MeshFetch {
+  (fetch as { [ANSWER]?: UpstreamFetch['answer'] })[ANSWER] = answer;
+  return fetch;
 }
 
 /**
@@ -154,6 +169,10 @@ export function answerOf(fetch: MeshFetch, url: string, init: RequestInit, conte
 
 function toAnswer(init: UpstreamAnswerInit): UpstreamAnswer {
   return new UpstreamAnswer(init);
+}
+
+function toResponse({ status, headers, body }: UpstreamAnswerInit): Response {
+  return new Response(body as unknown as ReadableStream | null, { status, headers });
 }
 
 /**
