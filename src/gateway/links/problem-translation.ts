@@ -1,11 +1,13 @@
 import { ErrorCode, createGraphQLErrorWithCode } from '../errors.ts';
 import { decodeHtmlText, escapeHtmlText } from '../statement/html-placeholders.ts';
 import { curatedProvenance, machineProvenance, originalProvenance, UNDETERMINED, type Provenance } from '../translation/provenance.ts';
-import { checkProblemTextLength, decideLanguage, notingAnswer, noteDecision } from '../translation/resolvers.ts';
+import { checkLanguageArguments, checkProblemTextLength, decideLanguage, notingAnswer, noteDecision } from '../translation/resolvers.ts';
 import type { LanguageArgument } from '../translation/language-choice.ts';
 import { sameLanguage } from '../translation/language-tags.ts';
 import type { TranslationContext } from '../translation/translation-client.ts';
-import { translationRuntimeOf } from '../translation/translation-runtime.ts';
+import { translationRuntimeOf, type LanguageDecision } from '../translation/translation-runtime.ts';
+import type { AssembledFrom } from '../translation/assembled-translation-cache.ts';
+import type { ServableCurated } from '../translation/curated/curated-translations.ts';
 
 interface ProblemTexts {
   id?: string;
@@ -76,14 +78,35 @@ function madeOf({ sourceLanguage, madeAt, partial }: Provenance) {
 type TranslationArgs = { to?: LanguageArgument; from?: string | null };
 type LinkContext = TranslationContext & ProblemsContext;
 
-/** The link's value for a problem whose title and statement are known. */
-async function translationOf(parent: ProblemTexts, problem: { title: string; statement: string }, args: TranslationArgs, context: LinkContext): Promise<ProblemTranslation | null> {
+/**
+ * The link's value for a problem whose title and statement are known: at once, with no promise,
+ * when the language is decided without waiting and what it serves is in memory (curated, the
+ * original, or an assembled translation: a warm page); else when the decision or the translation comes.
+ */
+function translationOf(parent: ProblemTexts, problem: { title: string; statement: string }, args: TranslationArgs, context: LinkContext): ProblemTranslation | null | Promise<ProblemTranslation | null> {
   const runtime = translationRuntimeOf(context);
   const curated = runtime.curated?.servable(parent.id, problem.statement) ?? [];
   // The statement's language when known (declared, or detected before): a reader wanting it gets the original, no call.
   const known = runtime.sources.of(problem.statement);
-  const decision = await decideLanguage(context, args, curated.map(({ entry }) => entry.language), known);
-  if (!decision) return null;
+  const languages = curated.map(({ entry }) => entry.language);
+  checkLanguageArguments(args);
+  const atHand = runtime.decideAtHand(context, args, languages, known);
+  const served = (decision: LanguageDecision | null) => (decision ? translationServed({ parent, problem, context, curated, known }, decision) : null);
+  return atHand ? served(atHand) : decideLanguage(context, args, languages, known).then(served);
+}
+
+/** What a decided link serves from: the problem, its curated translations and its statement's known language. */
+interface ServedFrom {
+  parent: ProblemTexts;
+  problem: { title: string; statement: string };
+  context: LinkContext;
+  curated: readonly ServableCurated[];
+  known: string | null;
+}
+
+/** The link's value once its language is decided: at once unless a machine translation has to be made. */
+function translationServed({ parent, problem, context, curated, known }: ServedFrom, decision: LanguageDecision): ProblemTranslation | Promise<ProblemTranslation | null> {
+  const runtime = translationRuntimeOf(context);
   // Noted before any call: an answer the header chose says so even when its translation fails.
   noteDecision(context, decision);
   if (decision.serve === 'curated') {
@@ -94,15 +117,19 @@ async function translationOf(parent: ProblemTexts, problem: { title: string; sta
   if (decision.serve === 'original') {
     return { language: decision.language ?? UNDETERMINED, ...problem, provenance: originalProvenance(decision.language) };
   }
-  const languages = { to: decision.to, from: decision.from };
   // What a whole translation is reused by: the problem, the languages as resolved, the texts as they are now.
   const source = { id: parent.id, to: decision.to, from: decision.from, title: problem.title, statement: problem.statement };
   const reused = runtime.assembled.find(source);
-  if (reused) {
-    // Learned again only when forgotten (a detection kept as long as the translation made with it): no digest of the statement otherwise.
-    if (known !== reused.provenance.sourceLanguage) runtime.sources.learn(problem.statement, reused.provenance.sourceLanguage);
-    return { language: languages.to, ...reused };
-  }
+  if (!reused) return machineTranslation(source, problem, context);
+  // Learned again only when forgotten (a detection kept as long as the translation made with it): no digest of the statement otherwise.
+  if (known !== reused.provenance.sourceLanguage) runtime.sources.learn(problem.statement, reused.provenance.sourceLanguage);
+  return { language: decision.to, ...reused };
+}
+
+/** The problem's texts translated by the service (batched with the rest of the request), assembled and kept. */
+async function machineTranslation(source: AssembledFrom, problem: { title: string; statement: string }, context: LinkContext): Promise<ProblemTranslation | null> {
+  const runtime = translationRuntimeOf(context);
+  const languages = { to: source.to, from: source.from };
   // Off the event loop; a statement over the limits fails the field here, before any call.
   const segments = await runtime.statements.segment(problem.statement);
   // The service refuses an empty text; an empty title has nothing to translate anyway.
@@ -154,7 +181,7 @@ export const resolvers = {
     translation: {
       selectionSet: /* GraphQL */ `{ id title statement }`,
       // Noting what it answered for `@inContext`'s extensions (in-context.ts).
-      resolve: notingAnswer((parent: ProblemTexts, args: TranslationArgs, context: LinkContext): Promise<ProblemTranslation | null> => {
+      resolve: notingAnswer((parent: ProblemTexts, args: TranslationArgs, context: LinkContext): ProblemTranslation | null | Promise<ProblemTranslation | null> => {
         // Fetched with the problem (as on every page): no promise to wait on for them.
         const texts = textsFetched(parent);
         return texts ? translationOf(parent, texts, args, context) : textsOf(parent, context).then((fetched) => translationOf(parent, fetched, args, context));

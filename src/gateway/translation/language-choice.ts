@@ -51,6 +51,13 @@ export interface LanguageChoiceOfRequests {
     curated?: readonly string[],
     source?: string | null,
   ): Promise<LanguageDecision | null>;
+  /**
+   * What decide() answers, when that can be told now with no promise (so that a page whose
+   * translations are all in memory is answered without one): a single `to` served curated or as the
+   * original, or one the language list held now resolves. Undefined when only decide() can tell (a
+   * list or none, the list still to fetch, a language refused: decide() reports the refusal once).
+   */
+  decideAtHand(context: TranslationContext, args: { to?: LanguageArgument; from?: string | null }, curated?: readonly string[], source?: string | null): LanguageDecision | undefined;
 }
 
 /** A `to:` argument as execution gives it: a list, or one tag (a `String` variable, which GraphQL does not wrap). */
@@ -118,14 +125,13 @@ export function createLanguageChoice({ list, defaultLanguages, reports }: Langua
   };
 
   const decide: LanguageChoiceOfRequests['decide'] = async (context, args, curatedLanguages = [], knownSource = null) => {
-    const fromTag = args.from == null || isAutomatic(args.from) ? undefined : parseLanguageTag(args.from)!;
+    const fromTag = fromTagOf(args.from);
     const original = fromTag?.canonical ?? knownSource ?? undefined;
     const wanted = wantedLanguages(args.to);
     if (wanted.length === 1) {
       const [to] = wanted;
-      const own = curatedLanguages.length > 0 ? matchLanguage(parseLanguageTag(to)!, curatedLanguages) : undefined;
-      if (own) return { serve: 'curated', language: own, negotiated: false };
-      if (original && sameLanguage(original, to)) return { serve: 'original', language: original, negotiated: false, fallback: false };
+      const served = curatedOrOriginal(to, curatedLanguages, original);
+      if (served) return served;
       const languages = await resolveLanguages(context, { to, from: args.from });
       return languages && { serve: 'machine', ...languages, negotiated: false };
     }
@@ -153,5 +159,29 @@ export function createLanguageChoice({ list, defaultLanguages, reports }: Langua
     return decisionOf(context, negotiated, args.from, true);
   };
 
-  return { resolveLanguages, decide };
+  const decideAtHand: LanguageChoiceOfRequests['decideAtHand'] = (_context, args, curatedLanguages = [], knownSource = null) => {
+    const wanted = wantedLanguages(args.to);
+    if (wanted.length !== 1) return undefined;
+    const [to] = wanted;
+    const served = curatedOrOriginal(to, curatedLanguages, fromTagOf(args.from)?.canonical ?? knownSource ?? undefined);
+    if (served) return served;
+    const held = list.atHand();
+    const choice = held && chooseLanguages(held.languages, { to, from: args.from });
+    return choice && !('refused' in choice) ? { serve: 'machine', ...choice, negotiated: false } : undefined;
+  };
+
+  return { resolveLanguages, decide, decideAtHand };
+}
+
+/** `from:` as a tag; undefined when the service is to detect the language. */
+function fromTagOf(from: string | null | undefined) {
+  return from == null || isAutomatic(from) ? undefined : parseLanguageTag(from)!;
+}
+
+/** What one `to:` is served by with no call: an operator's translation in that language, else the original when it is in it. */
+function curatedOrOriginal(to: string, curatedLanguages: readonly string[], original: string | undefined): LanguageDecision | undefined {
+  const own = curatedLanguages.length > 0 ? matchLanguage(parseLanguageTag(to)!, curatedLanguages) : undefined;
+  if (own) return { serve: 'curated', language: own, negotiated: false };
+  if (original && sameLanguage(original, to)) return { serve: 'original', language: original, negotiated: false, fallback: false };
+  return undefined;
 }

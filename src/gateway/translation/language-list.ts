@@ -13,22 +13,33 @@ export interface LanguageList {
   forMatching(context: TranslationContext): Promise<Language[] | undefined>;
   /** Whether a list is held that was fetched at least `ms` ago. */
   olderThan(ms: number): boolean;
+  /**
+   * What forMatching would give now, when it can be told without waiting: the list fetched and still
+   * fresh, or `languages: undefined` while a failed list is not asked again. Undefined when only
+   * forMatching can tell (nothing fetched yet, a fetch on its way, a list to fetch again).
+   */
+  atHand(): { languages: Language[] | undefined } | undefined;
 }
 
 /** How long a failed language list is not asked again for argument matching. */
 const LIST_RETRY_MS = 30_000;
 
+const NO_LIST = Object.freeze({ languages: undefined });
+
 export function createLanguageList(ttlMs: number): LanguageList {
-  let held: { list: Promise<Language[]>; fetchedAt: number } | undefined;
+  let held: { list: Promise<Language[]>; fetchedAt: number; fetched?: { languages: Language[] } } | undefined;
   let failedAt = -Infinity;
   const get = (context: TranslationContext, maxAgeMs = ttlMs): Promise<Language[]> => {
     if (!held || Date.now() - held.fetchedAt >= maxAgeMs) {
-      const entry = { list: listLanguages(context), fetchedAt: Date.now() };
+      const entry: NonNullable<typeof held> = { list: listLanguages(context), fetchedAt: Date.now() };
       held = entry;
-      entry.list.catch(() => {
-        failedAt = Date.now();
-        if (held === entry) held = undefined;
-      });
+      entry.list.then(
+        (languages) => void (entry.fetched = { languages }),
+        () => {
+          failedAt = Date.now();
+          if (held === entry) held = undefined;
+        },
+      );
     }
     return held.list;
   };
@@ -36,5 +47,10 @@ export function createLanguageList(ttlMs: number): LanguageList {
     get,
     forMatching: (context) => (!held && Date.now() - failedAt < LIST_RETRY_MS ? Promise.resolve(undefined) : get(context).catch(() => undefined)),
     olderThan: (ms) => held !== undefined && Date.now() - held.fetchedAt >= ms,
+    atHand() {
+      const now = Date.now();
+      if (!held) return now - failedAt < LIST_RETRY_MS ? NO_LIST : undefined;
+      return now - held.fetchedAt < ttlMs ? held.fetched : undefined;
+    },
   };
 }

@@ -32,11 +32,16 @@ export async function decideLanguage(
   curated?: readonly string[],
   source?: string | null,
 ): Promise<LanguageDecision | null> {
+  checkLanguageArguments(args);
+  return translationRuntimeOf(context).decide(context, args, curated, source);
+}
+
+/** Refuses language arguments of the wrong shape (thrown, as a field's error), before any decision. */
+export function checkLanguageArguments(args: { to?: LanguageArgument; from?: string | null }): void {
   const problem = languageListProblem(args.to);
   if (problem) throw createBadUserInputError(problem, 'to');
   const fromProblem = args.from == null ? undefined : languageTagProblem('from', args.from);
   if (fromProblem) throw createBadUserInputError(fromProblem, 'from');
-  return translationRuntimeOf(context).decide(context, args, curated, source);
 }
 
 /**
@@ -44,12 +49,16 @@ export async function decideLanguage(
  * operation's `extensions.context` under `@inContext` (in-context.ts).
  */
 export function notingAnswer<Parent, Args, Answer extends { language: string; provenance: { kind: AnswerKind } }>(
-  resolve: (parent: Parent, args: Args, context: TranslationContext, info?: unknown) => Promise<Answer | null>,
-): (parent: Parent, args: Args, context: TranslationContext, info?: unknown) => Promise<Answer | null> {
-  return async (parent, args, context, info) => {
-    const answer = await resolve(parent, args, context, info);
-    if (answer) noteAnswerKind(context, answer.provenance.kind, answer.language);
-    return answer;
+  resolve: (parent: Parent, args: Args, context: TranslationContext, info?: unknown) => Answer | null | Promise<Answer | null>,
+): (parent: Parent, args: Args, context: TranslationContext, info?: unknown) => Answer | null | Promise<Answer | null> {
+  return (parent, args, context, info) => {
+    const noted = (answer: Answer | null) => {
+      if (answer) noteAnswerKind(context, answer.provenance.kind, answer.language);
+      return answer;
+    };
+    const answer = resolve(parent, args, context, info);
+    // An answer at hand is noted and given back as it is: no promise for it.
+    return answer instanceof Promise ? answer.then(noted) : noted(answer);
   };
 }
 
