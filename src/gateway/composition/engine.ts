@@ -1,4 +1,4 @@
-import { validateSchema, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { validateSchema, type GraphQLSchema } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { createResponseCache } from '../execution/response-cache/response-cache.ts';
 import { deferredFieldsTransform } from '../execution/delegate/deferred-fields-transform.ts';
@@ -12,6 +12,7 @@ import type { Observability } from '../observability/index.ts';
 import type { GatewayLog } from '../gateway-log.ts';
 import { logErrorCauses } from '../observability/mesh-logger.ts';
 import { documentPlanner } from '../pipeline/document-planner.ts';
+import { errorMasking } from '../pipeline/error-masking.ts';
 import { delegatedRuns } from '../execution/delegate/delegated-run.ts';
 import { createPreparedOperations } from '../execution/forward/prepared-operations.ts';
 import { createFrontDoor, type FrontDoorOptions } from '../pipeline/front-door/front-door.ts';
@@ -67,8 +68,6 @@ export interface EngineParts {
   guards: GuardList;
   routes: RouteTable;
   observability: Pick<Observability, 'yogaPlugins' | 'observers'>;
-  maskErrors: (result: ExecutionResult) => ExecutionResult;
-  cors: FrontDoorOptions['cors'];
 }
 
 /**
@@ -78,7 +77,10 @@ export interface EngineParts {
  * the old one (schema/engine-slot.ts, engine-serving.ts).
  */
 export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema) => Promise<Engine> {
-  const { settings, baseDir, log, upstreamFetch, upstreamStepsFor, translationRuntime, shared, trustedDocuments, guards, routes, observability, maskErrors, cors } = parts;
+  const { settings, baseDir, log, upstreamFetch, upstreamStepsFor, translationRuntime, shared, trustedDocuments, guards, routes, observability } = parts;
+  const maskErrors = errorMasking({ production: settings.production });
+  // One set of CORS options for yoga and for the node:http adapter in front of it: the same headers either way.
+  const cors: FrontDoorOptions['cors'] = { origin: settings.corsOrigins === '*' ? '*' : settings.corsOrigins };
   const trustedTexts = trustedDocuments && new Set(Object.values(trustedDocuments));
   const logOnce = logOnceOf(log);
   // The translation source's schema, built once from its OpenAPI document: the same at every build.
