@@ -2,28 +2,25 @@ import type { RequestListener } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import { engineBuilder } from './composition/engine.ts';
-import { serveEngines, withYogaAlone, type EngineServing } from './composition/engine-serving.ts';
+import { leaseForPrewarm, serveEngines, withYogaAlone, type EngineServing } from './composition/engine-serving.ts';
 import type { GatewayYoga } from './gateway-yoga.ts';
-import { gatewayGuards, guardNames } from './composition/gateway-guards.ts';
-import { createMemoryRateLimitStore, type RateLimitStore } from './guards/rate-limit-store.ts';
-import { createRouteTable } from './guards/route.ts';
-import { loadTrustedDocuments } from './guards/persisted-documents.ts';
+import { guardNames } from './composition/gateway-guards.ts';
+import { clientChecks } from './composition/client-checks.ts';
+import { startTranslation } from './composition/translation-parts.ts';
+import type { RateLimitStore } from './guards/rate-limit-store.ts';
 import { problemsSnapshotPath } from './mesh.ts';
 import type { GatewayLog } from './gateway-log.ts';
 import type { TranslationCache } from './translation/translation-cache.ts';
-import { translationRuntimeFor } from './translation/translation-runtime.ts';
-import { startCuratedTranslations } from './translation/curated/index.ts';
 import { translationPrewarmFor } from './translation/prewarm/translation-prewarm.ts';
-import { createUpstreamFetch, type UpstreamFetch } from './upstream/upstream-fetch.ts';
-import { createObservability, startTracing, type Observability } from './observability/index.ts';
+import { createUpstreamFetch } from './upstream/upstream-fetch.ts';
+import type { Observability } from './observability/index.ts';
+import { startObservability } from './composition/observability-parts.ts';
 import type { RequestLog } from './observability/request-log.ts';
-import { errorMasking } from './pipeline/error-masking.ts';
 import type { GuardList } from './request/guards.ts';
 import { createSharedStores } from './shared-stores.ts';
 import { SETTINGS, SettingsError, settingsFromOptions, type GatewaySettings } from './settings.ts';
 import { upstreamStepsBySchema } from './upstream/upstream-calls.ts';
-import { createLiveProblemsSchema } from './schema/live-problems-schema.ts';
-import { nextTurn } from './schema/next-turn.ts';
+import { liveProblemsSchema } from './composition/problems-schema-parts.ts';
 import { watchSchemaDrift } from './schema/schema-drift.ts';
 import { createSchemaMetrics } from './schema/schema-metrics.ts';
 
@@ -115,34 +112,19 @@ export interface Gateway {
  * served by graphql-yoga, and follows that schema while it runs. Nothing listens yet, and the
  * process environment is neither read nor written: the settings given are all it uses.
  */
-export async function createGateway({
-  graphqlEndpoint = '/graphql',
-  settings: givenSettings,
-  rateLimitStore,
-  requestLog,
-  guards: appGuards = {},
-  translationCache,
-  baseDir,
-  problemsSchemaPath,
-  log = console.warn,
-  onEngineReleased,
-  breakerClock,
-}: GatewayOptions = {}): Promise<Gateway> {
-  const settings = settingsFromOptions(givenSettings);
-  for (const setting of ['problemsUrl', 'translationUrl'] as const) {
-    if (!settings[setting]) throw new SettingsError(setting, `the gateway needs the service's base URL (option ${setting}, variable ${SETTINGS[setting].variable})`);
-  }
+export async function createGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  const { graphqlEndpoint = '/graphql', baseDir, problemsSchemaPath, log = console.warn } = options;
+  const settings = settingsFromOptions(options.settings);
+  requireUpstreamUrls(settings);
   // The snapshot .meshrc.yaml names, read before anything is started that would need closing.
   const snapshotPath = problemsSchemaPath ?? (await problemsSnapshotPath(baseDir, log));
   // With REDIS_URL, replicas share caches and rate limits; resolves (saying so) even if Redis is down.
   const shared = await createSharedStores(settings, log);
   const upstreamFetch = createUpstreamFetch();
 
-  // The problems schema, as the service says it is now (schema/live-problems-schema.ts): introspected
-  // at start with the committed snapshot as the fallback, then followed while running. A schema
-  // given as problemsSchemaPath is pinned: nothing is introspected.
-  const problemsSchema = createLiveProblemsSchema({
-    ...problemsSchemaSettings(settings, upstreamFetch),
+  // The problems schema, introspected at start and followed (composition/problems-schema-parts.ts).
+  const problemsSchema = liveProblemsSchema(settings, {
+    upstreamFetch,
     snapshotPath,
     givenPath: problemsSchemaPath,
     onChange: (next) => serving.buildSwap(next),
@@ -150,16 +132,8 @@ export async function createGateway({
     onAnswer: (answer) => schemaMetrics.answered(answer),
     log,
   });
-  const observability = createObservability({
-    settings: settings,
-    graphqlEndpoint,
-    requestLog,
-    tracing: await startTracing(settings),
-    // Reported beside the upstreams, as degraded when away, never as not ready.
-    readinessDependencies: shared ? { redis: () => shared.check() } : undefined,
-    problemsSchema: problemsSchema.status,
-  });
-  await observability.checkKeyAtStart(log);
+  // Request log, metrics, traces and /readiness (composition/observability-parts.ts).
+  const observability = await startObservability(settings, { graphqlEndpoint, requestLog: options.requestLog, problemsSchema: problemsSchema.status, shared, log });
   const schemaMetrics = createSchemaMetrics(observability.metrics, problemsSchema.status, () => serving?.engines.alive() ?? 0);
 
   // What every upstream HTTP call goes through (upstream/upstream-calls.ts lists the steps), whether
@@ -172,63 +146,29 @@ export async function createGateway({
     observers: observability.observers,
     problemsStore: shared?.keyValueStore('problems'),
     log,
-    breakerClock,
+    breakerClock: options.breakerClock,
     watch: [watchSchemaDrift(() => problemsSchema.driftSeen())],
   });
-  // Readers' languages: operators' curated translations (TRANSLATION_CURATED_DIR, or another
-  // replica's through Redis), served before the service's; a bad directory stops start-up.
-  const curated = await startCuratedTranslations(settings, { log, registry: observability.metrics, sharedStore: shared?.keyValueStore('curated-translations') }).catch(async (error: unknown) => {
-    await shared?.close();
-    throw error;
-  });
-  const translationRuntime = translationRuntimeFor(settings, {
-    cache: translationCache ?? shared?.translationCache,
-    onServed: observability.onTranslationServed,
-    curated: curated?.translations,
-    made: shared?.madeTranslations,
-  });
+  // Readers' languages (composition/translation-parts.ts): curated translations first, then the service's.
+  const translation = await startTranslation(settings, { translationCache: options.translationCache, shared, observability, log });
   const release = async () => {
-    curated?.close();
+    translation.curated?.close();
     problemsSchema.stop();
     // The statement worker thread, if it started; then the upstream connections and Redis (else
     // its reconnection loop would keep the process alive).
-    await translationRuntime.statements.close();
+    await translation.runtime.statements.close();
     await upstreamFetch.close();
     await shared?.close();
   };
-  const routes = createRouteTable({ graphqlEndpoint, graphiql: settings.graphiql, metrics: settings.metricsEnabled });
-  const trustedDocuments = settings.trustedDocuments ? loadTrustedDocuments(settings.trustedDocuments) : undefined;
-  if (trustedDocuments) log(`trusted documents: ${Object.keys(trustedDocuments).length} loaded from ${settings.trustedDocuments}; any other operation is refused`, 'info');
-  // Every check a client request goes through, by phase, in order (composition/gateway-guards.ts).
-  const guards = gatewayGuards({
-    settings,
-    routes,
-    rateLimitStore: rateLimitStore ?? shared?.rateLimitStore ?? createMemoryRateLimitStore(),
-    observability,
-    appGuards,
-  });
+  // What a client request is checked against, every guard by phase in order (composition/client-checks.ts).
+  const checks = clientChecks(settings, { graphqlEndpoint, rateLimitStore: options.rateLimitStore, shared, observability, appGuards: options.guards ?? {}, log });
 
   // Everything derived from one problems schema (composition/engine.ts), built at start and again
   // for each new schema, beside the one serving (composition/engine-serving.ts).
-  const buildEngine = engineBuilder({
-    settings,
-    baseDir,
-    log,
-    upstreamFetch,
-    upstreamStepsFor,
-    translationRuntime,
-    shared,
-    trustedDocuments,
-    guards,
-    routes,
-    observability,
-    maskErrors: errorMasking({ production: settings.production }),
-    // One set of CORS options for yoga and for the node:http adapter in front of it: the same headers either way.
-    cors: { origin: settings.corsOrigins === '*' ? '*' : settings.corsOrigins },
-  });
+  const buildEngine = engineBuilder({ settings, baseDir, log, upstreamFetch, upstreamStepsFor, translationRuntime: translation.runtime, shared, observability, ...checks });
   let serving: EngineServing;
   try {
-    serving = await serveEngines({ problemsSchema, buildEngine, log, onEngineReleased, onSwapped: () => schemaMetrics.reloaded() });
+    serving = await serveEngines({ problemsSchema, buildEngine, log, onEngineReleased: options.onEngineReleased, onSwapped: () => schemaMetrics.reloaded() });
   } catch (error) {
     await release();
     throw error;
@@ -236,20 +176,11 @@ export async function createGateway({
   problemsSchema.follow();
   // TRANSLATION_PREWARM: the catalogue translated in the background, in spare capacity, through the
   // current engine's own execution of the link, held for one page at a time like a request.
-  const prewarm = translationPrewarmFor(settings, {
-    target: () => {
-      const lease = serving.engines.lease();
-      return { execute: lease.engine.execute, schema: lease.engine.schema, release: lease.release };
-    },
-    runtime: translationRuntime,
-    shared,
-    metrics: observability.metrics,
-    log,
-  });
+  const prewarm = translationPrewarmFor(settings, { target: () => leaseForPrewarm(serving.engines), runtime: translation.runtime, shared, metrics: observability.metrics, log });
 
   return gatewayOf(serving, {
     graphqlEndpoint,
-    guards,
+    guards: checks.guards,
     observability,
     close: async () => {
       // Prewarming first: no page starts once the gateway is closing.
@@ -261,20 +192,11 @@ export async function createGateway({
   });
 }
 
-/** How the problems service's schema is read and followed, from the settings: its endpoint, key and bounds, the poll. */
-function problemsSchemaSettings(settings: GatewaySettings, upstreamFetch: UpstreamFetch) {
-  return {
-    introspection: {
-      endpoint: `${settings.problemsUrl}/graphql`,
-      apiKey: settings.problemsApiKey,
-      timeoutMs: settings.problemsTimeoutMs,
-      maxBytes: settings.problemsMaxResponseBytes,
-      // The upstream calls' own pools, which take a URL as the mesh's calls do.
-      fetch: upstreamFetch.fetch as unknown as typeof fetch,
-    },
-    pollMs: settings.problemsSchemaPollSeconds * 1000,
-    bounds: { maxTypes: settings.problemsSchemaMaxTypes, maxFields: settings.problemsSchemaMaxFields, maxEnumValues: settings.problemsSchemaMaxEnumValues },
-  };
+/** The upstreams' base URLs: the one setting the gateway cannot default (the environment's are read by the entry, never here). */
+function requireUpstreamUrls(settings: GatewaySettings): void {
+  for (const setting of ['problemsUrl', 'translationUrl'] as const) {
+    if (!settings[setting]) throw new SettingsError(setting, `the gateway needs the service's base URL (option ${setting}, variable ${SETTINGS[setting].variable})`);
+  }
 }
 
 /** The gateway as its users hold it: the serving engines' doors, and what the engine now serving says. */

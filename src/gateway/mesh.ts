@@ -1,15 +1,13 @@
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { loadYaml } from '@graphql-mesh/utils';
-import { getMesh, type MeshInstance, type MeshResolvedSource } from '@graphql-mesh/runtime';
-import type { MeshFetch, MeshPlugin, MeshTransform, YamlConfig } from '@graphql-mesh/types';
+import { getMesh, type GetMeshOptions, type MeshInstance, type MeshResolvedSource } from '@graphql-mesh/runtime';
+import type { Logger, MeshFetch, MeshPlugin, MeshTransform, YamlConfig } from '@graphql-mesh/types';
 import { InMemoryStoreStorageAdapter, MeshStore } from '@graphql-mesh/store';
 import { buildASTSchema, parse, printSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { LINKS } from './links/index.ts';
+import { meshConfigFor, PROBLEMS_SCHEMA_MODULE, sourcePrefixes, toList, typeDefsOf } from './mesh-config.ts';
 import { meshOptionsFromConfig } from './mesh-options.ts';
 import type { GatewayLog } from './gateway-log.ts';
 import { createMeshLogger } from './observability/mesh-logger.ts';
-import { MESH_CLI_GUARD } from './mesh-cli-guard.ts';
 import { PROJECT_ROOT, projectModuleUrl } from './project-root.ts';
 import { gatewayNamesOf, withoutGatewayNames } from './schema/gateway-names.ts';
 import { meshOptionsInTurns, type BuildTurn, type SourceMemo } from './mesh-turns.ts';
@@ -18,6 +16,7 @@ import { linksLeftOutOf } from './schema/problems-snapshot.ts';
 import type { GatewaySettings } from './settings.ts';
 
 export { PROJECT_ROOT } from './project-root.ts';
+export { bearer, listedResolverMaps, problemsSnapshotPath } from './mesh-config.ts';
 
 export interface BuildMeshOptions {
   /** The upstreams' URLs and keys (settings.ts); the URLs are required. */
@@ -65,10 +64,10 @@ export interface BuiltMesh {
 
 /**
  * Turns `.meshrc.yaml` and the upstreams' settings into a mesh, and nothing else: the upstreams go
- * into the config itself, each link is checked against the problems schema it would extend (left
- * out, with the reason, when it cannot be placed), and Mesh builds at every start (no generated
- * artifacts to keep in step). What the gateway adds around it (upstream steps, translation runtime,
- * execution) the composition root (create-gateway.ts) passes in.
+ * into the config itself (mesh-config.ts), each link is checked against the problems schema it would
+ * extend (left out, with the reason, when it cannot be placed), and Mesh builds at every start (no
+ * generated artifacts to keep in step). What the gateway adds around it (upstream steps, translation
+ * runtime, execution) the composition root (create-gateway.ts) passes in.
  */
 export async function buildMesh({
   settings,
@@ -81,28 +80,39 @@ export async function buildMesh({
   sourceMemo,
   turn = () => nextTurn(),
 }: BuildMeshOptions): Promise<BuiltMesh> {
-  const config = await readMeshConfig(baseDir, log);
-  const problemsHandler = config.sources.find((source) => source.name === 'Problems')?.handler.graphql as
-    | (YamlConfig.GraphQLHandlerHTTPConfiguration & { source?: string })
-    | undefined;
-  const translationHandler = config.sources.find((source) => source.name === 'Translation')?.handler.openapi;
-  if (!problemsHandler?.source) throw new Error('.meshrc.yaml must declare the Problems source with a schema snapshot (`source:`)');
-  if (!translationHandler) throw new Error('.meshrc.yaml must declare the Translation source (openapi)');
-  // Mesh's handler reads `source:` through importFn when it names a module: this name is one only
-  // the importFn below knows, and it hands over the schema given, so nothing is read from disk.
-  problemsHandler.source = PROBLEMS_SCHEMA_MODULE;
-  // The guard that stops the Mesh CLI on this config is for the CLI only.
-  config.plugins = config.plugins?.filter((plugin) => !(MESH_CLI_GUARD in plugin));
-  // The upstreams are known now, and the mesh is built at every start: they go into the config itself
-  // instead of `{env.X}` placeholders that Mesh would read from the environment at every call.
-  problemsHandler.endpoint = `${settings.problemsUrl}/graphql`;
-  problemsHandler.operationHeaders = bearer(settings.problemsApiKey);
-  translationHandler.endpoint = settings.translationUrl;
-  translationHandler.operationHeaders = bearer(settings.translationApiKey);
+  const config = await meshConfigFor(settings, baseDir, log);
+  const { document, namesLeftOut, linksLeftOut } = await problemsSourceOf(config, problemsSchema, { baseDir, log, turn });
+  // Every Mesh logger descends from this one; left to itself, Mesh would print coloured lines of its
+  // own beside the gateway's, and read DEBUG to print upstream requests with their keys.
+  const logger = createMeshLogger(log);
+  const processed = await gatewayMeshOptions(config, document, { baseDir, logger, turn, plugins, sourceTransforms, fetch });
+  await turn('options');
+  // The longest steps: the sources' schemas built, stitched and transformed, each step whole once
+  // started (they grow with the problems schema, which is why its size is bounded: schema/schema-size.ts).
+  const reused = sourceMemo && { names: new Set(processed.sources.map((source) => source.name).filter((name) => name !== 'Problems')), memo: sourceMemo };
+  const mesh = await getMesh({ ...meshOptionsInTurns(processed, turn, reused), logger });
+  return {
+    mesh,
+    config,
+    additions: { typeDefs: processed.additionalTypeDefs ?? [], resolvers: toList(processed.additionalResolvers) },
+    problemsSchema: mesh.rawSources.find((source) => source.name === 'Problems')?.schema,
+    linksLeftOut,
+    namesLeftOut,
+  };
+}
 
+/**
+ * The problems schema as the Problems handler takes it: without what bears one of the gateway's own
+ * names (said in one line), and with the links it cannot carry taken out of the config (one line
+ * each). Each step over the whole schema runs in a turn of its own: requests come in between.
+ */
+async function problemsSourceOf(
+  config: YamlConfig.Config,
+  problemsSchema: string | GraphQLSchema,
+  { baseDir, log, turn }: { baseDir: string; log: GatewayLog; turn: BuildTurn },
+): Promise<{ document: DocumentNode; namesLeftOut: string[]; linksLeftOut: { name: string; reason: string }[] }> {
   // The service's names never merge into the gateway's: what bears one of them is left out (one line).
   const names = gatewayNamesOf(await typeDefsOf(config, baseDir), sourcePrefixes(config));
-  // Each step over the whole schema in a turn of its own (nextTurn): requests come in between.
   const parsed = typeof problemsSchema === 'string' ? parse(problemsSchema, { noLocation: true }) : undefined;
   await turn('problems schema parsed');
   const given = parsed ? buildASTSchema(parsed, { assumeValidSDL: true }) : (problemsSchema as GraphQLSchema);
@@ -120,10 +130,15 @@ export async function buildMesh({
     config.additionalResolvers = toList(config.additionalResolvers).filter((entry) => entry !== link.resolvers);
     log(`link ${name} left out: ${reason}`, 'warn');
   }
+  return { document, namesLeftOut, linksLeftOut };
+}
 
-  // Every Mesh logger descends from this one; left to itself, Mesh would print coloured lines of its
-  // own beside the gateway's, and read DEBUG to print upstream requests with their keys.
-  const logger = createMeshLogger(log);
+/** Mesh's options from the config, with the gateway's own parts: the Problems source's document, the delegation transforms, the plugins and the fetch. */
+async function gatewayMeshOptions(
+  config: YamlConfig.Config,
+  document: DocumentNode,
+  { baseDir, logger, turn, plugins, sourceTransforms, fetch }: { baseDir: string; logger: Logger; turn: BuildTurn } & Pick<BuildMeshOptions, 'plugins' | 'sourceTransforms' | 'fetch'>,
+): Promise<GetMeshOptions> {
   const processed = await meshOptionsFromConfig(config, {
     dir: baseDir,
     logger,
@@ -143,72 +158,5 @@ export async function buildMesh({
   // Last, so that their onFetch wraps the fetch of any plugin declared in .meshrc.yaml.
   processed.additionalEnvelopPlugins = [...(processed.additionalEnvelopPlugins ?? []), ...(plugins?.(processed.sources) ?? [])];
   if (fetch) processed.fetchFn = fetch;
-  await turn('options');
-  // The longest steps: the sources' schemas built, stitched and transformed, each step whole once
-  // started (they grow with the problems schema, which is why its size is bounded: schema/schema-size.ts).
-  const reused = sourceMemo && { names: new Set(processed.sources.map((source) => source.name).filter((name) => name !== 'Problems')), memo: sourceMemo };
-  const mesh = await getMesh({ ...meshOptionsInTurns(processed, turn, reused), logger });
-  return {
-    mesh,
-    config,
-    additions: { typeDefs: processed.additionalTypeDefs ?? [], resolvers: toList(processed.additionalResolvers) },
-    problemsSchema: mesh.rawSources.find((source) => source.name === 'Problems')?.schema,
-    linksLeftOut,
-    namesLeftOut,
-  };
-}
-
-/** The resolver maps `.meshrc.yaml` still lists (a link left out is not), imported as Mesh imports them. */
-export async function listedResolverMaps(config: YamlConfig.Config, baseDir: string = PROJECT_ROOT): Promise<unknown[]> {
-  const listed = new Set(toList(config.additionalResolvers));
-  return Promise.all(
-    LINKS.filter((link) => listed.has(link.resolvers)).map(async (link) => ((await import(projectModuleUrl(link.resolvers, baseDir))) as { resolvers?: unknown }).resolvers),
-  );
-}
-
-/** `Authorization: Bearer <key>`, or no header at all when there is no key. */
-export function bearer(key: string | undefined): Record<string, string> {
-  return key ? { Authorization: `Bearer ${key}` } : {};
-}
-
-/** The module name under which it hands the Problems handler its schema (a name ending in `ts`, which the handler imports). */
-const PROBLEMS_SCHEMA_MODULE = 'gateway:problems-schema.ts';
-
-/** The snapshot `.meshrc.yaml` names for the Problems source (`source:`), as an absolute path. */
-export async function problemsSnapshotPath(baseDir: string = PROJECT_ROOT, log: GatewayLog = console.warn): Promise<string> {
-  const config = await readMeshConfig(baseDir, log);
-  const handler = config.sources.find((source) => source.name === 'Problems')?.handler.graphql as { source?: string } | undefined;
-  if (!handler?.source) throw new Error('.meshrc.yaml must declare the Problems source with a schema snapshot (`source:`)');
-  return resolve(baseDir, handler.source);
-}
-
-/** The type definitions `.meshrc.yaml` adds (files, or SDL written in place), parsed. */
-async function typeDefsOf(config: YamlConfig.Config, baseDir: string): Promise<DocumentNode[]> {
-  return Promise.all(
-    toList(config.additionalTypeDefs as string | string[] | undefined).map(async (entry) => parse(/[{}]/.test(entry) ? entry : await readFile(resolve(baseDir, entry), 'utf8'), { noLocation: true })),
-  );
-}
-
-/** The prefixes the sources' `prefix` transforms put on their names. */
-function sourcePrefixes(config: YamlConfig.Config): string[] {
-  return config.sources.flatMap((source) => (source.transforms ?? []).flatMap((transform) => {
-    const value = (transform as { prefix?: { value?: string } }).prefix?.value;
-    return value ? [value] : [];
-  }));
-}
-
-function toList<T>(value: T | T[] | undefined): T[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
-}
-
-/**
- * `.meshrc.yaml` as Mesh's own YAML loader reads it (its `!include` tags work). Not through the Mesh
- * CLI's config finder: that module loads the whole CLI (far more resident memory for code a served
- * gateway never runs) and substitutes `${VAR}` from the process environment, which library code here
- * never reads (the settings carry every value; see the `{env.X}` placeholders' comment).
- */
-async function readMeshConfig(baseDir: string, log: GatewayLog): Promise<YamlConfig.Config> {
-  const path = resolve(baseDir, '.meshrc.yaml');
-  return loadYaml(path, await readFile(path, 'utf8'), createMeshLogger(log)) as YamlConfig.Config;
+  return processed;
 }

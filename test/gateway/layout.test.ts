@@ -58,7 +58,7 @@ const FLOORS: { name: string; members: string[] }[] = [
   { name: 'links', members: ['links/'] },
   { name: 'schema', members: ['schema/'] },
   { name: 'observability', members: ['observability/'] },
-  { name: 'mesh', members: ['mesh.ts', 'mesh-options.ts', 'mesh-turns.ts'] },
+  { name: 'mesh', members: ['mesh.ts', 'mesh-config.ts', 'mesh-options.ts', 'mesh-turns.ts'] },
   { name: 'execution', members: ['execution/'] },
   { name: 'guards', members: ['guards/'] },
   // The front door: the adapters and the path every request takes.

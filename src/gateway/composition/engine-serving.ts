@@ -5,6 +5,7 @@ import type { NodeAdapter } from '../pipeline/front-door/node-transport.ts';
 import { createEngineSlot, releasedWhenSent, type EngineSlot } from '../schema/engine-slot.ts';
 import type { IntrospectedSchema } from '../schema/introspection.ts';
 import type { LiveProblemsSchema } from '../schema/live-problems-schema.ts';
+import type { PrewarmTarget } from '../translation/prewarm/translation-prewarm.ts';
 import type { Engine } from './engine.ts';
 
 export interface EngineServingOptions {
@@ -75,6 +76,12 @@ export async function serveEngines({ problemsSchema, buildEngine, log, onEngineR
       await engines.close();
     },
   };
+}
+
+/** The engine serving now, held for one page of prewarming as a request holds it: Mesh's own execution of the link over its schema. */
+export function leaseForPrewarm(engines: EngineSlot<Engine>): PrewarmTarget {
+  const lease = engines.lease();
+  return { execute: lease.engine.execute, schema: lease.engine.schema, release: lease.release };
 }
 
 /**
