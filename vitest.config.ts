@@ -22,6 +22,7 @@ const TIMING_SENSITIVE = [
 // the in-process tier, whose tests wait on nothing but the worker they run in.
 const PROCESS_TIER = [
   'test/operations/shutdown.test.ts',
+  'test/operations/hang-up.test.ts',
   'test/operations/start-up-checks.test.ts',
   'test/operations/release-start-up-memory.test.ts',
   'test/operations/mesh-cli.test.ts',
@@ -30,6 +31,7 @@ const PROCESS_TIER = [
   'test/gateway/refresh-sources.test.ts',
   'test/gateway/schema-print.test.ts',
   'test/examples/compiled-package.test.ts',
+  'test/examples/strict-types.test.ts',
   'test/bench/bench.test.ts',
   // Chromium: GraphiQL offline, and the recipes (the README's server snippets) opened at their mounts.
   'test/browser/**/*.test.ts',

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TestRunner } from 'vitest';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -7,16 +8,23 @@ export interface RunningCommand {
   child: ChildProcess;
   /** Everything printed so far, stdout and stderr interleaved. */
   output(): string;
-  /** Resolves with the first match of `pattern` in the output; rejects if the process exits first. */
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /**
+   * Resolves with the first match of `pattern` in the output; rejects if the process exits first, or
+   * when the test it is called in ends (its timeout), with the output so far. No limit of its own: a
+   * start that a loaded machine slows to minutes is waited for as long as the test's timeout allows.
+   */
+  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
 }
 
-/** Runs a TypeScript entry of the project as `npm start` does: by Node alone where Node strips types, else under tsx. */
-export function runEntry(entry: string, env: Record<string, string | undefined>): RunningCommand {
+/**
+ * Runs a TypeScript entry of the project as `npm start` does: by Node alone where Node strips types,
+ * else under tsx (which costs seconds of start-up). `nodeOptions` go before the entry.
+ */
+export function runEntry(entry: string, env: Record<string, string | undefined>, nodeOptions: string[] = []): RunningCommand {
   const typeStripping = Boolean((process.features as { typescript?: unknown }).typescript);
-  return runCommand(process.execPath, typeStripping ? [entry] : ['--import', 'tsx', entry], env);
+  return runCommand(process.execPath, [...nodeOptions, ...(typeStripping ? [] : ['--import', 'tsx']), entry], env);
 }
 
 /** Runs a command in the project folder with only `env` (plus PATH and HOME) as its environment. */
@@ -39,8 +47,10 @@ export function runCommand(command: string, args: string[], env: Record<string, 
     child,
     output: () => text,
     exited,
-    waitFor: (pattern, timeoutMs = 60_000) =>
+    waitFor: (pattern) =>
       new Promise((resolve, reject) => {
+        // Aborted when the test times out: vitest reports its own timeout, so the output is printed here.
+        const testEnded = TestRunner.getCurrentTest()?.context.signal;
         const check = () => {
           const match = text.match(pattern);
           if (match) {
@@ -48,15 +58,18 @@ export function runCommand(command: string, args: string[], env: Record<string, 
             resolve(match);
           }
         };
-        const timer = setTimeout(() => {
+        const onTestEnded = () => {
           cleanup();
-          reject(new Error(`timed out waiting for ${pattern}; output so far:\n${text}`));
-        }, timeoutMs);
+          const message = `the test ended while waiting for ${pattern}; output so far:\n${text}`;
+          console.error(message);
+          reject(new Error(message));
+        };
         const cleanup = () => {
-          clearTimeout(timer);
+          testEnded?.removeEventListener('abort', onTestEnded);
           listeners.delete(check);
         };
         listeners.add(check);
+        testEnded?.addEventListener('abort', onTestEnded);
         void exited.then((code) => {
           if (!listeners.has(check)) return;
           cleanup();
