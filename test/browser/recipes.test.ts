@@ -1,34 +1,40 @@
 import { existsSync, readdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProgram, ROOT, type Ran } from '../docs/snippets.ts';
+import { ROOT } from '../docs/snippets.ts';
 import { sharedStack } from '../helpers/shared-stack.ts';
 import { translatedTitleOf } from '../helpers/stand-in-translation.ts';
 import type { Stack } from '../helpers/start-stack.ts';
 import { editorText, launchOfflineChromium, type OfflineBrowser } from './chromium.ts';
+import { startRecipes, type RecipesProcess } from './recipes-process.ts';
 
 // Each recipe under examples/ (the README's server snippets, word for word: test/docs/readme-snippets
-// checks that), started once as an app runs it and asked everything as that one process: the
-// cross-source query over HTTP, the gateway's other routes below the mount (not the app's own
-// routes), GraphiQL in Chromium at the mount path with all its files, and a clean stop on SIGTERM.
-// The recipes start together (each waits mostly on its own start-up); one browser page visits each.
+// checks that), run as an app runs it and asked everything once it serves: the cross-source query
+// over HTTP, the gateway's other routes below the mount (not the app's own routes), GraphiQL in
+// Chromium at the mount path with all its files, and a clean stop on SIGTERM. The recipes share one
+// process (serve-recipes.ts: each on its own port, each stopping by its own SIGTERM handler), which
+// starts while Chromium does; one browser page visits each.
 
 /** Every example with a server (test/docs/readme-snippets checks they are the README's five). */
 const RECIPES = readdirSync(`${ROOT}examples`).filter((name) => existsSync(`${ROOT}examples/${name}/server.ts`));
 const MOUNT = '/api/graphql';
 const LINK = /* GraphQL */ `{ problems(first: 2) { nodes { id title translation(to: "es") { title } } } }`;
+/** Starting Node, loading the gateway and building five gateways: a minute or more on a loaded 2-core machine. */
+const START_MS = 240_000;
+/** What the recipes have to close their servers and gateways in, once SIGTERM arrives. */
+const STOP_GRACE_MS = 30_000;
 
 let stack: Stack;
+let recipes: RecipesProcess;
 let browser: OfflineBrowser;
 let page: Page;
 const failed: string[] = [];
 const pageErrors: string[] = [];
-const running = new Map<string, Promise<Ran>>();
 beforeAll(async () => {
   stack = await sharedStack('open');
   const { problemsUrl, problemsApiKey, translationUrl, translationApiKey } = stack.upstreamSettings;
   const env = { PORT: '0', PROBLEMS_URL: problemsUrl!, PROBLEMS_API_KEY: problemsApiKey!, TRANSLATION_URL: translationUrl!, TRANSLATION_API_KEY: translationApiKey! };
-  for (const recipe of RECIPES) running.set(recipe, runProgram(`${ROOT}examples/${recipe}/server.ts`, env, 240_000));
+  recipes = startRecipes(RECIPES, env, START_MS);
   browser = await launchOfflineChromium();
   page = await browser.context.newPage();
   page.on('response', (response) => {
@@ -40,29 +46,29 @@ beforeAll(async () => {
   await page.addInitScript(() => window.localStorage.clear());
 }, 300_000);
 afterAll(async () => {
-  for (const ran of running.values()) await ran.then((each) => each.stop(), () => undefined);
+  await recipes?.stop(0);
   await browser?.close();
   await stack?.close();
 });
 
 describe.each(RECIPES)('the %s recipe, mounted at /api/graphql', (recipe) => {
-  let ran: Ran;
+  let url: string;
   beforeAll(async () => {
-    ran = await running.get(recipe)!;
-    if (!ran.url) throw new Error(`examples/${recipe}/server.ts did not serve:\n${ran.output}`);
+    url = await recipes.urlOf(recipe).catch((error: Error) => {
+      throw new Error(`examples/${recipe}/server.ts did not serve:\n${recipes.output()}`, { cause: error });
+    });
   }, 300_000);
 
   it('answers the cross-source query with the translated titles', async () => {
-    expect(new URL(ran.url!).pathname).toBe(MOUNT);
-    const response = await fetch(ran.url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: LINK }) });
+    expect(new URL(url).pathname).toBe(MOUNT);
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: LINK }) });
     const body = (await response.json()) as { data?: any; errors?: unknown };
-    expect(body.errors, ran.output).toBeUndefined();
+    expect(body.errors, recipes.output()).toBeUndefined();
     expect(body.data.problems.nodes).toHaveLength(2);
     for (const node of body.data.problems.nodes) expect(node.translation.title).toBe(translatedTitleOf(node.id, 'es'));
   });
 
   it('serves the probes and metrics below the mount, and 404 naming the mount for other paths below it', async () => {
-    const url = ran.url!;
     const health = await fetch(`${url}/healthcheck`);
     expect(await health.json()).toEqual({ status: 'alive' });
     const readiness = await fetch(`${url}/readiness`);
@@ -81,8 +87,8 @@ describe.each(RECIPES)('the %s recipe, mounted at /api/graphql', (recipe) => {
     pageErrors.length = 0;
     // The page comes from the previous recipe: leaving it aborts what that one still loaded (its
     // Monaco workers), which is no failure of this recipe's. Only requests to this one count.
-    const here = new URL(ran.url!).origin;
-    const response = await page.goto(ran.url!, { waitUntil: 'commit', timeout: 60_000 });
+    const here = new URL(url).origin;
+    const response = await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
     expect(response?.headers()['content-type']).toMatch(/^text\/html/);
     // Playwright waits for the text to appear (Monaco draws spaces as U+00A0, which \s matches).
     const queryEditor = page.locator('.graphiql-query-editor .view-lines', { hasText: /query\sProblemsInYourLanguage/ });
@@ -99,8 +105,13 @@ describe.each(RECIPES)('the %s recipe, mounted at /api/graphql', (recipe) => {
     expect(pageErrors).toEqual([]);
     expect([...browser.external]).toEqual([]);
   }, 240_000);
+});
 
-  it('stops on SIGTERM with exit code 0', async () => {
-    expect(await ran.stop(), ran.output).toBe(0);
+describe('the recipes on SIGTERM', () => {
+  it('each closes its server and its gateway, and the process exits with code 0', async () => {
+    for (const recipe of RECIPES) await recipes.urlOf(recipe);
+    const { exitCode, stillListening } = await recipes.stop(STOP_GRACE_MS);
+    expect(stillListening, 'recipes still listening after SIGTERM').toEqual([]);
+    expect(exitCode, recipes.output()).toBe(0);
   }, 60_000);
 });

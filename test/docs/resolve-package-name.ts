@@ -6,7 +6,7 @@
 import * as nodeModule from 'node:module';
 
 type Resolve = (specifier: string, context: object, nextResolve: (specifier: string, context: object) => unknown) => unknown;
-// Node 22.15 and later; @types/node stays at the oldest Node `engines` admits (runProgram checks for it).
+// Node 22.15 and later; @types/node stays at the oldest Node `engines` admits (programArguments checks for it).
 const { registerHooks } = nodeModule as unknown as { registerHooks(hooks: { resolve: Resolve }): void };
 
 const SOURCES: Record<string, string> = {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { format } from 'node:util';
@@ -62,55 +61,13 @@ export async function runInThisWorker(file: string, env: Record<string, string>)
   return printed;
 }
 
-export interface Ran {
-  /** Set when the program printed `GraphQL at <url>` and is still serving: stop it with `stop()`. */
-  url?: string;
-  exitCode?: number | null;
-  output: string;
-  stop(): Promise<number | null>;
-}
-
 /**
- * Runs a TypeScript program as an app would, in this repository (the package's name maps to its
- * sources): on Node's own type stripping where Node has it (resolve-package-name.ts maps the name),
- * else under tsx (through tsconfig paths). Resolves once it prints `GraphQL at <url>` (a server, still
- * running) or once it exits.
+ * The arguments that run a TypeScript program as an app would, in this repository (the package's
+ * name maps to its sources): on Node's own type stripping where Node has it (resolve-package-name.ts
+ * maps the name), else under tsx (through tsconfig paths).
  */
-export function runProgram(file: string, env: Record<string, string>, timeoutMs = 150_000): Promise<Ran> {
+export function programArguments(file: string): string[] {
   const typeStripping = Boolean((process.features as { typescript?: unknown }).typescript) && 'registerHooks' in nodeModule;
   const loader = typeStripping ? new URL('./resolve-package-name.ts', import.meta.url).pathname : 'tsx';
-  const child = spawn(process.execPath, ['--import', loader, file], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    const code = await exited;
-    clearTimeout(timer);
-    return code;
-  };
-  return new Promise<Ran>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`${file}: neither served nor exited within ${timeoutMs} ms\n${output}`));
-    }, timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const served = /GraphQL at (http:\/\/\S+)/.exec(output);
-      if (served) {
-        clearTimeout(timer);
-        resolve({ url: served[1], output, stop });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-    void exited.then((exitCode) => {
-      clearTimeout(timer);
-      resolve({ exitCode, output, stop });
-    });
-  });
+  return ['--import', loader, file];
 }
