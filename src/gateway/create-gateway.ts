@@ -14,6 +14,7 @@ import type { TranslationCache } from './translation/translation-cache.ts';
 import { translationRuntimeFor } from './translation/translation-runtime.ts';
 import { startCuratedTranslations } from './translation/curated/index.ts';
 import { translationPrewarmFor } from './translation/prewarm/translation-prewarm.ts';
+import type { PrewarmClock } from './translation/prewarm/prewarm-clock.ts';
 import { createUpstreamFetch, type UpstreamFetch } from './upstream/upstream-fetch.ts';
 import { createObservability, startTracing, type Observability } from './observability/index.ts';
 import type { RequestLog } from './observability/request-log.ts';
@@ -78,6 +79,8 @@ export interface GatewayOptions {
   guards?: Partial<GuardList>;
   /** The clock the upstream circuit breaker measures its window and cool-down by (tests move it). @default Date.now */
   breakerClock?: () => number;
+  /** The clock TRANSLATION_PREWARM paces, refreshes and waits for readers' quiet by (tests move it). @default the system's */
+  prewarmClock?: PrewarmClock;
 }
 
 export interface Gateway {
@@ -127,6 +130,7 @@ export async function createGateway({
   log = console.warn,
   onEngineReleased,
   breakerClock,
+  prewarmClock,
 }: GatewayOptions = {}): Promise<Gateway> {
   const settings = settingsFromOptions(givenSettings);
   for (const setting of ['problemsUrl', 'translationUrl'] as const) {
@@ -186,6 +190,7 @@ export async function createGateway({
     onServed: observability.onTranslationServed,
     curated: curated?.translations,
     made: shared?.madeTranslations,
+    now: prewarmClock?.now,
   });
   const release = async () => {
     curated?.close();
@@ -245,6 +250,7 @@ export async function createGateway({
     shared,
     metrics: observability.metrics,
     log,
+    clock: prewarmClock,
   });
 
   return gatewayOf(serving, {
