@@ -12,6 +12,7 @@ import { problemsSnapshotPath } from './mesh.ts';
 import type { GatewayLog } from './gateway-log.ts';
 import type { TranslationCache } from './translation/translation-cache.ts';
 import { translationPrewarmFor } from './translation/prewarm/translation-prewarm.ts';
+import type { PrewarmClock } from './translation/prewarm/prewarm-clock.ts';
 import { createUpstreamFetch } from './upstream/upstream-fetch.ts';
 import type { Observability } from './observability/index.ts';
 import { startObservability } from './composition/observability-parts.ts';
@@ -75,6 +76,8 @@ export interface GatewayOptions {
   guards?: Partial<GuardList>;
   /** The clock the upstream circuit breaker measures its window and cool-down by (tests move it). @default Date.now */
   breakerClock?: () => number;
+  /** The clock TRANSLATION_PREWARM paces, refreshes and waits for readers' quiet by (tests move it). @default the system's */
+  prewarmClock?: PrewarmClock;
 }
 
 export interface Gateway {
@@ -150,7 +153,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     watch: [watchSchemaDrift(() => problemsSchema.driftSeen())],
   });
   // Readers' languages (composition/translation-parts.ts): curated translations first, then the service's.
-  const translation = await startTranslation(settings, { translationCache: options.translationCache, shared, observability, log });
+  const translation = await startTranslation(settings, { translationCache: options.translationCache, shared, observability, log, now: options.prewarmClock?.now });
   const release = async () => {
     translation.curated?.close();
     problemsSchema.stop();
@@ -176,7 +179,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   problemsSchema.follow();
   // TRANSLATION_PREWARM: the catalogue translated in the background, in spare capacity, through the
   // current engine's own execution of the link, held for one page at a time like a request.
-  const prewarm = translationPrewarmFor(settings, { target: () => leaseForPrewarm(serving.engines), runtime: translation.runtime, shared, metrics: observability.metrics, log });
+  const prewarm = translationPrewarmFor(settings, { target: () => leaseForPrewarm(serving.engines), runtime: translation.runtime, shared, metrics: observability.metrics, log, clock: options.prewarmClock });
 
   return gatewayOf(serving, {
     graphqlEndpoint,

@@ -33,11 +33,11 @@ function accepts(url: string): Promise<boolean> {
 }
 
 /** Starts one process serving `recipes` (with `env`, PORT=0 among it), as serve-recipes.ts describes. */
-export function startRecipes(recipes: string[], env: Record<string, string>, startTimeoutMs: number): RecipesProcess {
+export function startRecipes(recipes: string[], env: Record<string, string>): RecipesProcess {
   const run = runCommand(process.execPath, programArguments(SERVE_RECIPES), { ...env, RECIPES: recipes.join(',') });
   const urls = new Map(
     recipes.map((recipe) => {
-      const url = run.waitFor(new RegExp(`^\\[${recipe}\\] GraphQL at (http://\\S+)$`, 'm'), startTimeoutMs).then((match) => match[1]);
+      const url = run.waitFor(new RegExp(`^\\[${recipe}\\] GraphQL at (http://\\S+)$`, 'm')).then((match) => match[1]);
       url.catch(() => undefined); // read by urlOf; a recipe never asked for leaves no unhandled rejection
       return [recipe, url] as const;
     }),

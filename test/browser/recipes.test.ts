@@ -20,7 +20,6 @@ const RECIPES = readdirSync(`${ROOT}examples`).filter((name) => existsSync(`${RO
 const MOUNT = '/api/graphql';
 const LINK = /* GraphQL */ `{ problems(first: 2) { nodes { id title translation(to: "es") { title } } } }`;
 /** Starting Node, loading the gateway and building five gateways: a minute or more on a loaded 2-core machine. */
-const START_MS = 240_000;
 /** What the recipes have to close their servers and gateways in, once SIGTERM arrives. */
 const STOP_GRACE_MS = 30_000;
 
@@ -34,7 +33,7 @@ beforeAll(async () => {
   stack = await sharedStack('open');
   const { problemsUrl, problemsApiKey, translationUrl, translationApiKey } = stack.upstreamSettings;
   const env = { PORT: '0', PROBLEMS_URL: problemsUrl!, PROBLEMS_API_KEY: problemsApiKey!, TRANSLATION_URL: translationUrl!, TRANSLATION_API_KEY: translationApiKey! };
-  recipes = startRecipes(RECIPES, env, START_MS);
+  recipes = startRecipes(RECIPES, env);
   browser = await launchOfflineChromium();
   page = await browser.context.newPage();
   page.on('response', (response) => {

@@ -1,7 +1,7 @@
 import type { TranslationService } from '../../src/upstreams/translation/service.ts';
 
 export interface SeenCall {
-  /** When the call was seen at the service (ms, performance.now()), within the sampling period. */
+  /** When the call reached the service (ms, on the clock the watch was given). */
   at: number;
   /** The language it asked for. */
   target: string;
@@ -9,27 +9,24 @@ export interface SeenCall {
 
 /**
  * Watches the translation stand-in's POST /translate calls as they arrive, with the language each
- * asked for, by sampling its latest requests every few milliseconds (it keeps the last 50).
+ * asked for, each stamped on `now` (a test's clock, or performance.now()) as the stand-in records it.
  */
-export function watchTranslateCalls(service: TranslationService, periodMs = 5): { calls: SeenCall[]; of(target: string): SeenCall[]; stop(): void } {
-  const seen = new WeakSet<object>();
+export function watchTranslateCalls(service: TranslationService, now: () => number = () => performance.now()): { calls: SeenCall[]; of(target: string): SeenCall[]; stop(): void } {
   const calls: SeenCall[] = [];
-  const sample = () => {
-    for (const request of service.stats.lastRequests) {
-      if (seen.has(request)) continue;
-      seen.add(request);
-      if (request.method === 'POST' && request.path === '/translate') calls.push({ at: performance.now(), target: String((request.body as { target?: unknown } | undefined)?.target) });
+  const recorded = service.stats.lastRequests;
+  // The stand-in records each request on arrival into this array (pushing it): stamped right there.
+  const push = recorded.push;
+  recorded.push = (...requests) => {
+    for (const request of requests) {
+      if (request.method === 'POST' && request.path === '/translate') calls.push({ at: now(), target: String((request.body as { target?: unknown } | undefined)?.target) });
     }
+    return push.apply(recorded, requests);
   };
-  sample();
-  calls.length = 0;
-  const timer = setInterval(sample, periodMs);
   return {
     calls,
     of: (target) => calls.filter((call) => call.target === target),
     stop: () => {
-      sample();
-      clearInterval(timer);
+      recorded.push = push;
     },
   };
 }

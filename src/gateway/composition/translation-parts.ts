@@ -21,7 +21,20 @@ export interface TranslationParts {
  */
 export async function startTranslation(
   settings: GatewaySettings,
-  { translationCache, shared, observability, log }: { translationCache: TranslationCache | undefined; shared: SharedStores | undefined; observability: Pick<Observability, 'metrics' | 'onTranslationServed'>; log: GatewayLog },
+  {
+    translationCache,
+    shared,
+    observability,
+    log,
+    now,
+  }: {
+    translationCache: TranslationCache | undefined;
+    shared: SharedStores | undefined;
+    observability: Pick<Observability, 'metrics' | 'onTranslationServed'>;
+    log: GatewayLog;
+    /** The clock made translations are stamped by (tests move it with prewarming's). */
+    now?: () => number;
+  },
 ): Promise<TranslationParts> {
   const curated = await startCuratedTranslations(settings, { log, registry: observability.metrics, sharedStore: shared?.keyValueStore('curated-translations') }).catch(async (error: unknown) => {
     await shared?.close();
@@ -32,6 +45,7 @@ export async function startTranslation(
     onServed: observability.onTranslationServed,
     curated: curated?.translations,
     made: shared?.madeTranslations,
+    now,
   });
   return { curated, runtime };
 }

@@ -9,6 +9,8 @@ export interface CallGateOptions {
   maxCallsPerRequest?: number;
   /** Most translation calls in flight for the whole gateway, all requests together. @default Infinity */
   gatewayConcurrency?: number;
+  /** The clock `lastSettledAt` is read on: background work measures readers' quiet by its own clock. @default Date.now */
+  now?: () => number;
 }
 
 /** The one way out to the translation service for a client request: translate and detect alike. */
@@ -36,14 +38,14 @@ export function requestKeyOf(context: object): object {
   return typeof request === 'object' && request !== null ? request : context;
 }
 
-export function createCallGate({ concurrency, maxCallsPerRequest = Infinity, gatewayConcurrency = Infinity }: CallGateOptions): CallGate {
+export function createCallGate({ concurrency, maxCallsPerRequest = Infinity, gatewayConcurrency = Infinity, now = Date.now }: CallGateOptions): CallGate {
   const perRequest = new WeakMap<object, RequestCalls>();
   const gateway: LimitFunction | undefined = Number.isFinite(gatewayConcurrency) ? pLimit(gatewayConcurrency) : undefined;
   let inFlight = 0;
   let lastSettledAt = 0;
   const settled = () => {
     inFlight -= 1;
-    lastSettledAt = Date.now();
+    lastSettledAt = now();
   };
   // Counted beside the call, not chained after it: the caller must see the call settle at the same
   // turn as without the count, or a queued call of the same request would start before the caller

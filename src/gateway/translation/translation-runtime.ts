@@ -55,6 +55,8 @@ export interface TranslationRuntimeOptions {
   made?: MadeTranslationsStore;
   /** TRANSLATION_PREWARM: the languages kept translated in the background, as listed. @default none */
   prewarmLanguages?: readonly string[];
+  /** The clock prewarming keeps, on which the calls' gate stamps when the last call settled. @default Date.now */
+  now?: () => number;
 }
 
 export type { LanguageDecision } from './language-choice.ts';
@@ -126,7 +128,7 @@ export type TranslationRuntimeSettings = Pick<
 /** The translation runtime the settings describe; `cache` where translations are kept (a shared store), else in process. */
 export function translationRuntimeFor(
   settings: TranslationRuntimeSettings,
-  { cache, onServed, curated, made }: Pick<TranslationRuntimeOptions, 'cache' | 'onServed' | 'curated' | 'made'> = {},
+  { cache, onServed, curated, made, now }: Pick<TranslationRuntimeOptions, 'cache' | 'onServed' | 'curated' | 'made' | 'now'> = {},
 ): TranslationRuntime {
   return createTranslationRuntime({
     cache: cache ?? createMemoryTranslationCache({ maxBytes: settings.translationCacheMaxBytes, ttlMs: settings.translationCacheTtlSeconds * 1000 }),
@@ -147,6 +149,7 @@ export function translationRuntimeFor(
     sourceLanguage: settings.translationSourceLanguage,
     made,
     prewarmLanguages: settings.translationPrewarm,
+    now,
   });
 }
 
@@ -170,11 +173,12 @@ export function createTranslationRuntime({
   sourceLanguage,
   made,
   prewarmLanguages = [],
+  now,
 }: TranslationRuntimeOptions): TranslationRuntime {
   const list = createLanguageList(languagesTtlMs);
   const reports = createFailureReports();
   const choice = createLanguageChoice({ list, defaultLanguages, reports });
-  const gate = createCallGate({ concurrency, maxCallsPerRequest, gatewayConcurrency });
+  const gate = createCallGate({ concurrency, maxCallsPerRequest, gatewayConcurrency, now });
   // What the service accepts, learned per gateway, so per TRANSLATION_URL: never carried to another service.
   const limits: ServiceLimits = createServiceLimits();
   const batcher = createTranslationBatcher<TranslationContext>({

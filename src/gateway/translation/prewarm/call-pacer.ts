@@ -69,17 +69,3 @@ export function pageSizeFor(callsPerSecond: number, callsPerProblem: number, max
   if (callsPerProblem <= 0) return maxPageSize;
   return Math.max(1, Math.min(maxPageSize, Math.floor(callsPerSecond / callsPerProblem)));
 }
-
-/** Resolves after `ms`, or at once when `signal` aborts (the timer is cleared either way). */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted || ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}

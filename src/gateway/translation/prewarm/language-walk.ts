@@ -1,9 +1,10 @@
 import type { GatewayLog } from '../../gateway-log.ts';
-import { pageSizeFor, pause, type CallPacer } from './call-pacer.ts';
+import { pageSizeFor, type CallPacer } from './call-pacer.ts';
 import type { CataloguePage } from './catalogue-page.ts';
 import type { Leases } from './leases.ts';
 import type { PageReservations } from './page-reservations.ts';
 import type { PageRun, PageRunner } from './page-runner.ts';
+import type { PrewarmClock } from './prewarm-clock.ts';
 import type { PrewarmMetrics } from './prewarm-metrics.ts';
 import { chained, newWalk, type PrewarmProgress, type ProgressStore } from './prewarm-progress.ts';
 import { PAGE_SIZE_AMONG_READERS, type ReadersWatch } from './readers-watch.ts';
@@ -32,6 +33,7 @@ export interface LanguageWalkOptions {
   metrics?: PrewarmMetrics;
   log: GatewayLog;
   signal: AbortSignal;
+  clock: PrewarmClock;
   pacer: CallPacer;
   readers: ReadersWatch;
   reservations: PageReservations;
@@ -61,7 +63,7 @@ interface WalkerState {
  * stands: `serve(language)` resolves with when the language wants attention next.
  */
 export function createLanguageWalker(options: LanguageWalkOptions): { serve(language: string): Promise<number> } {
-  const { owner, leases, leaseMs, retryMs, refreshMs, progressStore, metrics, log, signal } = options;
+  const { owner, leases, leaseMs, retryMs, refreshMs, progressStore, metrics, log, signal, clock } = options;
   const state: WalkerState = { callsPerProblem: 1, skipped: onceEach(MAX_SKIPPED_NOTED) };
 
   const walk = async (language: string, start: PrewarmProgress): Promise<number> => {
@@ -70,7 +72,7 @@ export function createLanguageWalker(options: LanguageWalkOptions): { serve(lang
     while (!signal.aborted) {
       const ran = await nextPage(options, state, language, progress);
       if (ran === 'stopped') break;
-      if (ran === 'lost') return Date.now() + retryMs;
+      if (ran === 'lost') return clock.now() + retryMs;
       const { page, calls: made } = ran;
       metrics?.calls(language, made);
       progress = { ...progress, calls: progress.calls + made };
@@ -83,11 +85,11 @@ export function createLanguageWalker(options: LanguageWalkOptions): { serve(lang
         if (spell.attempts >= MAX_ATTEMPTS) {
           log(`translation prewarm: ${language} paused after ${spell.attempts} failed attempts at one page (${page.transient.codes.join(', ')}); trying again in ${Math.round(retryMs / 1000)} s from where it stopped`, 'warn');
           await progressStore.write(language, progress).catch(() => undefined);
-          return Date.now() + retryMs;
+          return clock.now() + retryMs;
         }
         // The service's own word on when to come back wins; else exponential, with jitter.
         const backoff = page.transient.retryAfterMs ?? Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (spell.attempts - 1)) * (0.5 + Math.random() / 2);
-        await pause(backoff, signal);
+        await clock.pause(backoff, signal);
         continue;
       }
       // Stopped mid-page: its calls count, its problems are left to the next walk (or replica).
@@ -107,21 +109,21 @@ export function createLanguageWalker(options: LanguageWalkOptions): { serve(lang
         return progress.completedAt! + refreshMs;
       }
     }
-    return Date.now();
+    return clock.now();
   };
 
   return {
     /** Works on `language` while holding its lease; resolves with when it wants attention next. */
     async serve(language) {
       const held = await leases.acquire(language, owner, leaseMs).catch(() => false);
-      if (!held) return Date.now() + Math.min(retryMs, leaseMs);
+      if (!held) return clock.now() + Math.min(retryMs, leaseMs);
       try {
         const stored = await progressStore.read(language).catch(() => undefined);
-        if (stored?.completedAt !== undefined && Date.now() - stored.completedAt < refreshMs) {
+        if (stored?.completedAt !== undefined && clock.now() - stored.completedAt < refreshMs) {
           metrics?.progress(language, stored);
           return stored.completedAt + refreshMs;
         }
-        return await walk(language, stored && stored.completedAt === undefined ? stored : newWalk(Date.now(), stored));
+        return await walk(language, stored && stored.completedAt === undefined ? stored : newWalk(clock.now(), stored));
       } finally {
         await leases.release(language, owner).catch(() => undefined);
       }
@@ -131,14 +133,14 @@ export function createLanguageWalker(options: LanguageWalkOptions): { serve(lang
 
 /** Waits for its turn and runs the next page; 'stopped', or 'lost' (the lease, or no page could run). */
 async function nextPage(options: LanguageWalkOptions, state: WalkerState, language: string, progress: PrewarmProgress): Promise<PageRun | 'stopped' | 'lost'> {
-  const { readers, callsPerSecond, maxPageSize, pacer, signal, reservations, leases, owner, leaseMs, pages } = options;
+  const { readers, callsPerSecond, maxPageSize, pacer, signal, clock, reservations, leases, owner, leaseMs, pages } = options;
   await readers.idle();
   const { callsPerProblem } = state;
   const size = pageSizeFor(callsPerSecond, callsPerProblem, maxPageSize);
   const expected = Math.min(callsPerSecond, Math.max(1, Math.ceil(size * callsPerProblem)));
   // This replica's own window first: it holds its last pages' calls even when the shared
   // store could not be told of them.
-  await pause(Math.max(MIN_PAGE_GAP_MS, pacer.waitMs(expected)), signal);
+  await clock.pause(Math.max(MIN_PAGE_GAP_MS, pacer.waitMs(expected)), signal);
   const reserved = await reservations.ready(expected);
   if (!reserved) return 'stopped';
   let ran: PageRun | undefined;
@@ -159,7 +161,7 @@ async function nextPage(options: LanguageWalkOptions, state: WalkerState, langua
 
 /** The progress after a page that ran to its end; its skipped problems said (a few, once each). */
 function recordPage(options: LanguageWalkOptions, state: WalkerState, language: string, progress: PrewarmProgress, page: CataloguePage, spell: Spell): { progress: PrewarmProgress; finished: boolean } {
-  const { log } = options;
+  const { log, clock } = options;
   const { skipped } = state;
   const failed = page.problems.filter((problem) => !problem.translated);
   for (const problem of failed) {
@@ -179,7 +181,7 @@ function recordPage(options: LanguageWalkOptions, state: WalkerState, language: 
     ...(spell.failures.size > 0 ? { failure: [...spell.failures].sort((a, b) => b[1] - a[1])[0][0] } : {}),
   };
   const finished = !page.hasNextPage || page.endCursor === null;
-  return { progress: finished ? { ...next, completedAt: Date.now() } : next, finished };
+  return { progress: finished ? { ...next, completedAt: clock.now() } : next, finished };
 }
 
 /** `note(key)` is true the first time a key is seen (of the last `max`). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { pause, type SharedPace } from './call-pacer.ts';
+import type { SharedPace } from './call-pacer.ts';
+import type { PrewarmClock } from './prewarm-clock.ts';
 import type { ReadersWatch } from './readers-watch.ts';
 
 /** How long a page waits before asking the shared pace again when its store could not answer. */
@@ -29,12 +30,14 @@ export function createPageReservations({
   leaseMs,
   readers,
   signal,
+  clock,
 }: {
   pace?: SharedPace;
   callsPerSecond: number;
   leaseMs: number;
   readers: ReadersWatch;
   signal: AbortSignal;
+  clock: PrewarmClock;
 }): PageReservations {
   // Pages whose charge did not reach the shared pace: until it does, their reservation holds a
   // part of every replica's budget for as long as a lease, so it is told again before the next ask.
@@ -60,7 +63,7 @@ export function createPageReservations({
         await settleLate();
         const wait = await pace.reserve(page, expected, callsPerSecond, leaseMs).catch(() => PACE_AWAY_RETRY_MS);
         if (wait === 0) return { page, expected };
-        await pause(wait, signal);
+        await clock.pause(wait, signal);
       }
       return undefined;
     },

@@ -1,5 +1,5 @@
 import type { TranslationRuntime } from '../translation-runtime.ts';
-import { pause } from './call-pacer.ts';
+import type { PrewarmClock } from './prewarm-clock.ts';
 
 /**
  * Most problems in a page while readers are about (a reader's call settled in the last
@@ -21,7 +21,7 @@ export interface ReadersWatch {
 
 export function createReadersWatch(
   calls: TranslationRuntime['calls'],
-  { pollMs, quietMs, signal }: { pollMs: number; quietMs: number; signal: AbortSignal },
+  { pollMs, quietMs, signal, clock }: { pollMs: number; quietMs: number; signal: AbortSignal; clock: PrewarmClock },
 ): ReadersWatch {
   // Between pages prewarming has no call of its own: a call that settled after its last page is a reader's.
   let lastPageEndedAt = 0;
@@ -29,17 +29,17 @@ export function createReadersWatch(
   return {
     about() {
       if (calls.lastSettledAt > lastPageEndedAt) lastReaderSeenAt = calls.lastSettledAt;
-      return Date.now() - lastReaderSeenAt < READERS_RECENT_MS;
+      return clock.now() - lastReaderSeenAt < READERS_RECENT_MS;
     },
     // Between pages prewarming has no call in flight of its own: any call in flight is a reader's.
     // (Its own last call counts in the quiet moment too, which only spaces its pages a little more.)
     async idle() {
-      while (!signal.aborted && (calls.inFlight > 0 || Date.now() - calls.lastSettledAt < quietMs)) {
-        await pause(calls.inFlight > 0 ? pollMs : Math.max(pollMs, quietMs - (Date.now() - calls.lastSettledAt)), signal);
+      while (!signal.aborted && (calls.inFlight > 0 || clock.now() - calls.lastSettledAt < quietMs)) {
+        await clock.pause(calls.inFlight > 0 ? pollMs : Math.max(pollMs, quietMs - (clock.now() - calls.lastSettledAt)), signal);
       }
     },
     pageEnded() {
-      lastPageEndedAt = Date.now();
+      lastPageEndedAt = clock.now();
     },
   };
 }

@@ -5,7 +5,8 @@ import type { GatewayLog } from '../../gateway-log.ts';
 import type { RedisStores } from '../../redis/index.ts';
 import { defaultOf, type GatewaySettings } from '../../settings.ts';
 import type { TranslationRuntime } from '../translation-runtime.ts';
-import { createCallPacer, pause, type SharedPace } from './call-pacer.ts';
+import { createCallPacer, type SharedPace } from './call-pacer.ts';
+import { SYSTEM_CLOCK, type PrewarmClock } from './prewarm-clock.ts';
 import { createMemoryLeases, type Leases } from './leases.ts';
 import { createRedisLeases } from './redis-leases.ts';
 import { createRedisPace } from './redis-pace.ts';
@@ -54,6 +55,8 @@ export interface TranslationPrewarmOptions {
    * request usually follows its last within this, so a page never slips in between. @default 200
    */
   readersQuietMs?: number;
+  /** What paces, refreshes, backs off and waits for readers' quiet (tests move it). @default the system's */
+  clock?: PrewarmClock;
 }
 
 export interface TranslationPrewarm {
@@ -78,7 +81,8 @@ export function startTranslationPrewarm({
   refreshMs = defaultOf('translationPrewarmRefreshSeconds') * 1000,
   cacheTtlMs,
   store = createMemoryKeyValueStore({ maxBytes: 1024 * 1024 }),
-  leases = createMemoryLeases(),
+  clock = SYSTEM_CLOCK,
+  leases = createMemoryLeases(clock.now),
   pace,
   metrics: registry,
   log = console.warn,
@@ -96,7 +100,7 @@ export function startTranslationPrewarm({
     return { stop: async () => undefined };
   }
   const metrics: PrewarmMetrics | undefined = registry && createPrewarmMetrics(registry, languages);
-  const readers = createReadersWatch(calls, { pollMs: readersPollMs, quietMs: readersQuietMs, signal });
+  const readers = createReadersWatch(calls, { pollMs: readersPollMs, quietMs: readersQuietMs, signal, clock });
   const pages = createPageRunner(target, calls, signal);
   const walker = createLanguageWalker({
     owner: randomUUID(),
@@ -111,9 +115,10 @@ export function startTranslationPrewarm({
     metrics,
     log,
     signal,
-    pacer: createCallPacer(callsPerSecond),
+    clock,
+    pacer: createCallPacer(callsPerSecond, clock.now),
     readers,
-    reservations: createPageReservations({ pace, callsPerSecond, leaseMs, readers, signal }),
+    reservations: createPageReservations({ pace, callsPerSecond, leaseMs, readers, signal, clock }),
     pages,
   });
   let reportedReason: string | undefined;
@@ -127,16 +132,16 @@ export function startTranslationPrewarm({
         const reason = plan && 'reason' in plan ? plan.reason : 'no schema yet';
         if (reason !== reportedReason) log(`translation prewarm: not running, ${reason}`, 'warn');
         reportedReason = reason;
-        await pause(Math.min(refreshMs, retryMs), signal);
+        await clock.pause(Math.min(refreshMs, retryMs), signal);
         continue;
       }
       reportedReason = undefined;
-      let next = Date.now() + refreshMs;
+      let next = clock.now() + refreshMs;
       for (const language of languages) {
         if (signal.aborted) break;
         next = Math.min(next, await walker.serve(language));
       }
-      await pause(next - Date.now(), signal);
+      await clock.pause(next - clock.now(), signal);
     }
   };
 
@@ -161,7 +166,7 @@ export type TranslationPrewarmSettings = Pick<
  */
 export function translationPrewarmFor(
   settings: TranslationPrewarmSettings,
-  { target, runtime, shared, metrics, log }: Pick<TranslationPrewarmOptions, 'target' | 'metrics' | 'log'> & {
+  { target, runtime, shared, metrics, log, clock }: Pick<TranslationPrewarmOptions, 'target' | 'metrics' | 'log' | 'clock'> & {
     runtime: Pick<TranslationRuntime, 'calls'>;
     shared?: Pick<RedisStores, 'keyValueStore' | 'connection' | 'prefix'>;
   },
@@ -178,6 +183,7 @@ export function translationPrewarmFor(
     pace: shared && createRedisPace(shared.connection, { prefix: shared.prefix, namespace: SHARED_NAMESPACE }),
     metrics,
     log,
+    clock,
   });
 }
 
