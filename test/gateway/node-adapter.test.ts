@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { request as httpRequest, ServerResponse, type IncomingMessage } from 'node:http';
 import { getOperationAST, GraphQLError, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +11,8 @@ import { rateLimitGuards } from '../../src/gateway/guards/rate-limits.ts';
 import { createMemoryRateLimitStore } from '../../src/gateway/guards/rate-limit-store.ts';
 import { createResponseCache } from '../../src/gateway/execution/response-cache/response-cache.ts';
 import type { GatewayRequest } from '../../src/gateway/request/gateway-request.ts';
+import { createPersistedDocuments, type PersistedDocuments } from '../../src/gateway/guards/persisted-documents.ts';
+import { createMemoryKeyValueStore } from '../../src/gateway/stores/key-value-store.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
@@ -346,5 +349,76 @@ describe('what the node:http adapter answers and hands on', () => {
     expect(answerMediaType('application/graphql-response+json, application/json')).toBe('application/graphql-response+json');
     expect(answerMediaType('text/event-stream, multipart/mixed')).toBeUndefined();
     expect(answerMediaType('application/json; charset=iso-8859-1, application/graphql-response+json')).toBe('application/graphql-response+json');
+  });
+});
+
+/**
+ * Persisted documents are the door's own: a hash is resolved, refused or answered from the cache
+ * in front of yoga, its errors written by the door (status and headers by the spec's rules), and
+ * nothing is handed on.
+ */
+describe('persisted documents at the door', () => {
+  const QUERY_TEXT = '{ a }';
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  const handedOn: string[] = [];
+  const servers: RunningServer[] = [];
+  const cache = createResponseCache({ ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
+  let apq: RunningServer;
+  let trusted: RunningServer;
+  const adapter = (persisted: PersistedDocuments) =>
+    createNodeAdapter({
+      guards: { head: [routeGuard(createRouteTable({ graphiql: false, metrics: false }))], params: [], batch: [], operation: [] },
+      cache,
+      maskErrors: (result) => result,
+      observers: [],
+      persisted,
+      next: (request, response) => {
+        handedOn.push(request.url ?? '');
+        response.writeHead(299).end();
+      },
+    });
+  beforeAll(async () => {
+    cache.keep(cache.keyOf(undefined, { query: QUERY_TEXT }), getOperationAST(parse(QUERY_TEXT))!, { data: { a: 1 } });
+    const store = createMemoryKeyValueStore();
+    await store.set(`apq:${sha256(QUERY_TEXT)}`, QUERY_TEXT, 60_000);
+    apq = await listen(adapter(createPersistedDocuments({ store })));
+    trusted = await listen(adapter(createPersistedDocuments({ trustedDocuments: { [sha256(QUERY_TEXT)]: QUERY_TEXT } })));
+    servers.push(apq, trusted);
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+  });
+
+  const post = async (server: RunningServer, body: unknown, accept = 'application/graphql-response+json') => {
+    const response = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify(body) });
+    return { status: response.status, contentType: response.headers.get('content-type'), cacheControl: response.headers.get('cache-control'), body: (await response.json()) as unknown };
+  };
+  const hashed = (hash: string, query?: string) => ({ query, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
+
+  it('answers a known hash from the cache', async () => {
+    handedOn.length = 0;
+    expect(await post(apq, hashed(sha256(QUERY_TEXT)))).toMatchObject({ status: 200, body: { data: { a: 1 } } });
+    expect(handedOn).toEqual([]);
+  });
+
+  it.each([
+    ['an unknown hash', hashed(sha256('{ b }')), 'application/graphql-response+json', 404, 'PERSISTED_QUERY_NOT_FOUND'],
+    ['an unknown hash, asking for application/json', hashed(sha256('{ b }')), 'application/json', 404, 'PERSISTED_QUERY_NOT_FOUND'],
+    ['a hash that is not its document’s', hashed(sha256('{ b }'), QUERY_TEXT), 'application/graphql-response+json', 400, 'PERSISTED_QUERY_HASH_MISMATCH'],
+    ['a version it does not speak', { extensions: { persistedQuery: { version: 2, sha256Hash: sha256(QUERY_TEXT) } } }, 'application/json', 400, 'PERSISTED_QUERY_NOT_SUPPORTED'],
+  ] as [string, unknown, string, number, string][])('refuses %s itself, in the media type asked for, and no cache may keep it', async (_name, body, accept, status, code) => {
+    handedOn.length = 0;
+    const answer = await post(apq, body, accept);
+    expect(answer).toMatchObject({ status, contentType: `${accept}; charset=utf-8`, cacheControl: 'private, no-cache, must-revalidate' });
+    expect(answer.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code } }] });
+    expect(handedOn).toEqual([]);
+  });
+
+  it('runs only trusted documents: another text is refused at the door, an entry named by its id is answered', async () => {
+    handedOn.length = 0;
+    expect(await post(trusted, { query: '{ b }' })).toMatchObject({ status: 400, body: { errors: [{ extensions: { code: 'PERSISTED_QUERY_ONLY' } }] } });
+    expect(await post(trusted, { documentId: sha256('{ nope }') })).toMatchObject({ status: 400, body: { errors: [{ extensions: { code: 'UNKNOWN_OPERATION' } }] } });
+    expect(await post(trusted, { documentId: sha256(QUERY_TEXT) })).toMatchObject({ status: 200, body: { data: { a: 1 } } });
+    expect(handedOn).toEqual([]);
   });
 });

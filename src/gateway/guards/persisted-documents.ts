@@ -64,6 +64,8 @@ export interface PersistedDocuments {
    * GET's `documentId` is read from its query string (yoga's GET parser does not keep it).
    */
   resolve(params: PersistedParams, method: string, url: string): ResolvedParams | undefined | Promise<ResolvedParams | undefined>;
+  /** Whether only trusted documents run: then every operation's text is resolved, not only a hash's. */
+  readonly trustedOnly: boolean;
   /** Keeps `query` under `hash` (resolve said `register`) once it has passed parsing and validation; in the background. */
   register(hash: string, query: string, owner: string | undefined): void;
 }
@@ -138,10 +140,11 @@ export function createPersistedDocuments({
   }
 
   return {
+    trustedOnly: trusted !== undefined,
     resolve(params, method, url) {
       const extension = (params.extensions as { persistedQuery?: PersistedQueryExtension } | undefined)?.persistedQuery;
       // graphql-codegen's convention for trusted documents; yoga's GET parser does not keep it.
-      const documentId = params.documentId ?? (method === 'GET' ? new URL(url).searchParams.get('documentId') ?? undefined : undefined);
+      const documentId = params.documentId ?? (method === 'GET' && url.includes('documentId') ? new URL(url).searchParams.get('documentId') ?? undefined : undefined);
       const hash = typeof extension?.sha256Hash === 'string' ? extension.sha256Hash : typeof documentId === 'string' ? documentId : undefined;
       const query = typeof params.query === 'string' && params.query.length > 0 ? params.query : undefined;
       if (trustedDocuments && trusted) return resolveTrusted(trustedDocuments, trusted, params, hash, query);

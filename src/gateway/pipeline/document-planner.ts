@@ -55,7 +55,8 @@ export type DocumentPlanner = (query: string, operationName: string | null | und
  */
 export function documentPlanner({ checks, forwarding, delegated, prepared, trustedTexts }: DocumentPlannerOptions): DocumentPlanner {
   const planOf = (query: string, operationName: string | null | undefined, request: RequestHead): PreparedOperation | null => {
-    // A trusted document asked by another printing of it is yoga's, which finds the manifest's text.
+    // Only the manifest's texts: the persisted documents have turned a hash, an id or another
+    // printing of an entry into the entry's own text by now; anything else is yoga's to refuse.
     if (trustedTexts && !trustedTexts.has(query)) return null;
     try {
       const { parse, validate, schema } = checks({ request, params: { query, operationName } });

@@ -21,7 +21,7 @@ type OperationContext = { [CACHE_KEY]?: string } | undefined;
  *
  * Most hits never reach this plugin: the front door in front of yoga (pipeline/front-door/) answers
  * plain JSON requests from the same cache. This one serves what that listener hands on without
- * having looked it up (batches, persisted-query hashes, other media types) and
+ * having looked it up (a batch yoga serves, other media types) and
  * keeps every answer; what the listener looked up and missed is not read again.
  */
 export function useResponseCache(cache: ResponseCache): Plugin {

@@ -58,7 +58,9 @@ export function operationPath({ guards, cache, direct, persisted }: OperationPat
    * undefined when the door does not serve it (persisted documents that only yoga's plugin knows).
    */
   function resolve(params: DoorParams, head: RequestHead): MaybePromise<ResolvedOperation | GraphQLError | undefined> {
-    if (!persisted) return params.extensions === undefined && params.documentId === undefined && params.query !== undefined ? { params: params as CacheableParams } : undefined;
+    const plain = params.extensions === undefined && params.documentId === undefined;
+    // Plain parameters need no resolving, unless only trusted documents run (their text is resolved too).
+    if (!persisted || (plain && !persisted.trustedOnly)) return plain && params.query !== undefined ? { params: params as CacheableParams } : undefined;
     let resolved;
     try {
       resolved = persisted.resolve(params, head.method, head.url);
