@@ -1,6 +1,10 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { takeSpare } from './spare-statement-thread.ts';
 import type { StatementLimits } from './statement-limits.ts';
 import type { StatementOutcome, StatementTask } from './statement-work.ts';
+import { DEFAULT_IDLE_MS, DEFAULT_MAX_HEAP_MB, spawnStatementWorker, START_TIMEOUT_MS } from './statement-worker-spawn.ts';
+
+export { hasSpareStatementThread, startSpareStatementThread, type SpareThreadOptions } from './spare-statement-thread.ts';
 
 export interface StatementThreadOptions {
   limits: StatementLimits;
@@ -25,11 +29,6 @@ interface Queued {
 
 const cannotStart: StatementOutcome = { failure: { message: 'The gateway could not start its Markdown worker.', transient: true } };
 
-// Loading the thread (remark, and under tsx its compilation) is not the statement's time.
-const START_TIMEOUT_MS = 60_000;
-const DEFAULT_MAX_HEAP_MB = 256;
-const DEFAULT_IDLE_MS = 5 * 60 * 1000;
-
 /**
  * Parsing Markdown is synchronous and superlinear in its worst cases (seconds for a 64 KB statement
  * of nested brackets), and a statement costs a few milliseconds a kilobyte even when ordinary: on
@@ -39,7 +38,7 @@ const DEFAULT_IDLE_MS = 5 * 60 * 1000;
  */
 export function createStatementThread({ limits, timeoutMs = 10_000, maxHeapMb = DEFAULT_MAX_HEAP_MB, idleMs = DEFAULT_IDLE_MS }: StatementThreadOptions): StatementRunner {
   const queue: Queued[] = [];
-  let thread: { worker: Worker; ready: boolean } | undefined;
+  let thread: Thread | undefined;
   let current: Queued | undefined;
   let timer: NodeJS.Timeout | undefined;
 
@@ -57,36 +56,26 @@ export function createStatementThread({ limits, timeoutMs = 10_000, maxHeapMb = 
     next();
   };
   const fail = (message: string) => finish({ failure: { message } });
+  const failQueued = () => {
+    for (const queued of queue.splice(0)) queued.settle(cannotStart);
+  };
 
   const start = () => {
-    const { worker, ready } = takeSpare(limits, maxHeapMb) ?? { worker: spawnStatementWorker(limits, maxHeapMb), ready: false };
-    const started = { worker, ready };
-    const mine = () => thread === started;
-    worker.on('message', (message: StatementOutcome | 'ready') => {
-      if (!mine()) return;
-      if (message === 'ready') {
-        started.ready = true;
-        clearTimeout(timer);
-        next();
-      } else finish(message);
+    const started: Thread = openThread(limits, maxHeapMb, () => thread === started, {
+      ready: () => next(),
+      answered: finish,
+      // An uncaught error or a heap over its limit ends the thread: its task fails, the next starts a new one.
+      lost: (why) => {
+        thread = undefined;
+        // A thread that cannot even start would fail every task the same way, one start at a time.
+        if (!started.ready) failQueued();
+        fail(`The gateway could not process this statement's Markdown (${why}), so it cannot translate it.`);
+      },
+      notStarted: () => {
+        void stop();
+        failQueued();
+      },
     });
-    // An uncaught error or a heap over its limit ends the thread: its task fails, the next starts a new one.
-    const lost = (why: string) => {
-      if (!mine()) return;
-      thread = undefined;
-      // A thread that cannot even start would fail every task the same way, one start at a time.
-      if (!started.ready) for (const queued of queue.splice(0)) queued.settle(cannotStart);
-      fail(`The gateway could not process this statement's Markdown (${why}), so it cannot translate it.`);
-    };
-    worker.on('error', (error) => lost((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out of memory' : 'worker error'));
-    worker.on('exit', () => lost('worker stopped'));
-    // A spare that is already loaded takes the task in this same turn (next() goes on at once).
-    if (ready) return started;
-    timer = setTimeout(() => {
-      if (!mine()) return;
-      void stop();
-      for (const queued of queue.splice(0)) queued.settle(cannotStart);
-    }, START_TIMEOUT_MS);
     return started;
   };
 
@@ -125,101 +114,43 @@ export function createStatementThread({ limits, timeoutMs = 10_000, maxHeapMb = 
   };
 }
 
-interface Spare {
-  /** The limits and heap it was started with: only a thread asking for the same takes it. */
-  key: string;
+/** A worker thread, and whether it has loaded (a spare may have, before it was taken). */
+interface Thread {
   worker: Worker;
   ready: boolean;
-  /** Detaches the spare's own listeners and timer, once taken or lost. */
-  release(): void;
 }
 
-/** At most one thread started ahead of the first statement, for the first thread that needs it. */
-let spare: Spare | undefined;
-
-const spareKey = (limits: StatementLimits, maxHeapMb: number) => JSON.stringify([limits, maxHeapMb]);
-
-function takeSpare(limits: StatementLimits, maxHeapMb: number): { worker: Worker; ready: boolean } | undefined {
-  if (!spare || spare.key !== spareKey(limits, maxHeapMb)) return undefined;
-  const taken = spare;
-  spare = undefined;
-  taken.release();
-  // Kept alive while it loads or works, as a thread started for a task is; idle, the taker unrefs it.
-  taken.worker.ref();
-  return { worker: taken.worker, ready: taken.ready };
-}
-
-export interface SpareThreadOptions {
-  limits: StatementLimits;
-  /** As createStatementThread's: a thread with other limits or heap starts its own. @default 256 MiB */
-  maxHeapMb?: number;
-  /** A spare nobody took ends after this long, as an idle thread does. @default 5 minutes */
-  idleMs?: number;
+/** What a thread tells the runner: loaded, a task's outcome, the thread gone (why), or not loaded in time. */
+interface ThreadEvents {
+  ready(): void;
+  answered(outcome: StatementOutcome): void;
+  lost(why: string): void;
+  notStarted(): void;
 }
 
 /**
- * Starts the statements' worker thread before any statement needs it, for the first
- * createStatementThread (with the same limits) in this process to take. Loading the thread (remark
- * and its dependencies) is what makes the first translated statement slow; an entry calls this as it
- * starts, so that this loading happens on another core while the gateway's own code loads.
- * Resolves once the thread is loaded (or lost; a thread that cannot start fails its first task as
- * before). The spare keeps no process alive and ends after `idleMs` if nobody takes it.
+ * A thread for the runner: the spare when one with these limits waits, else a new one, with its
+ * events told to `events` while it is the runner's current thread (`current`): a stopped thread's
+ * last words are ignored. One not loaded within START_TIMEOUT_MS says so (a spare already loaded
+ * takes its task in this same turn).
  */
-export function startSpareStatementThread({ limits, maxHeapMb = DEFAULT_MAX_HEAP_MB, idleMs = DEFAULT_IDLE_MS }: SpareThreadOptions): Promise<void> {
-  if (spare) return Promise.resolve();
-  return new Promise((loaded) => {
-    const worker = spawnStatementWorker(limits, maxHeapMb);
-    worker.unref();
-    let timer = setTimeout(() => end(), START_TIMEOUT_MS).unref();
-    const current: Spare = {
-      key: spareKey(limits, maxHeapMb),
-      worker,
-      ready: false,
-      release: () => {
-        clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', end);
-        worker.off('exit', end);
-        loaded();
-      },
-    };
-    const end = () => {
-      if (spare !== current) return;
-      spare = undefined;
-      current.release();
-      void worker.terminate();
-    };
-    const onMessage = (message: unknown) => {
-      if (message !== 'ready') return;
-      current.ready = true;
-      clearTimeout(timer);
-      timer = setTimeout(end, idleMs).unref();
-      loaded();
-    };
-    worker.on('message', onMessage);
-    worker.on('error', end);
-    worker.on('exit', end);
-    spare = current;
+function openThread(limits: StatementLimits, maxHeapMb: number, current: () => boolean, events: ThreadEvents): Thread {
+  const thread: Thread = takeSpare(limits, maxHeapMb) ?? { worker: spawnStatementWorker(limits, maxHeapMb), ready: false };
+  const loading = thread.ready ? undefined : setTimeout(() => {
+    if (current()) events.notStarted();
+  }, START_TIMEOUT_MS);
+  thread.worker.on('message', (message: StatementOutcome | 'ready') => {
+    if (!current()) return;
+    if (message !== 'ready') return events.answered(message);
+    clearTimeout(loading);
+    thread.ready = true;
+    events.ready();
   });
-}
-
-/** Whether a spare thread is waiting to be taken (tests). */
-export function hasSpareStatementThread(): boolean {
-  return spare !== undefined;
-}
-
-/**
- * The worker runs the entry next to this file: the compiled `.js` one, or the `.ts` one as the gateway
- * itself runs, by Node alone where Node strips types (22.18 and later), else under tsx (a dependency).
- */
-function spawnStatementWorker(limits: StatementLimits, maxHeapMb: number): Worker {
-  // None of the host's flags: `--input-type` (a host run with `node -e`) would stop the thread loading.
-  const options = { workerData: { limits }, resourceLimits: { maxOldGenerationSizeMb: maxHeapMb }, execArgv: [] };
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./statement-worker.js', import.meta.url), options);
-  // Node's own type stripping spares the thread tsx's loader and its hooks on every module.
-  if ((process.features as { typescript?: unknown }).typescript) return new Worker(new URL('./statement-worker.ts', import.meta.url), options);
-  const entry = new URL('./statement-worker.ts', import.meta.url).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const script = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(script, { ...options, eval: true });
+  const lost = (why: string) => {
+    clearTimeout(loading);
+    if (current()) events.lost(why);
+  };
+  thread.worker.on('error', (error) => lost((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out of memory' : 'worker error'));
+  thread.worker.on('exit', () => lost('worker stopped'));
+  return thread;
 }

@@ -4,10 +4,9 @@ import type { FailureReports } from './failure-reports.ts';
 import { languageChain, negotiateLanguage, type Negotiated } from './language-negotiation.ts';
 import { operationLanguageOf } from './in-context.ts';
 import type { LanguageList } from './language-list.ts';
-import { chooseLanguages, isAutomatic, matchLanguage, parseLanguageTag, sameLanguage, targetsOf, type LanguageChoice } from './language-tags.ts';
-import type { BatchFailure } from './batch/batch-types.ts';
+import { createLanguageResolution, type LanguageResolution } from './language-resolution.ts';
+import { chooseLanguages, isAutomatic, matchLanguage, parseLanguageTag, sameLanguage, targetsOf, type LanguageTag } from './language-tags.ts';
 import type { TranslationContext } from './translation-client.ts';
-import { unsupported, unsupportedAny } from './unsupported-language.ts';
 
 /**
  * What a translation field serves: the service's translation, an operator's (curated), or the
@@ -27,13 +26,7 @@ export interface LanguageChoiceOptions {
   reports: FailureReports;
 }
 
-export interface LanguageChoiceOfRequests {
-  /**
-   * The service's own codes for a request's `to` and `from` (checked with languageTagProblem; `from`
-   * null or `auto` is automatic detection). A language it does not offer is refused with no call:
-   * thrown once per request and arguments, null for the other fields that asked.
-   */
-  resolveLanguages(context: TranslationContext, args: { to: string; from?: string | null }): Promise<{ to: string; from: string | null } | null>;
+export interface LanguageChoiceOfRequests extends Pick<LanguageResolution, 'resolveLanguages'> {
   /**
    * What a field with these arguments serves. An explicit `to` wins: a curated translation in that
    * language (`curated` lists the languages one exists in), else the service's (resolveLanguages); a
@@ -69,38 +62,14 @@ export function wantedLanguages(to: LanguageArgument | undefined): readonly stri
   return typeof to === 'string' ? [to] : to;
 }
 
-/** How old the list may be before a language missing from it is looked for in a fresh one. */
-const LIST_RECHECK_MS = 60_000;
-
 /**
  * Where the reader's language is decided: a field's explicit `to:` first (one language or a list),
  * else the operation's `@inContext`, else the reader's `Accept-Language` and then
  * TRANSLATION_DEFAULT_LANGUAGES (language-negotiation.ts), each matched against what the service and
- * the operators' curated translations offer.
+ * the operators' curated translations offer (language-resolution.ts).
  */
 export function createLanguageChoice({ list, defaultLanguages, reports }: LanguageChoiceOptions): LanguageChoiceOfRequests {
-  const chooseFor = async (context: TranslationContext, args: { to: string; from?: string | null }): Promise<LanguageChoice> => {
-    const choice = chooseLanguages(await list.forMatching(context), args);
-    // A language added since the list was fetched is served within a minute, not an hour.
-    if (!('refused' in choice) || !list.olderThan(LIST_RECHECK_MS)) return choice;
-    return chooseLanguages(await list.get(context, LIST_RECHECK_MS).catch(() => undefined), args);
-  };
-  const resolutions = new WeakMap<object, Map<string, Promise<{ to: string; from: string | null } | BatchFailure>>>();
-
-  const resolveLanguages: LanguageChoiceOfRequests['resolveLanguages'] = async (context, args) => {
-    let byArgs = resolutions.get(context);
-    if (!byArgs) resolutions.set(context, (byArgs = new Map()));
-    const key = JSON.stringify([args.to, args.from ?? null]);
-    let resolution = byArgs.get(key);
-    if (!resolution) {
-      resolution = chooseFor(context, args).then((choice) =>
-        'refused' in choice ? { error: unsupported(choice.refused.argument, choice.refused.given, choice.refused.offered) } : choice,
-      );
-      byArgs.set(key, resolution);
-    }
-    const resolved = await resolution;
-    return 'error' in resolved ? reports.reportOnce(context, resolved) : resolved;
-  };
+  const { resolveLanguages, refuseList } = createLanguageResolution({ list, reports });
 
   /** A decision for what negotiation chose; `negotiated`: chosen by the reader's header (Vary). */
   const decisionOf = async (context: TranslationContext, chosen: Negotiated, from: string | null | undefined, negotiated: boolean): Promise<LanguageDecision | null> => {
@@ -110,37 +79,20 @@ export function createLanguageChoice({ list, defaultLanguages, reports }: Langua
     return languages && { serve: 'machine', ...languages, negotiated };
   };
 
-  // A `to:` list none of whose languages can be served: one error per request and arguments, as one such `to:`.
-  const refusedLists = new WeakMap<object, Map<string, Promise<BatchFailure>>>();
-  const refuseList = async (context: TranslationContext, wanted: readonly string[], from: string | null | undefined, offered: () => Promise<readonly string[] | undefined>): Promise<null> => {
-    let byArgs = refusedLists.get(context);
-    if (!byArgs) refusedLists.set(context, (byArgs = new Map()));
-    const key = JSON.stringify([wanted, from ?? null]);
-    let failure = byArgs.get(key);
-    if (!failure) {
-      failure = offered().then((codes) => ({ error: unsupportedAny('to', wanted, codes ?? []) }));
-      byArgs.set(key, failure);
-    }
-    return reports.reportOnce(context, await failure);
+  /** One explicit `to:`: its curated translation, else the original when it is in that language, else the service's. */
+  const decideOne = async (context: TranslationContext, to: string, from: string | null | undefined, curatedLanguages: readonly string[], original: string | undefined): Promise<LanguageDecision | null> => {
+    const served = curatedOrOriginal(to, curatedLanguages, original);
+    if (served) return served;
+    const languages = await resolveLanguages(context, { to, from });
+    return languages && { serve: 'machine', ...languages, negotiated: false };
   };
 
   const decide: LanguageChoiceOfRequests['decide'] = async (context, args, curatedLanguages = [], knownSource = null) => {
     const fromTag = fromTagOf(args.from);
     const original = fromTag?.canonical ?? knownSource ?? undefined;
     const wanted = wantedLanguages(args.to);
-    if (wanted.length === 1) {
-      const [to] = wanted;
-      const served = curatedOrOriginal(to, curatedLanguages, original);
-      if (served) return served;
-      const languages = await resolveLanguages(context, { to, from: args.from });
-      return languages && { serve: 'machine', ...languages, negotiated: false };
-    }
-    const offered = async () => {
-      const offered = await list.forMatching(context);
-      if (!offered) return undefined;
-      const source = fromTag ? offered.find((language) => language.code === matchLanguage(fromTag, offered.map(({ code }) => code))) : undefined;
-      return targetsOf(offered, source);
-    };
+    if (wanted.length === 1) return decideOne(context, wanted[0], args.from, curatedLanguages, original);
+    const offered = () => offeredTargets(list, context, fromTag);
     const candidates = { curated: curatedLanguages, source: original, offered };
     if (wanted.length > 1) {
       // Left to right, as the header's languages: the first a curated translation, the original or the service serves.
@@ -184,4 +136,12 @@ function curatedOrOriginal(to: string, curatedLanguages: readonly string[], orig
   if (own) return { serve: 'curated', language: own, negotiated: false };
   if (original && sameLanguage(original, to)) return { serve: 'original', language: original, negotiated: false, fallback: false };
   return undefined;
+}
+
+/** The service's target languages for a text in `from` (all of them when it is detected), as codes; none when the list cannot be had. */
+async function offeredTargets(list: LanguageList, context: TranslationContext, fromTag: Readonly<LanguageTag> | undefined): Promise<readonly string[] | undefined> {
+  const offered = await list.forMatching(context);
+  if (!offered) return undefined;
+  const source = fromTag ? offered.find((language) => language.code === matchLanguage(fromTag, offered.map(({ code }) => code))) : undefined;
+  return targetsOf(offered, source);
 }

@@ -1,5 +1,5 @@
 import { normalizeKey, type Dictionary, type Entry } from './dictionary.ts';
-import { MINOR_WORDS, pickForm, type AdjectiveDeclension, type Agreement } from './grammar.ts';
+import { MINOR_WORDS, pickForm, type AdjectiveDeclension, type Agreement, type Grammar } from './grammar.ts';
 import type { Forms } from './glossary/types.ts';
 
 /**
@@ -165,104 +165,138 @@ function resolveVerbs(units: Unit[]): void {
 
 /** Groups noun phrases and puts their words in target order, with agreement and casing decided. */
 function arrange(units: Unit[], dictionary: Dictionary): Piece[] {
-  const { grammar } = dictionary;
-  const englishSource = dictionary.source === 'en';
   const pieces: Piece[] = [];
-  const linked = (i: number) => i < units.length - 1 && (units[i].sepAfter === ' ' || units[i].sepAfter === '');
-  const single = (unit: Unit): Piece => ({ unit, casing: unit.entry ? (unit.casing === 'letter' ? 'capital' : unit.casing) : 'lower', sepAfter: unit.sepAfter });
-
   for (let i = 0; i < units.length; ) {
     if (!NOMINAL.has(kindOf(units[i])!)) {
       pieces.push(single(units[i]));
       i++;
       continue;
     }
-    // A prepositional determiner ("of the") starts a new phrase, and so does any determiner after a
-    // word that can be a noun: "the minimum | of the array".
-    const continues = (k: number) => {
-      const next = units[k + 1]?.entry;
-      return linked(k) && NOMINAL.has(kindOf(units[k + 1])!) && !(next?.kind === 'det' && (next.prepositional || nounOf(units[k].entry)));
-    };
-    let k = i;
-    while (kindOf(units[k]) !== 'noun' && continues(k)) k++;
-    let head: number | undefined = kindOf(units[k]) === 'noun' || nounOf(units[k].entry) ? k : undefined;
-    let modifier: number | undefined;
-    // English "test case", "edge weights": the second noun is the head.
-    if (head !== undefined && englishSource && linked(k) && kindOf(units[k + 1]) === 'noun' && !(linked(k + 1) && kindOf(units[k + 2]) === 'noun')) {
-      modifier = head;
-      head = ++k;
-    }
-    const post: number[] = [];
-    while (head !== undefined && linked(k) && followsNoun(units[k + 1])) post.push(++k);
-
+    const phrase = nounPhraseAt(units, i, dictionary.source === 'en');
     // A lone "a" that leads nowhere is a name ("the array a is sorted"), not an article.
-    if (head === undefined && k === i && units[i].entry?.kind === 'det' && units[i].source.length === 1) {
-      const next = linked(i) ? units[i + 1] : undefined;
+    if (phrase.head === undefined && phrase.end === i && units[i].entry?.kind === 'det' && units[i].source.length === 1) {
+      const next = linked(units, i) ? units[i + 1] : undefined;
       if (!next || next.entry) {
         pieces.push({ unit: { ...units[i], entry: undefined }, casing: 'lower', sepAfter: units[i].sepAfter });
         i++;
         continue;
       }
     }
-
-    const firstOfHead = modifier ?? head ?? k + 1;
-    const order: Array<number | 'compound'> = [];
-    const after: number[] = [];
-    let lastDeterminer = -1;
-    for (let m = i; m < firstOfHead; m++) if (units[m].entry!.kind === 'det') lastDeterminer = m;
-    for (let m = i; m < firstOfHead; m++) {
-      const entry = units[m].entry!;
-      if (head !== undefined && entry.kind === 'adj' && entry.placement === 'after' && m > lastDeterminer) after.unshift(m);
-      else order.push(m);
-    }
-    order.push(...[...post].reverse());
-    if (modifier !== undefined && head !== undefined) order.push(...(grammar.compound ? [head, 'compound' as const, modifier] : [modifier, head]));
-    else if (head !== undefined) order.push(head);
-    order.push(...after);
-
-    const agreement = head === undefined ? undefined : nounOf(units[head].entry)!.agreement;
-    const members = units.slice(i, k + 1);
-    const casings = members.map((unit) => unit.casing);
-    const upper = casings.every((c) => c === 'upper' || c === 'letter') && casings.includes('upper');
-    const content = members.filter((unit) => unit.entry?.kind !== 'det');
-    const title = !upper && members.length > 1 && content.length > 0 && content.every((unit) => unit.casing !== 'lower' && unit.casing !== 'upper');
-    const hasDeterminer = order.some((m) => m !== 'compound' && units[m].entry?.kind === 'det');
-    let declension: AdjectiveDeclension = hasDeterminer ? 'none' : head === undefined ? 'none' : 'strong';
-
-    // Each word keeps its own case, except that a capital opening the phrase stays in front.
-    const opensWithCapital = casings[0] === 'capital' || casings[0] === 'letter';
-    const own = (m: number | 'compound', position: number): Piece['casing'] => {
-      const casing = m === 'compound' ? 'lower' : units[m].casing === 'letter' ? 'capital' : units[m].casing;
-      if (!opensWithCapital || casing === 'upper' || casing === 'title') return casing;
-      return position === 0 ? 'capital' : m === i ? 'lower' : casing;
-    };
-    order.forEach((m, position) => {
-      const casing: Piece['casing'] = upper
-        ? 'upper'
-        : title
-          ? position === 0 && casings[0] !== 'lower'
-            ? 'title-first'
-            : 'title'
-          : own(m, position);
-      const sepAfter = position === order.length - 1 ? units[k].sepAfter : ' ';
-      if (m === 'compound') {
-        pieces.push({ inserted: grammar.compound, casing, sepAfter });
-        return;
-      }
-      const entry = units[m].entry!;
-      if (entry.kind === 'det') declension = entry.decl ?? 'weak';
-      pieces.push({
-        unit: units[m],
-        agreement: agreement ?? (entry.kind === 'adj' && declension !== 'none' ? { gender: 'm', plural: false } : undefined),
-        declension,
-        asNoun: m === head && entry.kind === 'adj',
-        leading: entry.kind === 'adj' && m < lastDeterminer,
-        casing,
-        sepAfter,
-      });
-    });
-    i = k + 1;
+    pieces.push(...phrasePieces(units, phrase, dictionary.grammar));
+    i = phrase.end + 1;
   }
+  return pieces;
+}
+
+/** A noun phrase of the source: its first and last units, and where its head, compound modifier and post-nominal adjectives stand. */
+interface NounPhrase {
+  start: number;
+  end: number;
+  head: number | undefined;
+  /** The first noun of an English compound ("test" of "test case"). */
+  modifier: number | undefined;
+  /** Adjectives the source puts after the noun. */
+  post: number[];
+}
+
+/** Whether unit `i` runs on into the next, with a space or nothing between them. */
+const linked = (units: Unit[], i: number) => i < units.length - 1 && (units[i].sepAfter === ' ' || units[i].sepAfter === '');
+
+/** A word outside any noun phrase, as it comes. */
+const single = (unit: Unit): Piece => ({ unit, casing: unit.entry ? (unit.casing === 'letter' ? 'capital' : unit.casing) : 'lower', sepAfter: unit.sepAfter });
+
+/** The noun phrase that starts at unit `start` (a nominal one). */
+function nounPhraseAt(units: Unit[], start: number, englishSource: boolean): NounPhrase {
+  // A prepositional determiner ("of the") starts a new phrase, and so does any determiner after a
+  // word that can be a noun: "the minimum | of the array".
+  const continues = (k: number) => {
+    const next = units[k + 1]?.entry;
+    return linked(units, k) && NOMINAL.has(kindOf(units[k + 1])!) && !(next?.kind === 'det' && (next.prepositional || nounOf(units[k].entry)));
+  };
+  let k = start;
+  while (kindOf(units[k]) !== 'noun' && continues(k)) k++;
+  let head: number | undefined = kindOf(units[k]) === 'noun' || nounOf(units[k].entry) ? k : undefined;
+  let modifier: number | undefined;
+  // English "test case", "edge weights": the second noun is the head.
+  if (head !== undefined && englishSource && linked(units, k) && kindOf(units[k + 1]) === 'noun' && !(linked(units, k + 1) && kindOf(units[k + 2]) === 'noun')) {
+    modifier = head;
+    head = ++k;
+  }
+  const post: number[] = [];
+  while (head !== undefined && linked(units, k) && followsNoun(units[k + 1])) post.push(++k);
+  return { start, end: k, head, modifier, post };
+}
+
+/**
+ * The target order of a phrase's units (`compound`: the grammar's joining word): what precedes the
+ * head as it came, but adjectives the target puts after the noun, which follow it; the source's
+ * post-nominal adjectives before the head; a compound turned round where the grammar says so.
+ */
+function targetOrder(units: Unit[], { start, head, modifier, post, end }: NounPhrase, grammar: Grammar): { order: Array<number | 'compound'>; lastDeterminer: number } {
+  const firstOfHead = modifier ?? head ?? end + 1;
+  const order: Array<number | 'compound'> = [];
+  const after: number[] = [];
+  let lastDeterminer = -1;
+  for (let m = start; m < firstOfHead; m++) if (units[m].entry!.kind === 'det') lastDeterminer = m;
+  for (let m = start; m < firstOfHead; m++) {
+    const entry = units[m].entry!;
+    if (head !== undefined && entry.kind === 'adj' && entry.placement === 'after' && m > lastDeterminer) after.unshift(m);
+    else order.push(m);
+  }
+  order.push(...[...post].reverse());
+  if (modifier !== undefined && head !== undefined) order.push(...(grammar.compound ? [head, 'compound' as const, modifier] : [modifier, head]));
+  else if (head !== undefined) order.push(head);
+  order.push(...after);
+  return { order, lastDeterminer };
+}
+
+/**
+ * The casing of each word of a phrase in its target place: all capitals kept, a Title Case phrase
+ * kept title-cased, else each word its own case, except that a capital opening the phrase stays in front.
+ */
+function phraseCasing(units: Unit[], { start, end }: NounPhrase): (m: number | 'compound', position: number) => Piece['casing'] {
+  const members = units.slice(start, end + 1);
+  const casings = members.map((unit) => unit.casing);
+  const upper = casings.every((c) => c === 'upper' || c === 'letter') && casings.includes('upper');
+  const content = members.filter((unit) => unit.entry?.kind !== 'det');
+  const title = !upper && members.length > 1 && content.length > 0 && content.every((unit) => unit.casing !== 'lower' && unit.casing !== 'upper');
+  const opensWithCapital = casings[0] === 'capital' || casings[0] === 'letter';
+  const own = (m: number | 'compound', position: number): Piece['casing'] => {
+    const casing = m === 'compound' ? 'lower' : units[m].casing === 'letter' ? 'capital' : units[m].casing;
+    if (!opensWithCapital || casing === 'upper' || casing === 'title') return casing;
+    return position === 0 ? 'capital' : m === start ? 'lower' : casing;
+  };
+  return (m, position) => (upper ? 'upper' : title ? (position === 0 && casings[0] !== 'lower' ? 'title-first' : 'title') : own(m, position));
+}
+
+/** A noun phrase's pieces in target order, each word with its agreement, declension and casing. */
+function phrasePieces(units: Unit[], phrase: NounPhrase, grammar: Grammar): Piece[] {
+  const { head, end } = phrase;
+  const { order, lastDeterminer } = targetOrder(units, phrase, grammar);
+  const casingAt = phraseCasing(units, phrase);
+  const agreement = head === undefined ? undefined : nounOf(units[head].entry)!.agreement;
+  const hasDeterminer = order.some((m) => m !== 'compound' && units[m].entry?.kind === 'det');
+  let declension: AdjectiveDeclension = hasDeterminer ? 'none' : head === undefined ? 'none' : 'strong';
+  const pieces: Piece[] = [];
+  order.forEach((m, position) => {
+    const casing = casingAt(m, position);
+    const sepAfter = position === order.length - 1 ? units[end].sepAfter : ' ';
+    if (m === 'compound') {
+      pieces.push({ inserted: grammar.compound, casing, sepAfter });
+      return;
+    }
+    const entry = units[m].entry!;
+    if (entry.kind === 'det') declension = entry.decl ?? 'weak';
+    pieces.push({
+      unit: units[m],
+      agreement: agreement ?? (entry.kind === 'adj' && declension !== 'none' ? { gender: 'm', plural: false } : undefined),
+      declension,
+      asNoun: m === head && entry.kind === 'adj',
+      leading: entry.kind === 'adj' && m < lastDeterminer,
+      casing,
+      sepAfter,
+    });
+  });
   return pieces;
 }
 

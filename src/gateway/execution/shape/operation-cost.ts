@@ -8,6 +8,7 @@ import {
   isInterfaceType,
   Kind,
   type DocumentNode,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLNamedType,
@@ -68,103 +69,132 @@ export function estimateOperation(
   operationName: string | null | undefined,
   variables: Record<string, unknown> = {},
 ): OperationEstimate | undefined {
-  const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
-  const operation = operationName ? operations.find((candidate) => candidate.name?.value === operationName) : operations[0];
+  const operation = operationOf(document, operationName);
   if (!operation) return undefined;
   const rootType = schema.getRootType(operation.operation);
   if (!rootType) return undefined;
   // Variables that do not coerce make the executor refuse the operation before any field runs, so
   // estimating those from the raw values (for the argument-length check) lets nothing through.
   const coercion = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 });
-  const variableValues = coercion.coerced ?? variables;
-  const fragments = new Map(
+  const walk: CostWalk = {
+    schema,
+    fragments: fragmentsOf(document),
+    variableValues: coercion.coerced ?? variables,
+    unitCosts: new Map(),
+    usesTranslation: false,
+    longestArgument: undefined,
+    fieldArguments: [],
+  };
+  const cost = unitCostOf(walk, operation.selectionSet, rootType);
+  const rootFields = countRootFields(walk.fragments, new Map(), operation.selectionSet);
+  const coercedVariables = coercion.errors ? undefined : coercion.coerced;
+  const nullConditions = coercedVariables ? conditionVariablesOf(document).filter((name) => Object.hasOwn(coercedVariables, name) && coercedVariables[name] === null) : [];
+  const { usesTranslation, longestArgument, fieldArguments } = walk;
+  return { cost, rootFields, usesTranslation, longestArgument, fieldArguments, coercedVariables, nullConditions };
+}
+
+/** One estimate's walk over its document: what it reads, and what it finds on the way. */
+interface CostWalk {
+  schema: GraphQLSchema;
+  fragments: Map<string, FragmentDefinitionNode>;
+  /** The variables as coerced (the client's when they do not coerce). */
+  variableValues: Record<string, unknown>;
+  /**
+   * Cost is linear in the multiplier, so each (selection set, type) is costed once per unit and
+   * scaled: a document that spreads fragments into fragments costs time linear in its size, however
+   * many times the same fragment is reached.
+   */
+  unitCosts: Map<SelectionSetNode, Map<string, number>>;
+  usesTranslation: boolean;
+  longestArgument: OperationEstimate['longestArgument'];
+  fieldArguments: OperationEstimate['fieldArguments'];
+}
+
+/** The operation a request runs: the one named, else the document's first. */
+function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
+  const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
+  return operationName ? operations.find((candidate) => candidate.name?.value === operationName) : operations[0];
+}
+
+function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
+  return new Map(
     document.definitions
       .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
       .map((fragment) => [fragment.name.value, fragment]),
   );
-  let usesTranslation = false;
-  let longestArgument: OperationEstimate['longestArgument'];
-  const fieldArguments: OperationEstimate['fieldArguments'] = [];
-  const measure = (name: string, path: string, value: unknown): void => {
-    if (typeof value === 'string') {
-      if (!longestArgument || value.length > longestArgument.length) longestArgument = { name, path, length: value.length };
-    } else if (Array.isArray(value)) {
-      value.forEach((item, index) => measure(name, `${path}[${index}]`, item));
-    } else if (value && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) measure(`${name}.${key}`, `${path}.${key}`, item);
-    }
-  };
+}
 
-  // Cost is linear in the multiplier, so each (selection set, type) is costed once per unit and
-  // scaled: a document that spreads fragments into fragments costs time linear in its size, however
-  // many times the same fragment is reached.
-  const unitCosts = new Map<SelectionSetNode, Map<string, number>>();
-  const unitCostOf = (selectionSet: SelectionSetNode, type: GraphQLNamedType): number => {
-    let byType = unitCosts.get(selectionSet);
-    if (!byType) unitCosts.set(selectionSet, (byType = new Map()));
-    const known = byType.get(type.name);
-    if (known !== undefined) return known;
-    byType.set(type.name, 0); // a cycle (impossible after validation) would count as free, not loop
-    let total = 0;
-    for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type;
-        if (condition) total += unitCostOf(selection.selectionSet, condition);
-        continue;
-      }
-      if (selection.kind === Kind.FRAGMENT_SPREAD) {
-        const fragment = fragments.get(selection.name.value);
-        const condition = fragment && schema.getType(fragment.typeCondition.name.value);
-        if (fragment && condition) total += unitCostOf(fragment.selectionSet, condition);
-        continue;
-      }
-      if (!isObjectType(type) && !isInterfaceType(type)) continue;
+/** The cost of one item of `type` with this selection set, fragments included (see CostWalk.unitCosts). */
+function unitCostOf(walk: CostWalk, selectionSet: SelectionSetNode, type: GraphQLNamedType): number {
+  let byType = walk.unitCosts.get(selectionSet);
+  if (!byType) walk.unitCosts.set(selectionSet, (byType = new Map()));
+  const known = byType.get(type.name);
+  if (known !== undefined) return known;
+  byType.set(type.name, 0); // a cycle (impossible after validation) would count as free, not loop
+  let total = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      const condition = selection.typeCondition ? walk.schema.getType(selection.typeCondition.name.value) : type;
+      if (condition) total += unitCostOf(walk, selection.selectionSet, condition);
+    } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
+      const fragment = walk.fragments.get(selection.name.value);
+      const condition = fragment && walk.schema.getType(fragment.typeCondition.name.value);
+      if (fragment && condition) total += unitCostOf(walk, fragment.selectionSet, condition);
+    } else if (isObjectType(type) || isInterfaceType(type)) {
       const field = type.getFields()[selection.name.value];
-      if (!field) continue; // __typename and the like
-      const coordinate = `${type.name}.${field.name}`;
-      if (TRANSLATION_FIELDS.has(coordinate)) usesTranslation = true;
-      let args: Record<string, unknown>;
-      try {
-        args = getArgumentValues(field, selection, variableValues);
-      } catch {
-        // The executor fails this field on the same error (e.g. null for a non-null argument) and
-        // never resolves what is under it.
-        total += 1;
-        continue;
-      }
-      for (const [name, value] of Object.entries(args)) measure(name, name, value);
-      if (Object.keys(args).length > 0) fieldArguments.push({ coordinate, args });
-      total += FIELD_WEIGHTS[coordinate]?.(args) ?? 1;
-      if (selection.selectionSet) total += listSize(field, args) * unitCostOf(selection.selectionSet, getNamedType(field.type));
+      if (field) total = withFieldCost(walk, total, selection, field, type); // else __typename and the like
     }
-    byType.set(type.name, total);
-    return total;
-  };
+  }
+  byType.set(type.name, total);
+  return total;
+}
 
-  /** Root fields selected, fragments included; each fragment is counted once per type. */
-  const rootCounts = new Map<SelectionSetNode, number>();
-  const countRootFields = (selectionSet: SelectionSetNode): number => {
-    const known = rootCounts.get(selectionSet);
-    if (known !== undefined) return known;
-    rootCounts.set(selectionSet, 0);
-    let count = 0;
-    for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.FIELD) count += selection.name.value.startsWith('__') ? 0 : 1;
-      else if (selection.kind === Kind.INLINE_FRAGMENT) count += countRootFields(selection.selectionSet);
-      else {
-        const fragment = fragments.get(selection.name.value);
-        if (fragment) count += countRootFields(fragment.selectionSet);
-      }
+/** `total` with one field's cost added (its weight, then what it selects times the items it may return); its arguments measured on the way. */
+function withFieldCost(walk: CostWalk, total: number, selection: FieldNode, field: GraphQLField<unknown, unknown>, type: GraphQLNamedType): number {
+  const coordinate = `${type.name}.${field.name}`;
+  if (TRANSLATION_FIELDS.has(coordinate)) walk.usesTranslation = true;
+  let args: Record<string, unknown>;
+  try {
+    args = getArgumentValues(field, selection, walk.variableValues);
+  } catch {
+    // The executor fails this field on the same error (e.g. null for a non-null argument) and
+    // never resolves what is under it.
+    return total + 1;
+  }
+  for (const [name, value] of Object.entries(args)) measureArgument(walk, name, name, value);
+  if (Object.keys(args).length > 0) walk.fieldArguments.push({ coordinate, args });
+  total += FIELD_WEIGHTS[coordinate]?.(args) ?? 1;
+  if (selection.selectionSet) total += listSize(field, args) * unitCostOf(walk, selection.selectionSet, getNamedType(field.type));
+  return total;
+}
+
+/** Keeps the longest string argument, strings inside lists and input objects included, by name and path. */
+function measureArgument(walk: CostWalk, name: string, path: string, value: unknown): void {
+  if (typeof value === 'string') {
+    if (!walk.longestArgument || value.length > walk.longestArgument.length) walk.longestArgument = { name, path, length: value.length };
+  } else if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) measureArgument(walk, name, `${path}[${index}]`, value[index]);
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) measureArgument(walk, `${name}.${key}`, `${path}.${key}`, item);
+  }
+}
+
+/** Root fields selected, fragments included; each fragment is counted once per type. */
+function countRootFields(fragments: Map<string, FragmentDefinitionNode>, counts: Map<SelectionSetNode, number>, selectionSet: SelectionSetNode): number {
+  const known = counts.get(selectionSet);
+  if (known !== undefined) return known;
+  counts.set(selectionSet, 0);
+  let count = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) count += selection.name.value.startsWith('__') ? 0 : 1;
+    else if (selection.kind === Kind.INLINE_FRAGMENT) count += countRootFields(fragments, counts, selection.selectionSet);
+    else {
+      const fragment = fragments.get(selection.name.value);
+      if (fragment) count += countRootFields(fragments, counts, fragment.selectionSet);
     }
-    rootCounts.set(selectionSet, count);
-    return count;
-  };
-
-  const cost = unitCostOf(operation.selectionSet, rootType);
-  const rootFields = countRootFields(operation.selectionSet);
-  const coercedVariables = coercion.errors ? undefined : coercion.coerced;
-  const nullConditions = coercedVariables ? conditionVariablesOf(document).filter((name) => Object.hasOwn(coercedVariables, name) && coercedVariables[name] === null) : [];
-  return { cost, rootFields, usesTranslation, longestArgument, fieldArguments, coercedVariables, nullConditions };
+  }
+  counts.set(selectionSet, count);
+  return count;
 }
 
 const CONNECTION_LISTS = new Set(['nodes', 'edges']);
