@@ -1,6 +1,6 @@
 import { buildSchema, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { estimateOperation, UNPAGED_LIST_SIZE, UPSTREAM_MAX_PAGE_SIZE } from '../../src/gateway/execution/shape/operation-cost.ts';
+import { compileOperationEstimate, estimateOperation, UNPAGED_LIST_SIZE, UPSTREAM_MAX_PAGE_SIZE } from '../../src/gateway/execution/shape/operation-cost.ts';
 
 // The shapes of the gateway's schema that matter to the cost: connections whose `first` defaults to
 // 20 (as in sources/problems/schema.graphql), one whose `first` has no default, and unpaged lists.
@@ -92,5 +92,23 @@ describe('estimateOperation', () => {
     const result = estimate(`{ ...F0 } ${fragments}`);
     expect(result.cost).toBe(2 ** (levels - 1) * 2);
     expect(result.rootFields).toBe(2 ** (levels - 1));
+  });
+
+  it("is compiled once per document: each request's variables are read again where arguments read them", () => {
+    const paged = compileOperationEstimate(schema, parse('query ($n: Int, $s: String) { problems(first: $n, filter: { search: $s }) { totalCount } }'), undefined);
+    expect(paged({ n: 5 })!.cost).toBe(1 + 5);
+    expect(paged({ n: 50, s: 'graphs' })).toMatchObject({ cost: 1 + 50, longestArgument: { name: 'filter.search', length: 6 } });
+    expect(paged({ n: 'five' })!.coercedVariables).toBeUndefined();
+  });
+
+  it('walks a document whose arguments read no variable once, whatever the variables or conditions', () => {
+    const fixed = compileOperationEstimate(schema, parse('query ($full: Boolean!) { problems(first: 3) { nodes { id translation(to: "es") @include(if: $full) { title } } } }'), undefined);
+    const first = fixed({ full: true })!;
+    const second = fixed({ full: false })!;
+    expect(second.cost).toBe(first.cost);
+    // The walk's findings are the same objects: found once, not walked again per request.
+    expect(second.fieldArguments).toBe(first.fieldArguments);
+    expect(second.coercedVariables).toEqual({ full: false });
+    expect(fixed({})!.coercedVariables).toBeUndefined();
   });
 });

@@ -15,6 +15,9 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  type ValueNode,
+  visit,
+  BREAK,
 } from 'graphql';
 import type { OperationEstimate } from '../../request/operation-estimate.ts';
 import { conditionVariablesOf } from './selection-plan.ts';
@@ -62,6 +65,7 @@ export function estimateExecution(args: {
  * translations cost. Arguments are read as the executor will coerce them (variable defaults, argument
  * defaults, null), since those are the values the upstream receives. Runs after validation:
  * fragments are known to exist and not to cycle. `variables` are the client's, uncoerced.
+ * A plan estimates each request of its document with compileOperationEstimate instead.
  */
 export function estimateOperation(
   schema: GraphQLSchema,
@@ -69,28 +73,69 @@ export function estimateOperation(
   operationName: string | null | undefined,
   variables: Record<string, unknown> = {},
 ): OperationEstimate | undefined {
+  return compileOperationEstimate(schema, document, operationName)(variables);
+}
+
+/** An operation's estimate with the variables of one request (see compileOperationEstimate). */
+export type OperationEstimator = (variables: Record<string, unknown> | undefined) => OperationEstimate | undefined;
+
+/**
+ * What estimateOperation finds, split into what the document alone decides, found once (the
+ * operation, its fragments, its root fields, the variables its conditions read; and the whole cost
+ * walk when no field argument reads a variable), and what each request's variables decide: their
+ * coercion and, when arguments read them, the walk. Made once per plan, used by every request.
+ */
+export function compileOperationEstimate(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): OperationEstimator {
   const operation = operationOf(document, operationName);
-  if (!operation) return undefined;
-  const rootType = schema.getRootType(operation.operation);
-  if (!rootType) return undefined;
-  // Variables that do not coerce make the executor refuse the operation before any field runs, so
-  // estimating those from the raw values (for the argument-length check) lets nothing through.
-  const coercion = getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 });
-  const walk: CostWalk = {
-    schema,
-    fragments: fragmentsOf(document),
-    variableValues: coercion.coerced ?? variables,
-    unitCosts: new Map(),
-    usesTranslation: false,
-    longestArgument: undefined,
-    fieldArguments: [],
+  const rootType = operation && schema.getRootType(operation.operation);
+  if (!operation || !rootType) return () => undefined;
+  const definitions = operation.variableDefinitions ?? [];
+  const fragments = fragmentsOf(document);
+  const rootFields = countRootFields(fragments, new Map(), operation.selectionSet);
+  const conditionVariables = conditionVariablesOf(document);
+  // The same for every request when no argument reads a variable (argument defaults are the schema's).
+  const fixed: WalkFindings | undefined = argumentsReadVariables(document) ? undefined : walkCost(schema, fragments, operation, rootType, {});
+  return (variables = {}) => {
+    // Variables that do not coerce make the executor refuse the operation before any field runs, so
+    // estimating those from the raw values (for the argument-length check) lets nothing through.
+    const coercion = getVariableValues(schema, definitions, variables, { maxErrors: 1 });
+    const { cost, usesTranslation, longestArgument, fieldArguments } = fixed ?? walkCost(schema, fragments, operation, rootType, coercion.coerced ?? variables);
+    const coercedVariables = coercion.errors ? undefined : coercion.coerced;
+    const nullConditions = coercedVariables && conditionVariables.length > 0 ? conditionVariables.filter((name) => Object.hasOwn(coercedVariables, name) && coercedVariables[name] === null) : [];
+    return { cost, rootFields, usesTranslation, longestArgument, fieldArguments, coercedVariables, nullConditions };
   };
+}
+
+/** What one walk over the selections finds. */
+type WalkFindings = Pick<CostWalk, 'usesTranslation' | 'longestArgument' | 'fieldArguments'> & { cost: number };
+
+/** The cost walk of `operation` with these (coerced) variables. */
+function walkCost(schema: GraphQLSchema, fragments: Map<string, FragmentDefinitionNode>, operation: OperationDefinitionNode, rootType: GraphQLNamedType, variableValues: Record<string, unknown>): WalkFindings {
+  const walk: CostWalk = { schema, fragments, variableValues, unitCosts: new Map(), usesTranslation: false, longestArgument: undefined, fieldArguments: [] };
   const cost = unitCostOf(walk, operation.selectionSet, rootType);
-  const rootFields = countRootFields(walk.fragments, new Map(), operation.selectionSet);
-  const coercedVariables = coercion.errors ? undefined : coercion.coerced;
-  const nullConditions = coercedVariables ? conditionVariablesOf(document).filter((name) => Object.hasOwn(coercedVariables, name) && coercedVariables[name] === null) : [];
-  const { usesTranslation, longestArgument, fieldArguments } = walk;
-  return { cost, rootFields, usesTranslation, longestArgument, fieldArguments, coercedVariables, nullConditions };
+  return { cost, usesTranslation: walk.usesTranslation, longestArgument: walk.longestArgument, fieldArguments: walk.fieldArguments };
+}
+
+/** Whether any field's argument, anywhere in the document, reads a variable (a directive's do not: the walk ignores directives). */
+function argumentsReadVariables(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(field) {
+      if (field.arguments?.some((argument) => valueReadsVariable(argument.value))) {
+        found = true;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+function valueReadsVariable(value: ValueNode): boolean {
+  if (value.kind === Kind.VARIABLE) return true;
+  if (value.kind === Kind.LIST) return value.values.some(valueReadsVariable);
+  if (value.kind === Kind.OBJECT) return value.fields.some((field) => valueReadsVariable(field.value));
+  return false;
 }
 
 /** One estimate's walk over its document: what it reads, and what it finds on the way. */
