@@ -1,6 +1,6 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { PreparedOperation, PreparedOperations, PreparedRun, PlanStrategy } from '../../execution/forward/prepared-operations.ts';
-import { estimateOperation } from '../../execution/shape/operation-cost.ts';
+import { compileOperationEstimate, type OperationEstimator } from '../../execution/shape/operation-cost.ts';
 import type { CacheableParams, ResponseCache } from '../../execution/response-cache/response-cache.ts';
 import type { PersistedDocuments } from '../../guards/persisted-documents.ts';
 import type { CachedAnswer } from '../../request/cached-answer.ts';
@@ -52,6 +52,15 @@ export interface PlannedOperation {
  * the operation guards, and its answer kept.
  */
 export function operationPath({ guards, cache, direct, persisted }: OperationPathOptions) {
+  // Each plan's cost estimate, compiled the first time a request of its text arrives and dropped with
+  // the plan: what the document alone decides is found once, not at every request.
+  const estimators = new WeakMap<PreparedOperation, OperationEstimator>();
+  const estimatorOf = (prepared: PreparedOperation, operationName: string | null | undefined): OperationEstimator => {
+    let estimator = estimators.get(prepared);
+    if (!estimator) estimators.set(prepared, (estimator = compileOperationEstimate(prepared.schema, prepared.document, operationName)));
+    return estimator;
+  };
+
   /**
    * The parameters with a persisted-query hash or trusted document id resolved to their document
    * (guards/persisted-documents.ts, yoga's rules exactly), or the error that answers the operation;
@@ -88,7 +97,7 @@ export function operationPath({ guards, cache, direct, persisted }: OperationPat
     const prepared = found === undefined ? direct.plan?.(params.query, params.operationName, request) : found;
     if (!prepared) return undefined;
     const variables = (params.variables ?? undefined) as Record<string, unknown> | undefined;
-    const estimate = estimateOperation(prepared.schema, prepared.document, params.operationName, variables);
+    const estimate = estimatorOf(prepared, params.operationName)(variables);
     if (!estimate?.coercedVariables) return undefined;
     const run = prepared.bind(variables, estimate.coercedVariables);
     return run && { run, operation: prepared.operation, estimate, strategy: prepared.strategy ?? 'forwarded' };
