@@ -90,7 +90,7 @@ function translationOf(parent: ProblemTexts, problem: { title: string; statement
   const runtime = translationRuntimeOf(context);
   const curated = runtime.curated?.servable(parent.id, problem.statement) ?? NONE_CURATED;
   // The statement's language when known (declared, or detected before): a reader wanting it gets the original, no call.
-  const known = runtime.sources.of(problem.statement);
+  const known = runtime.sources.of(problem.statement, parent.id);
   const languages = curated.length === 0 ? NO_LANGUAGES : curated.map(({ entry }) => entry.language);
   checkLanguageArguments(args);
   const atHand = runtime.decideAtHand(context, args, languages, known);
