@@ -11,7 +11,7 @@ import { createTranslationRuntime, useTranslationRuntime } from '../../src/gatew
  */
 describe('Problem.translation at hand', () => {
   const problem = { id: 'p1', title: 'Sum', statement: 'Print the sum of two numbers.' };
-  const spanish = { title: 'Suma', statement: 'Imprime la suma de dos números.', provenance: { kind: 'MACHINE' as const, sourceLanguage: 'en', madeAt: null, partial: false } };
+  const spanish = { title: 'Suma', statement: 'Imprime la suma de dos números.', provenance: { kind: 'MACHINE' as const, sourceLanguage: 'en', madeAt: null, stale: false, partial: false, translatedShare: 1 } };
 
   async function setUp() {
     const runtime = createTranslationRuntime({ batchSize: 10, concurrency: 1, maxTextLength: 1000 });

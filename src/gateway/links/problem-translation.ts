@@ -78,6 +78,9 @@ function madeOf({ sourceLanguage, madeAt, partial }: Provenance) {
 type TranslationArgs = { to?: LanguageArgument; from?: string | null };
 type LinkContext = TranslationContext & ProblemsContext;
 
+const NONE_CURATED: readonly ServableCurated[] = Object.freeze([]);
+const NO_LANGUAGES: readonly string[] = Object.freeze([]);
+
 /**
  * The link's value for a problem whose title and statement are known: at once, with no promise,
  * when the language is decided without waiting and what it serves is in memory (curated, the
@@ -85,10 +88,10 @@ type LinkContext = TranslationContext & ProblemsContext;
  */
 function translationOf(parent: ProblemTexts, problem: { title: string; statement: string }, args: TranslationArgs, context: LinkContext): ProblemTranslation | null | Promise<ProblemTranslation | null> {
   const runtime = translationRuntimeOf(context);
-  const curated = runtime.curated?.servable(parent.id, problem.statement) ?? [];
+  const curated = runtime.curated?.servable(parent.id, problem.statement) ?? NONE_CURATED;
   // The statement's language when known (declared, or detected before): a reader wanting it gets the original, no call.
-  const known = runtime.sources.of(problem.statement);
-  const languages = curated.map(({ entry }) => entry.language);
+  const known = runtime.sources.of(problem.statement, parent.id);
+  const languages = curated.length === 0 ? NO_LANGUAGES : curated.map(({ entry }) => entry.language);
   checkLanguageArguments(args);
   const atHand = runtime.decideAtHand(context, args, languages, known);
   const served = (decision: LanguageDecision | null) => (decision ? translationServed({ parent, problem, context, curated, known }, decision) : null);

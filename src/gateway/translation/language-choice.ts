@@ -111,15 +111,29 @@ export function createLanguageChoice({ list, defaultLanguages, reports }: Langua
     return decisionOf(context, negotiated, args.from, true);
   };
 
+  /** The service's translation each `to` and `from` resolve to against a list held (null: refused), worked out once per list rather than for every link of a page. */
+  const machineDecisions = new WeakMap<object, Map<string, LanguageDecision | null>>();
+  const machineDecisionAtHand = (to: string, from: string | null | undefined): LanguageDecision | undefined => {
+    const held = list.atHand();
+    if (!held) return undefined;
+    let byArgs = machineDecisions.get(held);
+    // Bounded: the arguments are the clients'; a list seldom sees more than a few languages.
+    if (!byArgs || byArgs.size >= 256) machineDecisions.set(held, (byArgs = new Map()));
+    const key = from == null ? to : `${to}\u0000${from}`;
+    let decision = byArgs.get(key);
+    if (decision === undefined) {
+      const choice = chooseLanguages(held.languages, { to, from });
+      decision = 'refused' in choice ? null : { serve: 'machine', ...choice, negotiated: false };
+      byArgs.set(key, decision);
+    }
+    return decision ?? undefined;
+  };
+
   const decideAtHand: LanguageChoiceOfRequests['decideAtHand'] = (_context, args, curatedLanguages = [], knownSource = null) => {
     const wanted = wantedLanguages(args.to);
     if (wanted.length !== 1) return undefined;
     const [to] = wanted;
-    const served = curatedOrOriginal(to, curatedLanguages, fromTagOf(args.from)?.canonical ?? knownSource ?? undefined);
-    if (served) return served;
-    const held = list.atHand();
-    const choice = held && chooseLanguages(held.languages, { to, from: args.from });
-    return choice && !('refused' in choice) ? { serve: 'machine', ...choice, negotiated: false } : undefined;
+    return curatedOrOriginal(to, curatedLanguages, fromTagOf(args.from)?.canonical ?? knownSource ?? undefined) ?? machineDecisionAtHand(to, args.from);
   };
 
   return { resolveLanguages, decide, decideAtHand };

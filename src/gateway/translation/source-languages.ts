@@ -1,4 +1,5 @@
 import { textDigest } from '../../shared/hash.ts';
+import { LRUCache } from 'lru-cache';
 import { createLruCache } from '../stores/lru-cache.ts';
 
 /**
@@ -10,8 +11,12 @@ import { createLruCache } from '../stores/lru-cache.ts';
  * texts translated without `from` are kept the same way.
  */
 export interface SourceLanguages {
-  /** The statement's language as declared or last detected; null when not known. */
-  of(statement: string): string | null;
+  /**
+   * The statement's language as declared or last detected; null when not known. `id`: the
+   * problem's, when known: a statement looked up lately for the same problem is then found by the
+   * id and compared as a string, not hashed again (a page's twenty statements, every request).
+   */
+  of(statement: string, id?: string): string | null;
   /**
    * The language the service last detected for this text, whatever is declared: what a client's own
    * text (`translation.translate`) is known to be in. The declaration is the problems' language only.
@@ -32,11 +37,27 @@ export interface SourceLanguagesOptions {
 
 const ENTRY_BYTES = 100;
 
+/** Most characters of statements kept by problem id, to find their digests again without hashing (8 Mi characters). */
+const STATEMENTS_BY_ID_MAX_SIZE = 8 * 1024 * 1024;
+
 export function createSourceLanguages({ declared, ttlMs, maxEntries = 100_000 }: SourceLanguagesOptions): SourceLanguages {
   const detections = createLruCache<string>({ maxBytes: maxEntries * ENTRY_BYTES, ttlMs, sizeOf: () => ENTRY_BYTES });
   const detected = (text: string) => detections.get(textDigest(text)) ?? null;
+  // A pure function's memo (a statement and its digest), so it needs no TTL; bounded by size.
+  const byProblem = new LRUCache<string, { statement: string; digest: string }>({
+    maxSize: STATEMENTS_BY_ID_MAX_SIZE,
+    sizeCalculation: ({ statement }, id) => id.length + statement.length + 64,
+  });
+  const digestOf = (statement: string, id: string | undefined): string => {
+    if (id === undefined) return textDigest(statement);
+    const seen = byProblem.get(id);
+    if (seen?.statement === statement) return seen.digest;
+    const digest = textDigest(statement);
+    if (statement.length <= STATEMENTS_BY_ID_MAX_SIZE / 16) byProblem.set(id, { statement, digest });
+    return digest;
+  };
   return {
-    of: declared ? () => declared : detected,
+    of: declared ? () => declared : (statement, id) => detections.get(digestOf(statement, id)) ?? null,
     detected,
     learn(statement, language) {
       if (language) detections.set(textDigest(statement), language);

@@ -109,72 +109,10 @@ export function compileAnswerPlans({ schema, document, operationName, links }: A
 
   /** The plan for one set of @skip/@include outcomes (the only thing variables change in it). */
   const planFor = (variables: Record<string, unknown>): FieldPlan[] | undefined => {
-    const valueOf = (type: GraphQLOutputType, nodes: readonly FieldNode[], inLinkResult: boolean): ValuePlan | undefined => {
-      const nonNull = isNonNullType(type);
-      const nullable = getNullableType(type);
-      if (isListType(nullable)) {
-        const item = valueOf(nullable.ofType, nodes, inLinkResult);
-        return item && { kind: 'list', nonNull, item };
-      }
-      if (isLeafType(nullable)) return { kind: 'leaf', nonNull, type: nullable, unchanged: unchangedLeaf(nullable) };
-      if (isObjectType(nullable)) {
-        const fields = fieldsOf(nullable, nodes, inLinkResult);
-        return fields && { kind: 'object', nonNull, fields };
-      }
-      if (inLinkResult) return undefined;
-      const byType = new Map<string, FieldPlan[]>();
-      for (const possible of schema.getPossibleTypes(nullable)) {
-        const fields = fieldsOf(possible, nodes, false);
-        if (!fields) return undefined;
-        byType.set(possible.name, fields);
-      }
-      return { kind: 'abstract', nonNull, type: nullable, byType };
-    };
-    const fieldsOf = (type: GraphQLObjectType, nodes: readonly FieldNode[], inLinkResult: boolean): FieldPlan[] | undefined => {
-      const collected = new Map<string, FieldNode[]>();
-      const visited = new Set<string>();
-      for (const node of nodes) if (node.selectionSet) collectFields(schema, fragments, variables, type, node.selectionSet, collected, visited);
-      return planFields(type, collected, inLinkResult);
-    };
-    const planFields = (type: GraphQLObjectType, collected: Map<string, FieldNode[]>, inLinkResult: boolean): FieldPlan[] | undefined => {
-      const plans: FieldPlan[] = [];
-      const definitions = type.getFields();
-      for (const [key, nodes] of collected) {
-        if (key === '__proto__') return undefined;
-        const name = nodes[0].name.value;
-        if (name === '__typename') {
-          plans.push({ key, name, nodes, parentType: type, read: 'typename', value: { kind: 'leaf', nonNull: true, type: GraphQLString, unchanged: (value) => value === type.name }, ...jsonOf(key, type) });
-          continue;
-        }
-        // Other introspection is never forwarded (forwardable-operation.ts).
-        const definition = definitions[name];
-        if (!definition) return undefined;
-        const coordinate = `${type.name}.${name}`;
-        const link = links?.links.get(coordinate);
-        const resultOfLink = linkedTypes.has(type.name);
-        const value = valueOf(definition.type, nodes, Boolean(link) || inLinkResult);
-        if (!value) return undefined;
-        const plan: FieldPlan = { key, name, nodes, parentType: type, read: 'data', definition: definition as GraphQLField<unknown, unknown>, value, ...jsonOf(key, type) };
-        if (link) {
-          // A non-null link would null its parent after the rest is written: left to execution.
-          if (isNonNullType(definition.type)) return undefined;
-          plan.read = 'link';
-          plan.link = { resolve: link.resolve, aliases: Object.entries(link.aliases) };
-        } else if (resultOfLink) {
-          const own = links?.resultFields.get(coordinate);
-          plan.read = own ? 'own' : 'byName';
-          plan.own = own;
-        }
-        if (plan.read === 'link' || plan.read === 'own') {
-          if (!usesVariables(nodes[0])) plan.fixedArgs = getArgumentValues(plan.definition!, nodes[0]);
-        }
-        plans.push(plan);
-      }
-      return plans;
-    };
+    const planner = new FieldPlanner({ schema, fragments, variables, links, linkedTypes });
     const collected = new Map<string, FieldNode[]>();
     collectFields(schema, fragments, variables, rootType, operation.selectionSet, collected, new Set());
-    return planFields(rootType, collected, false);
+    return planner.fields(rootType, collected, false);
   };
 
   // Without @skip/@include the plan is the operation's alone; with them, one per set of outcomes.
@@ -191,6 +129,105 @@ export function compileAnswerPlans({ schema, document, operationName, links }: A
   };
   if (conditions.length === 0 && !rootFieldsFor({})) return undefined;
   return { operation, fragments, rootFieldsFor };
+}
+
+interface FieldPlannerOptions {
+  schema: GraphQLSchema;
+  fragments: Record<string, FragmentDefinitionNode>;
+  /** The request's variables, for @skip/@include only. */
+  variables: Record<string, unknown>;
+  links: LinkCompletionOptions | undefined;
+  /** The names of the links' result types (`ProblemTranslation`). */
+  linkedTypes: ReadonlySet<string>;
+}
+
+/**
+ * Plans the fields of an operation for one set of @skip/@include outcomes: each response key's
+ * read and value, down the selection. Undefined anywhere the shaper leaves the operation to execution.
+ */
+class FieldPlanner {
+  private readonly schema: GraphQLSchema;
+  private readonly fragments: Record<string, FragmentDefinitionNode>;
+  private readonly variables: Record<string, unknown>;
+  private readonly links: LinkCompletionOptions | undefined;
+  private readonly linkedTypes: ReadonlySet<string>;
+
+  constructor({ schema, fragments, variables, links, linkedTypes }: FieldPlannerOptions) {
+    this.schema = schema;
+    this.fragments = fragments;
+    this.variables = variables;
+    this.links = links;
+    this.linkedTypes = linkedTypes;
+  }
+
+  /** The plans of an object's collected fields, in the order execution meets them. */
+  fields(type: GraphQLObjectType, collected: Map<string, FieldNode[]>, inLinkResult: boolean): FieldPlan[] | undefined {
+    const plans: FieldPlan[] = [];
+    for (const [key, nodes] of collected) {
+      if (key === '__proto__') return undefined;
+      const plan = this.field(type, key, nodes, inLinkResult);
+      if (!plan) return undefined;
+      plans.push(plan);
+    }
+    return plans;
+  }
+
+  private field(type: GraphQLObjectType, key: string, nodes: FieldNode[], inLinkResult: boolean): FieldPlan | undefined {
+    const name = nodes[0].name.value;
+    if (name === '__typename') {
+      return { key, name, nodes, parentType: type, read: 'typename', value: { kind: 'leaf', nonNull: true, type: GraphQLString, unchanged: (value) => value === type.name }, ...jsonOf(key, type) };
+    }
+    // Other introspection is never forwarded (forwardable-operation.ts).
+    const definition = type.getFields()[name];
+    if (!definition) return undefined;
+    const coordinate = `${type.name}.${name}`;
+    const link = this.links?.links.get(coordinate);
+    const value = this.value(definition.type, nodes, Boolean(link) || inLinkResult);
+    if (!value) return undefined;
+    const plan: FieldPlan = { key, name, nodes, parentType: type, read: 'data', definition: definition as GraphQLField<unknown, unknown>, value, ...jsonOf(key, type) };
+    if (link) {
+      // A non-null link would null its parent after the rest is written: left to execution.
+      if (isNonNullType(definition.type)) return undefined;
+      plan.read = 'link';
+      plan.link = { resolve: link.resolve, aliases: Object.entries(link.aliases) };
+    } else if (this.linkedTypes.has(type.name)) {
+      const own = this.links?.resultFields.get(coordinate);
+      plan.read = own ? 'own' : 'byName';
+      plan.own = own;
+    }
+    if ((plan.read === 'link' || plan.read === 'own') && !usesVariables(nodes[0])) plan.fixedArgs = getArgumentValues(plan.definition!, nodes[0]);
+    return plan;
+  }
+
+  private value(type: GraphQLOutputType, nodes: readonly FieldNode[], inLinkResult: boolean): ValuePlan | undefined {
+    const nonNull = isNonNullType(type);
+    const nullable = getNullableType(type);
+    if (isListType(nullable)) {
+      const item = this.value(nullable.ofType, nodes, inLinkResult);
+      return item && { kind: 'list', nonNull, item };
+    }
+    if (isLeafType(nullable)) return { kind: 'leaf', nonNull, type: nullable, unchanged: unchangedLeaf(nullable) };
+    if (isObjectType(nullable)) {
+      const fields = this.subfields(nullable, nodes, inLinkResult);
+      return fields && { kind: 'object', nonNull, fields };
+    }
+    if (inLinkResult) return undefined;
+    const byType = new Map<string, FieldPlan[]>();
+    for (const possible of this.schema.getPossibleTypes(nullable)) {
+      const fields = this.subfields(possible, nodes, false);
+      if (!fields) return undefined;
+      byType.set(possible.name, fields);
+    }
+    return { kind: 'abstract', nonNull, type: nullable, byType };
+  }
+
+  /** The fields selected under `nodes` for an object of `type`, planned. */
+  private subfields(type: GraphQLObjectType, nodes: readonly FieldNode[], inLinkResult: boolean): FieldPlan[] | undefined {
+    const collected = new Map<string, FieldNode[]>();
+    const visited = new Set<string>();
+    for (const node of nodes) if (node.selectionSet) collectFields(this.schema, this.fragments, this.variables, type, node.selectionSet, collected, visited);
+    return this.fields(type, collected, inLinkResult);
+  }
 }
 
 function jsonOf(key: string, type: GraphQLObjectType): Pick<FieldPlan, 'openingJson' | 'nextJson' | 'parentTypeJson'> {

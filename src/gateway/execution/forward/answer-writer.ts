@@ -39,12 +39,18 @@ export class AnswerWriter {
     return this.holes.length > 0;
   }
 
-  /** The text, every link in its place: call once the walk has settled. */
+  /**
+   * The text, every link in its place: call once the walk has settled. Concatenated, not joined:
+   * V8 links the parts (a rope), and the one flat copy is made where the door writes the answer,
+   * which a join would have made here too.
+   */
   text(): string {
     if (this.holes.length === 0) return this.out;
     this.parts.push(this.out);
     for (const { at, slot, key } of this.holes) this.parts[at] = JSON.stringify(slot[key]) ?? 'null';
-    return this.parts.join('');
+    let text = '';
+    for (const part of this.parts) text += part;
+    return text;
   }
 
   private object(fields: FieldPlan[], from: Record<string, unknown>, path: Path | undefined): void {

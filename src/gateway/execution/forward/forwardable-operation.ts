@@ -14,7 +14,10 @@ import {
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
+  type FragmentSpreadNode,
+  type GraphQLInterfaceType,
   type GraphQLNamedType,
+  type InlineFragmentNode,
   type GraphQLSchema,
   type GraphQLObjectType,
   type OperationDefinitionNode,
@@ -112,145 +115,197 @@ function decide(
   operationName: string | null | undefined,
 ): ForwardableOperation | undefined {
   const operation = getOperationAST(document, operationName);
-  if (!operation || operation.operation !== 'query' || operation.directives?.length) return undefined;
-  const root = schema.getQueryType();
-  if (!root || sourceSchema.getQueryType()?.name !== root.name) return undefined;
-  for (const variable of operation.variableDefinitions ?? []) {
-    if (variable.directives?.length) return undefined;
-    let type = variable.type;
-    while (type.kind !== Kind.NAMED_TYPE) type = type.type;
-    if (!sameKind(schema.getType(type.name.value), sourceSchema.getType(type.name.value))) return undefined;
-  }
+  if (!operation || !forwardableHead(schema, sourceSchema, operation)) return undefined;
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
-  const used = new Set<string>();
-  /** Fragments as sent: with link fields replaced (the same node when there are none). */
-  const sentFragments = new Map<string, FragmentDefinitionNode>();
-  let linked = false;
-  let deferred = false;
-  /** Whether an interface or union is selected: completing a linked answer would need its `__typename`. */
-  let abstract = false;
-  /** Whether `__typename` was added under an interface or union, for the gateway to complete the answer by. */
-  let typenameAdded = false;
+  const sending = new SentSelections({ schema, sourceSchema, gatewayFields, links, fragments });
+  const sentSelection = sending.selectionSet(operation.selectionSet, schema.getQueryType()!);
+  // Completing a linked answer would need the `__typename` of every interface or union value.
+  if (!sentSelection || (sending.linked && sending.abstract)) return undefined;
+  const rootFields = sourceFieldsAtRoot(operation.selectionSet, fragments);
+  if (rootFields === 'none') return undefined;
+  return {
+    schema,
+    operation,
+    fragments,
+    query: sentQuery(document, operation, sentSelection, sending),
+    operationName: operation.name?.value,
+    callsWhateverTheVariables: rootFields === 'always',
+    linked: sending.linked,
+    deferred: sending.deferred,
+  };
+}
 
-  /**
-   * The selection set as sent to the source (the same node when nothing in it is a link), or
-   * undefined when the source cannot answer it.
-   */
-  const forwardable = (selectionSet: SelectionSetNode, parent: GraphQLNamedType): SelectionSetNode | undefined => {
+/** A query with no directive of its own, on the source's root type, whose variables' types the source has as the same kinds. */
+function forwardableHead(schema: GraphQLSchema, sourceSchema: GraphQLSchema, operation: OperationDefinitionNode): boolean {
+  if (operation.operation !== 'query' || operation.directives?.length) return false;
+  const root = schema.getQueryType();
+  if (!root || sourceSchema.getQueryType()?.name !== root.name) return false;
+  for (const variable of operation.variableDefinitions ?? []) {
+    if (variable.directives?.length) return false;
+    let type = variable.type;
+    while (type.kind !== Kind.NAMED_TYPE) type = type.type;
+    if (!sameKind(schema.getType(type.name.value), sourceSchema.getType(type.name.value))) return false;
+  }
+  return true;
+}
+
+/** The operation as sent, printed compactly: its selections as sent and the fragments it uses, without variables only the gateway reads. */
+function sentQuery(document: DocumentNode, operation: OperationDefinitionNode, sentSelection: SelectionSetNode, sending: SentSelections): string {
+  const sentFragments = document.definitions.flatMap((definition) =>
+    definition.kind === Kind.FRAGMENT_DEFINITION && sending.usedFragments.has(definition.name.value) ? [sending.usedFragments.get(definition.name.value)!] : [],
+  );
+  let sentOperation = operation;
+  if (sending.linked || sending.deferred || sending.typenameAdded) {
+    // Variables only the links' arguments, `@defer(if:)` or the @skip/@include of either used are
+    // not sent: the source would refuse a variable its operation never uses.
+    const usedVariables = new Set<string>();
+    for (const node of [sentSelection, ...sentFragments]) visit(node, { Variable: (variable) => void usedVariables.add(variable.name.value) });
+    const variableDefinitions = operation.variableDefinitions?.filter((definition) => usedVariables.has(definition.variable.name.value));
+    sentOperation = { ...operation, selectionSet: sentSelection, variableDefinitions };
+  }
+  return stripIgnoredCharacters(print({ kind: Kind.DOCUMENT, definitions: [sentOperation, ...sentFragments] }));
+}
+
+/** What one selection came to: not forwardable (undefined), sent as it is, or sent changed. */
+type Sending = 'same' | 'changed' | undefined;
+
+interface SentSelectionsOptions {
+  schema: GraphQLSchema;
+  sourceSchema: GraphQLSchema;
+  gatewayFields: ReadonlySet<string>;
+  links: ReadonlyMap<string, ForwardedLink>;
+  fragments: Record<string, FragmentDefinitionNode>;
+}
+
+/**
+ * The selections of one operation as sent to the source, and what was found on the way: link
+ * fields replaced by the fields they read, `@defer` taken off fragments, `__typename` added under
+ * interfaces and unions; undefined for a selection set the source cannot answer as the gateway would.
+ */
+class SentSelections {
+  linked = false;
+  deferred = false;
+  /** Whether an interface or union is selected. */
+  abstract = false;
+  /** Whether `__typename` was added under an interface or union, for the gateway to complete the answer by. */
+  typenameAdded = false;
+  /** Fragments spread, as sent (the same node when nothing in them changed), in the order first met. */
+  readonly usedFragments = new Map<string, FragmentDefinitionNode>();
+
+  private readonly schema: GraphQLSchema;
+  private readonly sourceSchema: GraphQLSchema;
+  private readonly gatewayFields: ReadonlySet<string>;
+  private readonly links: ReadonlyMap<string, ForwardedLink>;
+  private readonly fragments: Record<string, FragmentDefinitionNode>;
+
+  constructor({ schema, sourceSchema, gatewayFields, links, fragments }: SentSelectionsOptions) {
+    this.schema = schema;
+    this.sourceSchema = sourceSchema;
+    this.gatewayFields = gatewayFields;
+    this.links = links;
+    this.fragments = fragments;
+  }
+
+  /** The selection set as sent (the same node when nothing in it is a link), or undefined when the source cannot answer it. */
+  selectionSet(selectionSet: SelectionSetNode, parent: GraphQLNamedType): SelectionSetNode | undefined {
     let changed = false;
     const sent: SelectionNode[] = [];
     for (const original of selectionSet.selections) {
       let selection = original;
       if (selection.kind !== Kind.FIELD && selection.directives?.some((directive) => GATEWAY_FRAGMENT_DIRECTIVES.has(directive.name.value))) {
         selection = { ...selection, directives: selection.directives.filter((directive) => !GATEWAY_FRAGMENT_DIRECTIVES.has(directive.name.value)) };
-        deferred = true;
+        this.deferred = true;
         changed = true;
       }
       if (!onlyForwardedDirectives(selection.directives)) return undefined;
-      if (selection.kind === Kind.FIELD) {
-        const fieldName = selection.name.value;
-        // A response key of the client's own in the links' alias space would be taken for (or
-        // clash with) what a link reads: `_gatewayLink_title: id` gave the link the id as the
-        // title to translate. Delegation keeps them apart.
-        if (selection.alias?.value.startsWith(LINK_ALIAS_PREFIX)) return undefined;
-        if (fieldName === '__typename') {
-          sent.push(selection);
-          continue;
-        }
-        if (fieldName.startsWith('__')) return undefined;
-        const sourceParent = sourceSchema.getType(parent.name);
-        if (!(isObjectType(parent) || isInterfaceType(parent)) || !sameKind(parent, sourceParent)) return undefined;
-        const coordinate = `${parent.name}.${fieldName}`;
-        const link = links.get(coordinate);
-        if (link) {
-          const field = parent.getFields()[fieldName];
-          if (!field || !isObjectType(getNamedType(field.type)) || !plainSelection(selection.selectionSet, getNamedType(field.type) as GraphQLObjectType)) return undefined;
-          const sourceFields = (sourceParent as typeof parent).getFields();
-          if (Object.values(link.aliases).some((name) => !sourceFields[name])) return undefined;
-          // The link's own response key is not sent; what it reads is, once per selection set.
-          for (const [alias, name] of Object.entries(link.aliases)) {
-            if (sent.some((each) => each.kind === Kind.FIELD && each.alias?.value === alias)) continue;
-            sent.push({ kind: Kind.FIELD, alias: { kind: Kind.NAME, value: alias }, name: { kind: Kind.NAME, value: name } });
-          }
-          linked = true;
-          changed = true;
-          continue;
-        }
-        if (gatewayFields.has(coordinate)) return undefined;
-        const field = parent.getFields()[fieldName];
-        const sourceField = (sourceParent as typeof parent).getFields()[fieldName];
-        if (!field || !sourceField) return undefined;
-        const type = getNamedType(field.type);
-        if (type.name !== getNamedType(sourceField.type).name) return undefined;
-        if (isInterfaceType(type) || isUnionType(type)) abstract = true;
-        if (selection.arguments?.some((argument) => !sourceField.args.some((each) => each.name === argument.name.value))) return undefined;
-        if (!selection.selectionSet) {
-          sent.push(selection);
-          continue;
-        }
-        let sub = forwardable(selection.selectionSet, type);
-        if (!sub) return undefined;
-        // The gateway completes the answer against the public schema, where an interface or union
-        // value is resolved to its type by its `__typename`: asked for whether the client did or not.
-        if ((isInterfaceType(type) || isUnionType(type)) && !sub.selections.some(isPlainTypename)) {
-          sub = { ...sub, selections: [...sub.selections, TYPENAME] };
-          typenameAdded = true;
-        }
-        if (sub !== selection.selectionSet) changed = true;
-        sent.push(sub === selection.selectionSet ? selection : { ...selection, selectionSet: sub });
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-        if (!type || !sameKind(type, sourceSchema.getType(type.name))) return undefined;
-        const sub = forwardable(selection.selectionSet, type);
-        if (!sub) return undefined;
-        if (sub !== selection.selectionSet) changed = true;
-        sent.push(sub === selection.selectionSet ? selection : { ...selection, selectionSet: sub });
-      } else {
-        const fragmentName = selection.name.value;
-        sent.push(selection);
-        // A fragment's type condition fixes its type: one check per fragment is enough.
-        if (used.has(fragmentName)) continue;
-        const fragment = fragments[fragmentName];
-        if (!fragment || !onlyForwardedDirectives(fragment.directives)) return undefined;
-        used.add(fragmentName);
-        const type = schema.getType(fragment.typeCondition.name.value);
-        if (!type || !sameKind(type, sourceSchema.getType(type.name))) return undefined;
-        const sub = forwardable(fragment.selectionSet, type);
-        if (!sub) return undefined;
-        sentFragments.set(fragmentName, sub === fragment.selectionSet ? fragment : { ...fragment, selectionSet: sub });
-      }
+      const sending =
+        selection.kind === Kind.FIELD ? this.field(selection, parent, sent) : selection.kind === Kind.INLINE_FRAGMENT ? this.inlineFragment(selection, parent, sent) : this.spread(selection, sent);
+      if (!sending) return undefined;
+      if (sending === 'changed') changed = true;
     }
     return changed ? { ...selectionSet, selections: sent } : selectionSet;
-  };
-  const sentSelection = forwardable(operation.selectionSet, root);
-  if (!sentSelection || (linked && abstract)) return undefined;
-  const rootFields = sourceFieldsAtRoot(operation.selectionSet, fragments);
-  if (rootFields === 'none') return undefined;
-
-  const sentFragmentList = document.definitions.flatMap((definition) =>
-    definition.kind === Kind.FRAGMENT_DEFINITION && used.has(definition.name.value) ? [sentFragments.get(definition.name.value)!] : [],
-  );
-  let sentOperation = operation;
-  if (linked || deferred || typenameAdded) {
-    // Variables only the links' arguments, `@defer(if:)` or the @skip/@include of either used are
-    // not sent: the source would refuse a variable its operation never uses.
-    const usedVariables = new Set<string>();
-    for (const node of [sentSelection, ...sentFragmentList]) visit(node, { Variable: (variable) => void usedVariables.add(variable.name.value) });
-    const variableDefinitions = operation.variableDefinitions?.filter((definition) => usedVariables.has(definition.variable.name.value));
-    sentOperation = { ...operation, selectionSet: sentSelection, variableDefinitions };
   }
-  const sent: DocumentNode = { kind: Kind.DOCUMENT, definitions: [sentOperation, ...sentFragmentList] };
-  return {
-    schema,
-    operation,
-    fragments,
-    query: stripIgnoredCharacters(print(sent)),
-    operationName: operation.name?.value,
-    callsWhateverTheVariables: rootFields === 'always',
-    linked,
-    deferred,
-  };
+
+  private field(selection: FieldNode, parent: GraphQLNamedType, sent: SelectionNode[]): Sending {
+    const fieldName = selection.name.value;
+    // A response key of the client's own in the links' alias space would be taken for (or clash
+    // with) what a link reads: `_gatewayLink_title: id` gave the link the id as the title to
+    // translate. Delegation keeps them apart.
+    if (selection.alias?.value.startsWith(LINK_ALIAS_PREFIX)) return undefined;
+    if (fieldName === '__typename') {
+      sent.push(selection);
+      return 'same';
+    }
+    if (fieldName.startsWith('__')) return undefined;
+    const sourceParent = this.sourceSchema.getType(parent.name);
+    if (!(isObjectType(parent) || isInterfaceType(parent)) || !sameKind(parent, sourceParent)) return undefined;
+    const coordinate = `${parent.name}.${fieldName}`;
+    const link = this.links.get(coordinate);
+    if (link) return this.link(selection, parent, sourceParent as typeof parent, link, sent);
+    if (this.gatewayFields.has(coordinate)) return undefined;
+    const field = parent.getFields()[fieldName];
+    const sourceField = (sourceParent as typeof parent).getFields()[fieldName];
+    if (!field || !sourceField) return undefined;
+    const type = getNamedType(field.type);
+    if (type.name !== getNamedType(sourceField.type).name) return undefined;
+    if (isInterfaceType(type) || isUnionType(type)) this.abstract = true;
+    if (selection.arguments?.some((argument) => !sourceField.args.some((each) => each.name === argument.name.value))) return undefined;
+    if (!selection.selectionSet) {
+      sent.push(selection);
+      return 'same';
+    }
+    let sub = this.selectionSet(selection.selectionSet, type);
+    if (!sub) return undefined;
+    // The gateway completes the answer against the public schema, where an interface or union
+    // value is resolved to its type by its `__typename`: asked for whether the client did or not.
+    if ((isInterfaceType(type) || isUnionType(type)) && !sub.selections.some(isPlainTypename)) {
+      sub = { ...sub, selections: [...sub.selections, TYPENAME] };
+      this.typenameAdded = true;
+    }
+    sent.push(sub === selection.selectionSet ? selection : { ...selection, selectionSet: sub });
+    return sub === selection.selectionSet ? 'same' : 'changed';
+  }
+
+  /** A link: its own response key is not sent; what it reads is, once per selection set. */
+  private link(selection: FieldNode, parent: GraphQLObjectType | GraphQLInterfaceType, sourceParent: typeof parent, link: ForwardedLink, sent: SelectionNode[]): Sending {
+    const field = parent.getFields()[selection.name.value];
+    if (!field || !isObjectType(getNamedType(field.type)) || !plainSelection(selection.selectionSet, getNamedType(field.type) as GraphQLObjectType)) return undefined;
+    const sourceFields = sourceParent.getFields();
+    if (Object.values(link.aliases).some((name) => !sourceFields[name])) return undefined;
+    for (const [alias, name] of Object.entries(link.aliases)) {
+      if (sent.some((each) => each.kind === Kind.FIELD && each.alias?.value === alias)) continue;
+      sent.push({ kind: Kind.FIELD, alias: { kind: Kind.NAME, value: alias }, name: { kind: Kind.NAME, value: name } });
+    }
+    this.linked = true;
+    return 'changed';
+  }
+
+  private inlineFragment(selection: InlineFragmentNode, parent: GraphQLNamedType, sent: SelectionNode[]): Sending {
+    const type = selection.typeCondition ? this.schema.getType(selection.typeCondition.name.value) : parent;
+    if (!type || !sameKind(type, this.sourceSchema.getType(type.name))) return undefined;
+    const sub = this.selectionSet(selection.selectionSet, type);
+    if (!sub) return undefined;
+    sent.push(sub === selection.selectionSet ? selection : { ...selection, selectionSet: sub });
+    return sub === selection.selectionSet ? 'same' : 'changed';
+  }
+
+  private spread(selection: FragmentSpreadNode, sent: SelectionNode[]): Sending {
+    const fragmentName = selection.name.value;
+    sent.push(selection);
+    // A fragment's type condition fixes its type: one check per fragment is enough.
+    if (this.usedFragments.has(fragmentName)) return 'same';
+    const fragment = this.fragments[fragmentName];
+    if (!fragment || !onlyForwardedDirectives(fragment.directives)) return undefined;
+    const type = this.schema.getType(fragment.typeCondition.name.value);
+    if (!type || !sameKind(type, this.sourceSchema.getType(type.name))) return undefined;
+    // Marked as used before its selections are read (a fragment that spreads itself is invalid, but never loops here).
+    this.usedFragments.set(fragmentName, fragment);
+    const sub = this.selectionSet(fragment.selectionSet, type);
+    if (!sub) return undefined;
+    if (sub !== fragment.selectionSet) this.usedFragments.set(fragmentName, { ...fragment, selectionSet: sub });
+    return 'same';
+  }
 }
 
 const TYPENAME: FieldNode = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } };
