@@ -158,6 +158,7 @@ export async function createGateway({
     // Reported beside the upstreams, as degraded when away, never as not ready.
     readinessDependencies: shared ? { redis: () => shared.check() } : undefined,
     problemsSchema: problemsSchema.status,
+    fetch: upstreamFetch.fetch as unknown as typeof fetch,
   });
   await observability.checkKeyAtStart(log);
   const schemaMetrics = createSchemaMetrics(observability.metrics, problemsSchema.status, () => serving?.engines.alive() ?? 0);
