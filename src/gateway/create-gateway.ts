@@ -136,7 +136,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     log,
   });
   // Request log, metrics, traces and /readiness (composition/observability-parts.ts).
-  const observability = await startObservability(settings, { graphqlEndpoint, requestLog: options.requestLog, problemsSchema: problemsSchema.status, shared, log });
+  const observability = await startObservability(settings, { graphqlEndpoint, requestLog: options.requestLog, problemsSchema: problemsSchema.status, fetch: upstreamFetch.fetch as unknown as typeof fetch, shared, log });
   const schemaMetrics = createSchemaMetrics(observability.metrics, problemsSchema.status, () => serving?.engines.alive() ?? 0);
 
   // What every upstream HTTP call goes through (upstream/upstream-calls.ts lists the steps), whether

@@ -3,7 +3,7 @@ import { createObservability, startTracing, type Observability, type Observabili
 import type { GatewaySettings } from '../settings.ts';
 import type { SharedStores } from '../shared-stores.ts';
 
-export interface ObservabilityPartsOptions extends Pick<ObservabilityOptions, 'graphqlEndpoint' | 'requestLog' | 'problemsSchema'> {
+export interface ObservabilityPartsOptions extends Pick<ObservabilityOptions, 'graphqlEndpoint' | 'requestLog' | 'problemsSchema' | 'fetch'> {
   shared: SharedStores | undefined;
   log: GatewayLog;
 }
@@ -13,7 +13,7 @@ export interface ObservabilityPartsOptions extends Pick<ObservabilityOptions, 'g
  * observe: tracing loaded when OTEL_EXPORTER_OTLP_ENDPOINT asks for it, and the translation key
  * checked once, so a wrong key is said at start rather than by a reader's first refused field.
  */
-export async function startObservability(settings: GatewaySettings, { graphqlEndpoint, requestLog, problemsSchema, shared, log }: ObservabilityPartsOptions): Promise<Observability> {
+export async function startObservability(settings: GatewaySettings, { graphqlEndpoint, requestLog, problemsSchema, fetch, shared, log }: ObservabilityPartsOptions): Promise<Observability> {
   const observability = createObservability({
     settings,
     graphqlEndpoint,
@@ -22,6 +22,8 @@ export async function startObservability(settings: GatewaySettings, { graphqlEnd
     // Reported beside the upstreams, as degraded when away, never as not ready.
     readinessDependencies: shared ? { redis: () => shared.check() } : undefined,
     problemsSchema,
+    // The readiness checks and the key check go through the upstream calls' own Pool.
+    fetch,
   });
   await observability.checkKeyAtStart(log);
   return observability;

@@ -38,6 +38,12 @@ export interface ObservabilityOptions {
   tracing?: GatewayTracing;
   /** The problems schema served, for /readiness (see `useReadiness`). */
   problemsSchema?: ReadinessOptions['problemsSchema'];
+  /**
+   * What the readiness checks and the key check at start call the upstreams with: the upstream
+   * calls' own fetch, so each service is reached over its one pool of connections.
+   * @default globalThis.fetch
+   */
+  fetch?: typeof fetch;
 }
 
 /**
@@ -78,7 +84,15 @@ export interface Observability {
 const START_CHECK_TIMEOUT_MS = 2000;
 
 /** Request log, metrics, tracing and readiness of one gateway, wired to the same per-request record. */
-export function createObservability({ settings, graphqlEndpoint = '/graphql', requestLog = writeRequestLogLine, readinessDependencies, tracing, problemsSchema }: ObservabilityOptions): Observability {
+export function createObservability({
+  settings,
+  graphqlEndpoint = '/graphql',
+  requestLog = writeRequestLogLine,
+  readinessDependencies,
+  tracing,
+  problemsSchema,
+  fetch: fetchFn = globalThis.fetch,
+}: ObservabilityOptions): Observability {
   const metrics = createGatewayMetrics({ translationBatchSize: settings.translationBatchSize });
   const observers: (RequestObserver & BreakerObserver)[] = [metrics.observer, createHttpMetrics(metrics.registry, graphqlEndpoint)];
   if (tracing) observers.push(tracing.observer);
@@ -110,6 +124,7 @@ export function createObservability({ settings, graphqlEndpoint = '/graphql', re
         keyRefusals,
         breakers,
         problemsSchema,
+        fetch: fetchFn,
         onChecked: (services) => {
           for (const [service, state] of Object.entries(services)) upstreamUp.set({ service }, state === 'ok' ? 1 : 0);
         },
@@ -123,7 +138,7 @@ export function createObservability({ settings, graphqlEndpoint = '/graphql', re
     flushTraces: async () => tracing?.forceFlush(),
     close: async () => tracing?.shutdown(),
     async checkKeyAtStart(log) {
-      const refusal = await translationKeyRefusal(upstreams.translation, START_CHECK_TIMEOUT_MS);
+      const refusal = await translationKeyRefusal(upstreams.translation, START_CHECK_TIMEOUT_MS, fetchFn);
       if (refusal === undefined) return;
       upstreamUp.set({ service: 'translation' }, 0);
       log(`translation: the service ${refusal.replace('the key', 'TRANSLATION_API_KEY')}; every translation fails until it is fixed, and /readiness says degraded`, 'error');

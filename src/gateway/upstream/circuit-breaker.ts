@@ -5,30 +5,10 @@ import { gatewayRequestOf } from '../request/gateway-request.ts';
 import { admitCalls, type BreakerTicket } from './circuit-admission.ts';
 import { circuitChanges } from './circuit-changes.ts';
 import { recordVerdicts } from './circuit-verdicts.ts';
-import { newCircuit, type Circuit } from './circuit.ts';
+import { newCircuit, type BreakerObserver, type CallVerdict, type Circuit } from './circuit.ts';
 import type { CallHooks, UpstreamCall } from './upstream-call.ts';
 
-/** `closed`: calls go out; `open`: calls fail at once; `half-open`: a few probe calls decide. */
-export type BreakerState = 'closed' | 'open' | 'half-open';
-
-export interface BreakerChange {
-  service: ServiceName;
-  state: BreakerState;
-  previous: BreakerState;
-  /** While open: when (epoch ms) the next call will be let through as a probe. */
-  probeAt?: number;
-}
-
-/**
- * What the breaker tells the gateway's observers (metrics, readiness), beside the hooks of
- * RequestObserver: an observer among them that has these hooks is told.
- */
-export interface BreakerObserver {
-  /** The circuit of a service changed state. */
-  breakerChanged?(change: BreakerChange): void;
-  /** A call was failed at once, unsent, because the service's circuit was open. */
-  breakerRefused?(service: ServiceName): void;
-}
+export type { BreakerChange, BreakerObserver, BreakerState, CallVerdict } from './circuit.ts';
 
 export interface CircuitBreakerOptions {
   /** Consecutive failed calls that open a service's circuit; 0 turns the breaker off. @default as UPSTREAM_BREAKER_FAILURES */
@@ -50,9 +30,6 @@ export interface CircuitBreakerOptions {
   /** @default Date.now */
   now?: () => number;
 }
-
-/** How a whole call (all its attempts) bears on its service's health. */
-export type CallVerdict = 'success' | 'failure' | 'neutral';
 
 /**
  * What a failed call says about its service. Failures: no answer in time, no connection (refused,

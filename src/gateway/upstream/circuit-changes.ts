@@ -1,7 +1,6 @@
 import { ErrorCode, UpstreamError, type ServiceName } from '../errors.ts';
 import type { GatewayLog } from '../gateway-log.ts';
-import type { BreakerChange, BreakerObserver, BreakerState } from './circuit-breaker.ts';
-import { resetCounts, type Circuit } from './circuit.ts';
+import { resetCounts, type BreakerChange, type BreakerObserver, type BreakerState, type Circuit } from './circuit.ts';
 
 /** Most clients whose own calls are refused at once, per service; past it the oldest is let go. */
 const MAX_CLIENTS_REFUSED = 1000;

@@ -1,8 +1,7 @@
 import { upstreamErrorIn, type ServiceName } from '../errors.ts';
 import type { BreakerTicket } from './circuit-admission.ts';
-import type { CallVerdict } from './circuit-breaker.ts';
 import type { CircuitChanges } from './circuit-changes.ts';
-import { countCall, othersAnswered, windowOf, type Circuit } from './circuit.ts';
+import { countCall, othersAnswered, windowOf, type CallVerdict, type Circuit } from './circuit.ts';
 
 export interface VerdictOptions {
   failures: number;

@@ -1,4 +1,29 @@
-import type { BreakerState, CallVerdict } from './circuit-breaker.ts';
+import type { ServiceName } from '../errors.ts';
+
+/** `closed`: calls go out; `open`: calls fail at once; `half-open`: a few probe calls decide. */
+export type BreakerState = 'closed' | 'open' | 'half-open';
+
+export interface BreakerChange {
+  service: ServiceName;
+  state: BreakerState;
+  previous: BreakerState;
+  /** While open: when (epoch ms) the next call will be let through as a probe. */
+  probeAt?: number;
+}
+
+/**
+ * What the breaker tells the gateway's observers (metrics, readiness), beside the hooks of
+ * RequestObserver: an observer among them that has these hooks is told.
+ */
+export interface BreakerObserver {
+  /** The circuit of a service changed state. */
+  breakerChanged?(change: BreakerChange): void;
+  /** A call was failed at once, unsent, because the service's circuit was open. */
+  breakerRefused?(service: ServiceName): void;
+}
+
+/** How a whole call (all its attempts) bears on its service's health. */
+export type CallVerdict = 'success' | 'failure' | 'neutral';
 
 /** Time buckets of the ratio window: coarse enough to cost nothing per call, fine enough to slide. */
 const BUCKETS = 10;

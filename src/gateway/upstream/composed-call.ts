@@ -65,6 +65,29 @@ function single<K extends 'read' | 'attempts'>(hooks: readonly CallHooks[], name
   return found[0]?.[name];
 }
 
+/** A service's hooks sorted by what they do, once, for callThrough. */
+interface ComposedHooks {
+  /** The steps that enter or settle a call (depth 1), in list order. */
+  enters: readonly CallHooks[];
+  reader: AnswerReader | undefined;
+  policy: AttemptPolicy | undefined;
+  /** The bounds, the one closest to the network first, as in a chain of wrappers. */
+  bounds: readonly CallHooks[];
+  watchers: readonly CallHooks[];
+}
+
+/** The steps inside the `around` ones, as one function: callThrough with their hooks sorted once. */
+function runCall(hooks: readonly CallHooks[]): SendUpstream {
+  const composed: ComposedHooks = {
+    enters: hooks.filter((each) => each.enter || each.settled),
+    reader: single(hooks, 'read'),
+    policy: single(hooks, 'attempts'),
+    bounds: hooks.filter((each) => each.bound).reverse(),
+    watchers: hooks.filter((each) => each.attempt),
+  };
+  return (call) => callThrough(composed, call);
+}
+
 /**
  * The call itself, every step's hooks inline: enter, the attempts under their budget (each one
  * watched, sent, its end told), the bound on the final answer, its body read, the outcome read
@@ -72,101 +95,93 @@ function single<K extends 'read' | 'attempts'>(hooks: readonly CallHooks[], name
  * awaits the network, the body, and only what a step asks for besides (a retry's wait, a bound's
  * cancel).
  */
-function runCall(hooks: readonly CallHooks[]): SendUpstream {
-  const enters = hooks.filter((each) => each.enter || each.settled);
-  const reader: AnswerReader | undefined = single(hooks, 'read');
-  const policy: AttemptPolicy | undefined = single(hooks, 'attempts');
-  // The bound closest to the network applies first, as in a chain of wrappers.
-  const bounds = hooks.filter((each) => each.bound).reverse();
-  const watchers = hooks.filter((each) => each.attempt);
+async function callThrough({ enters, reader, policy, bounds, watchers }: ComposedHooks, call: UpstreamCall): Promise<UpstreamAnswer> {
+  let tickets: (CallTicket | undefined)[] | undefined;
+  let entered = 0;
+  let singleAttempt = call.singleAttempt === true;
+  try {
+    for (; entered < enters.length; entered += 1) {
+      const ticket = enters[entered].enter?.(call);
+      if (ticket === undefined) continue;
+      (tickets ??= [])[entered] = ticket;
+      if (ticket.singleAttempt) singleAttempt = true;
+    }
+  } catch (error) {
+    settle(enters, call, tickets, entered, undefined, error);
+    throw error;
+  }
+  const budget = policy?.start(call, singleAttempt);
+  const signal = budget ? budget.signal : call.init.signal;
+  let answer: UpstreamAnswer | undefined;
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      budget?.check();
+      const watches = watchers.length > 0 ? [] : NO_WATCHES;
+      let failure: unknown;
+      try {
+        answer = await send(watchers, call, signal, watches);
+        for (const watch of watches) watch.answered(answer.status);
+      } catch (error) {
+        answer = undefined;
+        for (const watch of watches) watch.failed(error, signal);
+        if (!budget) throw error;
+        budget.failed(error);
+        failure = error;
+      }
+      const delay = budget?.again(attempt, answer);
+      if (delay === undefined) {
+        if (answer) break;
+        throw failure;
+      }
+      await answer?.discard();
+      await budget!.wait(delay);
+    }
+    for (const each of bounds) {
+      const bounded = each.bound!(answer);
+      answer = bounded instanceof Promise ? await bounded : bounded;
+    }
+    if (reader) {
+      // Read here, inline: a function of its own for it would be one more promise per call.
+      let readError: unknown;
+      try {
+        await answer.text();
+      } catch (error) {
+        readError = error ?? new Error('The body could not be read.');
+      }
+      answer = reader.answered(answer, call, readError);
+    }
+  } catch (error) {
+    budget?.end();
+    const failed = reader ? reader.failed(error, call) : error;
+    settle(enters, call, tickets, entered, undefined, failed);
+    throw failed;
+  }
+  // The budget stays armed while the body is read, so a body that stalls also times out.
+  if (budget) {
+    if (reader) budget.end();
+    else answer.afterBody(() => budget.end());
+  }
+  settle(enters, call, tickets, entered, answer, undefined);
+  return answer;
+}
 
-  /** Tells the steps that entered (up to `entered`), innermost first, how the call ended. */
-  const settle = (call: UpstreamCall, tickets: (CallTicket | undefined)[] | undefined, entered: number, answer: UpstreamAnswer | undefined, error: unknown) => {
-    for (let index = entered - 1; index >= 0; index -= 1) enters[index].settled?.(call, tickets?.[index], answer, error);
-  };
+/** Tells the steps that entered (the first `entered`), innermost first, how the call ended. */
+function settle(enters: readonly CallHooks[], call: UpstreamCall, tickets: (CallTicket | undefined)[] | undefined, entered: number, answer: UpstreamAnswer | undefined, error: unknown): void {
+  for (let index = entered - 1; index >= 0; index -= 1) enters[index].settled?.(call, tickets?.[index], answer, error);
+}
 
-  /** One attempt on the wire, its watchers told as it goes (their ends are told by the caller). */
-  const send = (call: UpstreamCall, signal: unknown, watches: AttemptWatch[]): Promise<UpstreamAnswer> => {
-    let headers = call.init.headers as Record<string, string> | undefined;
-    if (watchers.length > 0) {
-      // The attempt's own copy, which the watchers add their headers to (request id, trace context).
-      const own = plainHeaders(call.init.headers as HeadersInit | undefined);
-      for (const each of watchers) {
-        const watch = each.attempt!(call, own);
-        if (watch) watches.push(watch);
-      }
-      headers = own;
+/** One attempt on the wire, its watchers told as it goes (collected in `watches`, told its end by the caller). */
+function send(watchers: readonly CallHooks[], call: UpstreamCall, signal: unknown, watches: AttemptWatch[]): Promise<UpstreamAnswer> {
+  let headers = call.init.headers as Record<string, string> | undefined;
+  if (watchers.length > 0) {
+    // The attempt's own copy, which the watchers add their headers to (request id, trace context).
+    const own = plainHeaders(call.init.headers as HeadersInit | undefined);
+    for (const each of watchers) {
+      const watch = each.attempt!(call, own);
+      if (watch) watches.push(watch);
     }
-    const init = headers === call.init.headers && signal === call.init.signal ? call.init : { ...call.init, headers, signal: signal as AbortSignal };
-    return answerOf(call.network, call.url, init, call.context, call.info);
-  };
-
-  return async (call) => {
-    let tickets: (CallTicket | undefined)[] | undefined;
-    let entered = 0;
-    let singleAttempt = call.singleAttempt === true;
-    try {
-      for (; entered < enters.length; entered += 1) {
-        const ticket = enters[entered].enter?.(call);
-        if (ticket === undefined) continue;
-        (tickets ??= [])[entered] = ticket;
-        if (ticket.singleAttempt) singleAttempt = true;
-      }
-    } catch (error) {
-      settle(call, tickets, entered, undefined, error);
-      throw error;
-    }
-    const budget = policy?.start(call, singleAttempt);
-    const signal = budget ? budget.signal : call.init.signal;
-    let answer!: UpstreamAnswer;
-    try {
-      for (let attempt = 0; ; attempt += 1) {
-        budget?.check();
-        const watches = watchers.length > 0 ? [] : NO_WATCHES;
-        let failure: unknown;
-        try {
-          answer = await send(call, signal, watches);
-          for (const watch of watches) watch.answered(answer.status);
-        } catch (error) {
-          answer = undefined!;
-          for (const watch of watches) watch.failed(error, signal);
-          if (!budget) throw error;
-          budget.failed(error);
-          failure = error;
-        }
-        const delay = budget?.again(attempt, answer);
-        if (delay === undefined) {
-          if (answer) break;
-          throw failure;
-        }
-        await answer?.discard();
-        await budget!.wait(delay);
-      }
-      for (const each of bounds) {
-        const bounded = each.bound!(answer);
-        answer = bounded instanceof Promise ? await bounded : bounded;
-      }
-      if (reader) {
-        let readError: unknown;
-        try {
-          await answer.text();
-        } catch (error) {
-          readError = error ?? new Error('The body could not be read.');
-        }
-        answer = reader.answered(answer, call, readError);
-      }
-    } catch (error) {
-      budget?.end();
-      const failed = reader ? reader.failed(error, call) : error;
-      settle(call, tickets, entered, undefined, failed);
-      throw failed;
-    }
-    // The budget stays armed while the body is read, so a body that stalls also times out.
-    if (budget) {
-      if (reader) budget.end();
-      else answer.afterBody(() => budget.end());
-    }
-    settle(call, tickets, entered, answer, undefined);
-    return answer;
-  };
+    headers = own;
+  }
+  const init = headers === call.init.headers && signal === call.init.signal ? call.init : { ...call.init, headers, signal: signal as AbortSignal };
+  return answerOf(call.network, call.url, init, call.context, call.info);
 }

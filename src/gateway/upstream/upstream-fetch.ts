@@ -65,6 +65,19 @@ function invalidUrl(): never {
   throw new TypeError('The upstream URL is not a valid URL.');
 }
 
+/**
+ * How each service's Pool holds its connections. `connections`: enough sockets that a burst of
+ * calls does not queue behind one another, few enough that the gateway never floods a service
+ * (beyond it, calls wait in the Pool's queue). `pipelining: 1` (undici's default, said here on
+ * purpose): one request at a time per connection, so a slow answer never holds up the calls behind
+ * it, and a connection the service drops never takes a second, unanswered request with it (a
+ * mutation could not be sent again). `keepAliveTimeout`: an idle connection is kept 10 s (undici
+ * keeps 4 s) so calls a few seconds apart still find a warm one; a service that says it closes
+ * sooner (`Keep-Alive: timeout=5`, as Node's servers do) is believed, and undici lets the
+ * connection go two seconds before that, so no call is written to a socket being closed.
+ */
+const POOL_OPTIONS = (connections: number): Pool.Options => ({ connections, pipelining: 1, keepAliveTimeout: 10_000 });
+
 /** Where a fetch made here keeps its `answer` face, for the last upstream step (answerOf). */
 const ANSWER = Symbol('upstream answer');
 
@@ -89,7 +102,7 @@ export function createUpstreamFetch({ connections = 32 }: UpstreamFetchOptions =
     // As a closed undici dispatcher refuses: a call after close never opens connections again.
     if (closed) throw new Error('The upstream connections are closed.');
     let pool = pools.get(origin);
-    if (!pool) pools.set(origin, (pool = new Pool(origin, { connections, keepAliveTimeout: 10_000 })));
+    if (!pool) pools.set(origin, (pool = new Pool(origin, POOL_OPTIONS(connections))));
     return pool;
   };
   /** The answer to `sending`, or the request its redirect asks for, sent (`redirects` followed so far). */
