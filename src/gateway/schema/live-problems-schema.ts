@@ -5,30 +5,10 @@ import { createIntrospectionMemo } from './introspection-memo.ts';
 import { readSnapshot } from './problems-snapshot.ts';
 import { createSchemaCheck, oneLine, short, summaryOf } from './schema-check.ts';
 import { diffSchemas, formatSchemaDiff } from './schema-diff.ts';
-import { createSchemaRecord } from './schema-record.ts';
+import { createSchemaRecord, type ProblemsSchemaStatus } from './schema-record.ts';
 import { describeOverBound, overBound, type SchemaBounds } from './schema-size.ts';
 
-/** Where the schema served came from: the service itself, the committed snapshot (the service could not be introspected at start), or a file the app gave (`problemsSchemaPath`). */
-export type ProblemsSchemaSource = 'live' | 'snapshot' | 'given';
-
-/** What /readiness and the metrics tell of the problems schema. */
-export interface ProblemsSchemaStatus {
-  source: ProblemsSchemaSource;
-  /** sha256 (hex) of the schema served, printed with its types and fields sorted. */
-  hash: string;
-  /** When the service was last introspected (ISO 8601), whatever came of it; absent for a given schema. */
-  checkedAt?: string;
-  /**
-   * `ok`, or in a few words why the last check failed (`unreachable`, `did not answer in time`…):
-   * never a URL, a key or the service's own text, since /readiness is open. The log has the detail.
-   */
-  lastCheck?: string;
-  /**
-   * Set while the service's schema is one the gateway refused to build, being over a bound: its
-   * hash, its size and the setting it is over (`PROBLEMS_SCHEMA_MAX_…`). The schema served stays.
-   */
-  refused?: string;
-}
+export type { ProblemsSchemaSource, ProblemsSchemaStatus } from './schema-record.ts';
 
 export interface LiveProblemsSchemaOptions {
   /** The service's GraphQL endpoint and key, and the bounds of one introspection. */

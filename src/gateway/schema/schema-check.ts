@@ -2,10 +2,9 @@ import type { GatewayLog } from '../gateway-log.ts';
 import { IntrospectionError, type IntrospectedSchema } from './introspection.ts';
 import type { IntrospectionFailure } from './introspection-answer.ts';
 import type { IntrospectedWithChanges } from './introspection-memo.ts';
-import type { LiveProblemsSchemaOptions } from './live-problems-schema.ts';
 import { formatSchemaDiff } from './schema-diff.ts';
 import type { SchemaRecord } from './schema-record.ts';
-import { describeOverBound, overBound } from './schema-size.ts';
+import { describeOverBound, overBound, type SchemaBounds } from './schema-size.ts';
 
 /**
  * One check of the service's schema against the one served: a failure is recorded (logged when its
@@ -21,7 +20,12 @@ export function createSchemaCheck({
   onFailure,
   log,
   stopped,
-}: Pick<LiveProblemsSchemaOptions, 'bounds' | 'onChange' | 'onFailure' | 'log'> & {
+}: {
+  bounds?: SchemaBounds;
+  /** Builds what serves `next` beside what serves `previous`; resolves to the swap (see LiveProblemsSchemaOptions). */
+  onChange(next: IntrospectedSchema, previous: IntrospectedSchema): Promise<() => void>;
+  onFailure?(reason: 'introspection' | 'build' | 'bound'): void;
+  log: GatewayLog;
   record: SchemaRecord;
   read(served: IntrospectedSchema | undefined): Promise<IntrospectedWithChanges>;
   stopped(): boolean;

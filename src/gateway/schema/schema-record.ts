@@ -1,5 +1,26 @@
 import type { IntrospectedSchema } from './introspection.ts';
-import type { ProblemsSchemaSource, ProblemsSchemaStatus } from './live-problems-schema.ts';
+
+/** Where the schema served came from: the service itself, the committed snapshot (the service could not be introspected at start), or a file the app gave (`problemsSchemaPath`). */
+export type ProblemsSchemaSource = 'live' | 'snapshot' | 'given';
+
+/** What /readiness and the metrics tell of the problems schema. */
+export interface ProblemsSchemaStatus {
+  source: ProblemsSchemaSource;
+  /** sha256 (hex) of the schema served, printed with its types and fields sorted. */
+  hash: string;
+  /** When the service was last introspected (ISO 8601), whatever came of it; absent for a given schema. */
+  checkedAt?: string;
+  /**
+   * `ok`, or in a few words why the last check failed (`unreachable`, `did not answer in time`…):
+   * never a URL, a key or the service's own text, since /readiness is open. The log has the detail.
+   */
+  lastCheck?: string;
+  /**
+   * Set while the service's schema is one the gateway refused to build, being over a bound: its
+   * hash, its size and the setting it is over (`PROBLEMS_SCHEMA_MAX_…`). The schema served stays.
+   */
+  refused?: string;
+}
 
 /** The problems schema served, and what the checks of the service found: what /readiness and the log tell. */
 export interface SchemaRecord {
