@@ -9,6 +9,9 @@ const TIMING_SENSITIVE = [
   // No wall-clock assertion, but the rate limit's store gets 200 ms from the gateway (REDIS_TIMEOUT_MS
   // at most 150): a Redis answering later is a fallback to the replica's counters, another count.
   'test/redis/faults.test.ts',
+  // Compares a reader's latency beside prewarming with a gateway without it (a ratio of medians), and
+  // relies on readers' real gaps being shorter than prewarming's quiet moment: the only prewarming
+  // file left on the system's clock for its pauses.
   'test/gateway/prewarm-readers-first.test.ts',
   // Compares this thread's CPU while a 64 KB statement is worked on by the statement thread with the
   // same work done here: another file beside it on a busy machine adds to the first (the cores it
@@ -76,16 +79,14 @@ export default defineConfig({
       },
       {
         // Mesh reads NODE_ENV itself (the gateway reads only its settings) and handles errors
-        // differently in production: the suites comparing the gateway's paths run there once more.
+        // differently in production: the suites comparing the gateway's paths on errors (upstream
+        // faults, variables that do not coerce, limits, errors masked) run there once more. The
+        // random operations are not repeated there: their errors are refusals (validation, parse,
+        // limits) that yoga words before Mesh runs, the same in either NODE_ENV.
         extends: true,
         test: {
           name: 'NODE_ENV=production',
-          include: [
-            'test/gateway/single-source-fast-path.test.ts',
-            'test/gateway/direct-lane.test.ts',
-            'test/gateway/random-operations.test.ts',
-            'test/gateway/upstream-faults.test.ts',
-          ],
+          include: ['test/gateway/single-source-fast-path.test.ts', 'test/gateway/direct-lane.test.ts', 'test/gateway/upstream-faults.test.ts'],
           env: { NODE_ENV: 'production' },
         },
       },

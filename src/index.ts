@@ -14,3 +14,4 @@ export { readSettings, settingsFromOptions, SettingsError, type GatewaySettings 
 export { ErrorCode, type ServiceName } from './gateway/errors.ts';
 export type { TranslationCache, TranslationKey } from './gateway/translation/translation-cache.ts';
 export type { RateLimitStore } from './gateway/guards/rate-limit-store.ts';
+export type { PrewarmClock } from './gateway/translation/prewarm/prewarm-clock.ts';

@@ -46,6 +46,14 @@ export function lanesTaken(): { requestLog: (entry: RequestLogEntry) => void; la
   };
 }
 
+interface GatewayPair {
+  fast: AddedGateway;
+  delegated: AddedGateway;
+  fastLog: ReturnType<typeof lanesTaken>;
+  delegatedLog: ReturnType<typeof lanesTaken>;
+}
+const builtPairs = new WeakMap<AskThreeWaysOptions['addGateway'], Map<string, Promise<GatewayPair>>>();
+
 /**
  * Asks `count` random operations of `seed` three ways: through yoga alone with the single-source
  * fast path, through the front door of the same gateway (forwarded or delegated plans), and
@@ -58,9 +66,24 @@ export function lanesTaken(): { requestLog: (entry: RequestLogEntry) => void; la
  */
 export async function askThreeWays({ addGateway, problems, seed, count, operations: operationOptions, gateway = {} }: AskThreeWaysOptions): Promise<ThreeWaysOutcome> {
   const common = { problemsCacheTtlSeconds: 0, translationCacheTtlSeconds: 0, responseCacheTtlSeconds: 0, rateLimitRequests: 1_000_000, translationRateLimitRequests: 1_000_000, ...gateway.settings };
-  const [fastLog, delegatedLog] = [lanesTaken(), lanesTaken()];
-  const fast = await addGateway({ ...gateway, requestLog: fastLog.requestLog, settings: { ...common, fastPathEnabled: true } });
-  const delegated = await addGateway({ ...gateway, requestLog: delegatedLog.requestLog, settings: { ...common, fastPathEnabled: false } });
+  // Built once per stack and gateway options, and asked by every seed: with every cache off, what a
+  // seed asked before leaves nothing behind that changes another's answers.
+  const built = builtPairs.get(addGateway) ?? new Map<string, Promise<GatewayPair>>();
+  builtPairs.set(addGateway, built);
+  const key = JSON.stringify(gateway);
+  if (!built.has(key)) {
+    const [fastLog, delegatedLog] = [lanesTaken(), lanesTaken()];
+    built.set(
+      key,
+      (async () => ({
+        fastLog,
+        delegatedLog,
+        fast: await addGateway({ ...gateway, requestLog: fastLog.requestLog, settings: { ...common, fastPathEnabled: true } }),
+        delegated: await addGateway({ ...gateway, requestLog: delegatedLog.requestLog, settings: { ...common, fastPathEnabled: false } }),
+      }))(),
+    );
+  }
+  const { fast, delegated, fastLog, delegatedLog } = await built.get(key)!;
   const lanes: Record<string, number> = {};
   const tally = (way: string) => (lanes[way] = (lanes[way] ?? 0) + 1);
   const schema = (fast.gateway as unknown as { schema: GraphQLSchema }).schema;

@@ -11,10 +11,11 @@ export interface SkippingClock extends PrewarmClock {
  * the event loop, so that the sockets and timers of the rest of the gateway (a page's calls, a reader's
  * request) run meanwhile. Whoever pauses on it has at least the time asked for behind it when it
  * resumes: pauses of several loops on one clock add up, as on a machine that is slow to wake them. A
- * longer pause (the next refresh, an hour away) lasts until it is cut short (the gateway closing):
- * skipped, it would turn a loop that waits into one that works without end.
+ * longer pause (the next refresh an hour away, a language another replica holds) lasts until it is cut
+ * short (the gateway closing): skipped, it would turn a loop that waits into one that works without
+ * end, and move this clock hours past the others' (replicas compare times through their store).
  */
-export function createSkippingClock({ start = Date.now(), skipsUpTo = 60_000 }: { start?: number; skipsUpTo?: number } = {}): SkippingClock {
+export function createSkippingClock({ start = Date.now(), skipsUpTo = 10_000 }: { start?: number; skipsUpTo?: number } = {}): SkippingClock {
   let now = start;
   const pauses: number[] = [];
   return {

@@ -1,0 +1,85 @@
+import type { IntrospectedSchema } from './introspection.ts';
+
+/** Where the schema served came from: the service itself, the committed snapshot (the service could not be introspected at start), or a file the app gave (`problemsSchemaPath`). */
+export type ProblemsSchemaSource = 'live' | 'snapshot' | 'given';
+
+/** What /readiness and the metrics tell of the problems schema. */
+export interface ProblemsSchemaStatus {
+  source: ProblemsSchemaSource;
+  /** sha256 (hex) of the schema served, printed with its types and fields sorted. */
+  hash: string;
+  /** When the service was last introspected (ISO 8601), whatever came of it; absent for a given schema. */
+  checkedAt?: string;
+  /**
+   * `ok`, or in a few words why the last check failed (`unreachable`, `did not answer in time`…):
+   * never a URL, a key or the service's own text, since /readiness is open. The log has the detail.
+   */
+  lastCheck?: string;
+  /**
+   * Set while the service's schema is one the gateway refused to build, being over a bound: its
+   * hash, its size and the setting it is over (`PROBLEMS_SCHEMA_MAX_…`). The schema served stays.
+   */
+  refused?: string;
+}
+
+/** The problems schema served, and what the checks of the service found: what /readiness and the log tell. */
+export interface SchemaRecord {
+  readonly served: IntrospectedSchema | undefined;
+  readonly source: ProblemsSchemaSource;
+  /** A schema that failed to build or was refused: not built again on every poll, said once, counted once. */
+  unbuildable: string | undefined;
+  /** Why the service's schema is not served, while it is over a bound. */
+  refused: string | undefined;
+  serve(schema: IntrospectedSchema, source: ProblemsSchemaSource): void;
+  /** A check answered; true when the one before had failed. */
+  succeeded(): boolean;
+  /** A check failed with `message` (for the log) and `summary` (for /readiness); true when the message differs from the last failure's. */
+  failed(message: string, summary: string): boolean;
+  /** Serving the snapshot at start since the service could not be introspected (`reason` for the log, `summary` for /readiness). */
+  fellBack(schema: IntrospectedSchema, reason: string, summary: string): void;
+  status(): ProblemsSchemaStatus;
+}
+
+export function createSchemaRecord(source: ProblemsSchemaSource): SchemaRecord {
+  let served: IntrospectedSchema | undefined;
+  let checkedAt: string | undefined;
+  let lastCheck: string | undefined;
+  let lastFailure: string | undefined;
+  return {
+    get served() {
+      return served;
+    },
+    get source() {
+      return source;
+    },
+    unbuildable: undefined,
+    refused: undefined,
+    serve(schema, from) {
+      served = schema;
+      source = from;
+    },
+    succeeded() {
+      checkedAt = new Date().toISOString();
+      lastCheck = 'ok';
+      const recovered = lastFailure !== undefined;
+      lastFailure = undefined;
+      return recovered;
+    },
+    failed(message, summary) {
+      checkedAt = new Date().toISOString();
+      lastCheck = summary;
+      const news = message !== lastFailure;
+      lastFailure = message;
+      return news;
+    },
+    fellBack(schema, reason, summary) {
+      served = schema;
+      source = 'snapshot';
+      lastCheck = summary;
+      lastFailure = reason;
+    },
+    status() {
+      return { source, hash: served?.hash ?? '', ...(checkedAt ? { checkedAt } : {}), ...(lastCheck ? { lastCheck } : {}), ...(this.refused ? { refused: this.refused } : {}) };
+    },
+  };
+}
