@@ -20,11 +20,11 @@ export interface RunningCommand {
 
 /**
  * Runs a TypeScript entry of the project as `npm start` does: by Node alone where Node strips types,
- * else under tsx (which costs seconds of start-up). `nodeOptions` go before the entry.
+ * else under tsx (which costs seconds of start-up). `nodeOptions` go before the entry, `args` after.
  */
-export function runEntry(entry: string, env: Record<string, string | undefined>, nodeOptions: string[] = []): RunningCommand {
+export function runEntry(entry: string, env: Record<string, string | undefined>, nodeOptions: string[] = [], args: string[] = []): RunningCommand {
   const typeStripping = Boolean((process.features as { typescript?: unknown }).typescript);
-  return runCommand(process.execPath, [...nodeOptions, ...(typeStripping ? [] : ['--import', 'tsx']), entry], env);
+  return runCommand(process.execPath, [...nodeOptions, ...(typeStripping ? [] : ['--import', 'tsx']), entry, ...args], env);
 }
 
 /** Runs a command in the project folder with only `env` (plus PATH and HOME) as its environment. */
