@@ -27,10 +27,10 @@ export function runEntry(entry: string, env: Record<string, string | undefined>,
   return runCommand(process.execPath, [...nodeOptions, ...(typeStripping ? [] : ['--import', 'tsx']), entry, ...args], env);
 }
 
-/** Runs a command in the project folder with only `env` (plus PATH and HOME) as its environment. */
-export function runCommand(command: string, args: string[], env: Record<string, string | undefined>): RunningCommand {
+/** Runs a command (in the project folder unless `cwd` says otherwise) with only `env` (plus PATH and HOME) as its environment. */
+export function runCommand(command: string, args: string[], env: Record<string, string | undefined>, { cwd = PROJECT_ROOT }: { cwd?: string } = {}): RunningCommand {
   const child = spawn(command, args, {
-    cwd: PROJECT_ROOT,
+    cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
