@@ -54,20 +54,29 @@ describe('npm start (src/cli/start.ts)', () => {
     expect(command.output()).not.toMatch(/local-[A-Za-z0-9_-]{20,}/);
   });
 
-  it('uses a real problems service when PROBLEMS_URL is set, and starts no stand-in for it', async () => {
+  it('uses the services PROBLEMS_URL and TRANSLATION_URL name, starting no stand-in; never prints a key or the credentials a URL carries; with GATEWAY_GRAPHIQL=false, says GraphiQL is off and serves none', async () => {
     const upstream = await listen(createProblemsService({ apiKey: 'real-key' }).listener);
     try {
-      const command = runEntry('src/cli/start.ts', { PORT: '0', PROBLEMS_URL: upstream.url, PROBLEMS_API_KEY: 'real-key' });
+      const command = runEntry('src/cli/start.ts', {
+        PORT: '0',
+        PROBLEMS_URL: upstream.url,
+        PROBLEMS_API_KEY: 'real-key',
+        TRANSLATION_URL: 'http://reader:s3cret-pass@127.0.0.1:9',
+        GATEWAY_GRAPHIQL: 'false',
+      });
       running.push(command);
       const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
       expect(command.output()).toContain(`problems: ${upstream.url} (from PROBLEMS_URL)`);
-      expect(command.output()).not.toMatch(/problems: local stand-in/);
+      expect(command.output()).toContain('translation: http://127.0.0.1:9 (from TRANSLATION_URL)');
+      expect(command.output()).not.toMatch(/local stand-in/);
+      await expectGraphiqlOff(command, port!);
       const result = await postGraphQL(`http://127.0.0.1:${port}/graphql`, /* GraphQL */ `{ problems(first: 1) { totalCount } }`);
       expect(result.errors).toBeUndefined();
       expect(result.data.problems.totalCount).toBeGreaterThanOrEqual(150);
-      expect(command.output()).not.toContain('real-key');
       command.child.kill('SIGTERM');
       expect(await command.exited).toBe(0);
+      expect(command.output()).not.toContain('real-key');
+      expect(command.output()).not.toContain('s3cret-pass');
     } finally {
       await upstream.close();
     }
@@ -116,17 +125,6 @@ describe('npm start (src/cli/start.ts)', () => {
       .filter((line) => line.trim())
       .map((line) => JSON.parse(line) as { msg: string });
     expect(all.map((line) => line.msg)).toEqual(expect.arrayContaining(['request', 'stopped: every request answered']));
-  });
-
-  it('never prints credentials that an upstream URL carries; with GATEWAY_GRAPHIQL=false, says GraphiQL is off and serves none', async () => {
-    const command = runEntry('src/cli/start.ts', { PORT: '0', PROBLEMS_URL: 'http://reader:s3cret-pass@127.0.0.1:9', GATEWAY_GRAPHIQL: 'false' });
-    running.push(command);
-    const [, port] = await command.waitFor(/listening: http:\/\/localhost:(\d+)\/graphql/);
-    expect(command.output()).toContain('problems: http://127.0.0.1:9 (from PROBLEMS_URL)');
-    expect(command.output()).not.toContain('s3cret-pass');
-    await expectGraphiqlOff(command, port!);
-    command.child.kill('SIGTERM');
-    expect(await command.exited).toBe(0);
   });
 
   it('refuses a malformed setting with one line naming the variable', async () => {

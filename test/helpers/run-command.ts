@@ -20,17 +20,17 @@ export interface RunningCommand {
 
 /**
  * Runs a TypeScript entry of the project as `npm start` does: by Node alone where Node strips types,
- * else under tsx (which costs seconds of start-up). `nodeOptions` go before the entry.
+ * else under tsx (which costs seconds of start-up). `nodeOptions` go before the entry, `args` after.
  */
-export function runEntry(entry: string, env: Record<string, string | undefined>, nodeOptions: string[] = []): RunningCommand {
+export function runEntry(entry: string, env: Record<string, string | undefined>, nodeOptions: string[] = [], args: string[] = []): RunningCommand {
   const typeStripping = Boolean((process.features as { typescript?: unknown }).typescript);
-  return runCommand(process.execPath, [...nodeOptions, ...(typeStripping ? [] : ['--import', 'tsx']), entry], env);
+  return runCommand(process.execPath, [...nodeOptions, ...(typeStripping ? [] : ['--import', 'tsx']), entry, ...args], env);
 }
 
-/** Runs a command in the project folder with only `env` (plus PATH and HOME) as its environment. */
-export function runCommand(command: string, args: string[], env: Record<string, string | undefined>): RunningCommand {
+/** Runs a command (in the project folder unless `cwd` says otherwise) with only `env` (plus PATH and HOME) as its environment. */
+export function runCommand(command: string, args: string[], env: Record<string, string | undefined>, { cwd = PROJECT_ROOT }: { cwd?: string } = {}): RunningCommand {
   const child = spawn(command, args, {
-    cwd: PROJECT_ROOT,
+    cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

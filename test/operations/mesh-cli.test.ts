@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { MESH_CLI_REFUSAL } from '../../src/gateway/mesh-cli-guard.ts';
 import { PROJECT_ROOT } from '../helpers/run-command.ts';
 
@@ -22,7 +22,8 @@ function mesh(command: string): Promise<{ code: number | null; output: string }>
  * createGateway() adds around it (every translation field would fail).
  */
 describe('the Mesh CLI on .meshrc.yaml', () => {
-  it.each(['dev', 'build'])('`mesh %s` exits, saying to run npm start', async (command) => {
+  // Side by side: each is a Mesh CLI loading itself and the config, and neither waits for the other.
+  it.concurrent.for(['dev', 'build'])('`mesh %s` exits, saying to run npm start', async (command, { expect }) => {
     const { code, output } = await mesh(command);
     expect(code).not.toBe(0);
     expect(output).toContain(MESH_CLI_REFUSAL);
