@@ -162,13 +162,17 @@ interface Scenario {
   gateway?: string;
 }
 
+/** Whether this Node runs TypeScript itself (type stripping), as `npm start` runs the sources. */
+const STRIPS_TYPES = Boolean((process.features as { typescript?: unknown }).typescript);
+
 /**
  * Starts a project entry as its own process; resolves once its output matches `ready` (group 1: its
  * URL). Every process loads the allocation probe first (allocation-probe.mjs), so each bears its
- * small cost alike and any can be asked what it has allocated.
+ * small cost alike and any can be asked what it has allocated. A TypeScript entry runs on Node's own
+ * type stripping, as `npm start` runs the sources (under tsx on a Node without it).
  */
-export function start(entry: string, env: Record<string, string>, ready: RegExp, useTsx = true): Promise<Server> {
-  const args = ['--import', ALLOCATION_PROBE, ...(useTsx ? ['--import', 'tsx'] : []), entry];
+export function start(entry: string, env: Record<string, string>, ready: RegExp, typeScript = true): Promise<Server> {
+  const args = ['--import', ALLOCATION_PROBE, ...(typeScript && !STRIPS_TYPES ? ['--import', 'tsx'] : []), entry];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -201,12 +205,28 @@ export function cpuMicros(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_SECOND;
 }
 
+/**
+ * Processes started together (each mostly waits on its own start-up, and the cores are shared): every
+ * one that starts is in `servers` before this returns, so that whoever stops `servers` stops it, even
+ * when another failed to start.
+ */
+export async function startTogether<T extends Server[]>(starts: { [K in keyof T]: Promise<T[K]> }, servers: Server[]): Promise<T> {
+  const settled = await Promise.allSettled(starts);
+  for (const outcome of settled) if (outcome.status === 'fulfilled' && !servers.some((server) => server.child === outcome.value.child)) servers.push(outcome.value);
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<Server>).value) as T;
+}
+
 /** The two upstreams every bench runs against: the plain graphql-js problems service and the translation stand-in. */
 export async function startUpstreams(servers: Server[]): Promise<{ problems: Server; translation: Server }> {
-  const problems = await start('test/bench/plain-problems-service.ts', { PORT: '0', PROBLEMS_API_KEY: 'bench-problems' }, /(http:\/\/127\.0\.0\.1:\d+)/);
-  servers.push(problems);
-  const translation = await start('src/upstreams/translation/main.ts', { PORT: '0', TRANSLATION_API_KEY: 'bench-translation' }, /(http:\/\/127\.0\.0\.1:\d+)/);
-  servers.push(translation);
+  const [problems, translation] = await startTogether<[Server, Server]>(
+    [
+      start('test/bench/plain-problems-service.ts', { PORT: '0', PROBLEMS_API_KEY: 'bench-problems' }, /(http:\/\/127\.0\.0\.1:\d+)/),
+      start('src/upstreams/translation/main.ts', { PORT: '0', TRANSLATION_API_KEY: 'bench-translation' }, /(http:\/\/127\.0\.0\.1:\d+)/),
+    ],
+    servers,
+  );
   return { problems, translation };
 }
 
@@ -396,12 +416,21 @@ export async function runBench({
     }
     // Distinct ids and pages cycle through the dataset: this gateway keeps its answer caches out of
     // the way, so pass-through and page measure the path itself.
-    const gatewayEntry = await startBenchGateway(upstreams, { PROBLEMS_CACHE_TTL_SECONDS: '0', RESPONSE_CACHE_TTL_SECONDS: '0' }, compiled, servers);
+    let startedAt = 0;
+    let startedRssMiB = 0;
+    const [gatewayEntry, defaultsGateway] = await startTogether<[Server, Server]>(
+      [
+        startBenchGateway(upstreams, { PROBLEMS_CACHE_TTL_SECONDS: '0', RESPONSE_CACHE_TTL_SECONDS: '0' }, compiled, servers).then((gateway) => {
+          startedAt = performance.now();
+          startedRssMiB = rssMiB(gateway.child.pid!);
+          return gateway;
+        }),
+        // The cache hits go to a gateway on its defaults, response cache included.
+        startBenchGateway(upstreams, {}, compiled, servers),
+      ],
+      servers,
+    );
     const gatewayPid = gatewayEntry.child.pid!;
-    const startedAt = performance.now();
-    const startedRssMiB = rssMiB(gatewayPid);
-    // The cache hits go to a gateway on its defaults, response cache included.
-    const defaultsGateway = await startBenchGateway(upstreams, {}, compiled, servers);
     const gatewayBase = gatewayEntry.url;
     const gatewayUrl = `${gatewayBase}/graphql`;
     // Nothing has asked this gateway anything yet: it has been idle since it started.
@@ -430,14 +459,17 @@ export async function runBench({
     const coldPageTranslationCalls = (await upstreamCalls(gatewayBase)).translation - beforeCold.translation;
 
     const repeatedAnswer = await (await fetch(gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...client }, body: repeated })).text();
-    const bare = await start('test/bench/bare-server.ts', { BODY: repeatedAnswer }, /(http:\/\/127\.0\.0\.1:\d+)/);
-    servers.push(bare);
-    const proxy = await start(
-      'test/bench/minimal-proxy.ts',
-      { PROBLEMS_URL: problems.url, PROBLEMS_API_KEY: 'bench-problems', TRANSLATION_URL: upstreams.translation.url, TRANSLATION_API_KEY: 'bench-translation' },
-      /(http:\/\/127\.0\.0\.1:\d+)/,
+    const [bare, proxy] = await startTogether<[Server, Server]>(
+      [
+        start('test/bench/bare-server.ts', { BODY: repeatedAnswer }, /(http:\/\/127\.0\.0\.1:\d+)/),
+        start(
+          'test/bench/minimal-proxy.ts',
+          { PROBLEMS_URL: problems.url, PROBLEMS_API_KEY: 'bench-problems', TRANSLATION_URL: upstreams.translation.url, TRANSLATION_API_KEY: 'bench-translation' },
+          /(http:\/\/127\.0\.0\.1:\d+)/,
+        ),
+      ],
+      servers,
     );
-    servers.push(proxy);
 
     const isProblem = (payload: { data?: any; errors?: unknown[] }) => !payload.errors && typeof payload.data?.problem?.title === 'string';
     const [directName, passName, proxyPassName, pageName, proxyPageName, hitName, bareName] = SCENARIO_NAMES;
@@ -459,13 +491,16 @@ export async function runBench({
       { name: bareName, url: `${bare.url}/`, server: bare, headers: {}, body: () => repeated, check: (payload) => payload.data !== undefined },
     ];
 
-    // Warm-up: every Spanish page's translations first (in the gateway and in the minimal proxy), then
-    // every process serves `warmRequests` of the mix it will serve, all processes at once.
-    for (let index = 0; index < PAGES; index += 1) {
-      for (const url of [gatewayUrl, `${proxy.url}/graphql`]) {
-        await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...client }, body: page('es')(index) }).then((response) => response.text());
-      }
-    }
+    // Warm-up: every Spanish page's translations first (in the gateway and in the minimal proxy, each
+    // page after the other, the two side by side), then every process serves `warmRequests` of the mix
+    // it will serve, all processes at once.
+    await Promise.all(
+      [gatewayUrl, `${proxy.url}/graphql`].map(async (url) => {
+        for (let index = 0; index < PAGES; index += 1) {
+          await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...client }, body: page('es')(index) }).then((response) => response.text());
+        }
+      }),
+    );
     const mixOf = (first: Scenario, second: Scenario): Scenario => ({
       ...first,
       body: (index) => (index % 2 === 0 ? first.body(index >> 1) : second.body(index >> 1)),

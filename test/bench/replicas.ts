@@ -18,7 +18,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { startRedis } from '../helpers/redis-server.ts';
-import { cpuMicros, startBenchGateway, startUpstreams, type Server } from './bench.ts';
+import { cpuMicros, startBenchGateway, startTogether, startUpstreams, type Server } from './bench.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
@@ -78,21 +78,21 @@ export async function runReplicasBench(log: (line: string) => void = console.log
     const upstreams = await startUpstreams(servers);
     // The sources by default: a dist/ left from an older build would measure older code.
     const compiled = process.env.BENCH_COMPILED === 'true' && existsSync(`${ROOT}dist/src/cli/start.js`);
-    const startGateway = async (redisUrl: string | undefined) => {
-      const gateway = await startBenchGateway(upstreams, { ...(redisUrl ? { REDIS_URL: redisUrl } : {}), RESPONSE_CACHE_TTL_SECONDS: '0' }, compiled, servers);
-      return { child: gateway.child, url: `${gateway.url}/graphql` };
-    };
-    const first = await startGateway(redis.url);
-    const second = await startGateway(redis.url);
-    // The control: one process keeping everything in its own memory, as without REDIS_URL.
-    const alone = await startGateway(undefined);
-    // Every page once through each process (JIT warm); Redis then holds every answer and translation.
-    for (const { url } of [first, second, alone]) {
-      for (let page = 0; page < PAGES; page++) {
-        const response = await fetch(url, { method: 'POST', headers: HEADERS, body: pageBody(page) });
-        if (!isRight((await response.json()) as { data?: unknown })) throw new Error(`page ${page} was not answered right`);
-      }
-    }
+    const startGateway = (redisUrl: string | undefined) =>
+      startBenchGateway(upstreams, { ...(redisUrl ? { REDIS_URL: redisUrl } : {}), RESPONSE_CACHE_TTL_SECONDS: '0' }, compiled, servers);
+    // Started together (each waits mostly on its own start-up); the third is the control: one process
+    // keeping everything in its own memory, as without REDIS_URL.
+    const [first, second, alone] = await startTogether<[Server, Server, Server]>([startGateway(redis.url), startGateway(redis.url), startGateway(undefined)], servers);
+    // Every page once through each process (JIT warm), the three side by side; Redis then holds every
+    // answer and translation.
+    await Promise.all(
+      [first, second, alone].map(async ({ url }) => {
+        for (let page = 0; page < PAGES; page++) {
+          const response = await fetch(`${url}/graphql`, { method: 'POST', headers: HEADERS, body: pageBody(page) });
+          if (!isRight((await response.json()) as { data?: unknown })) throw new Error(`page ${page} was not answered right`);
+        }
+      }),
+    );
 
     log(`machine: ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)}; ${ROUNDS} rounds of ${SECONDS} s per setup, ${CONNECTIONS} connections, warm page of 20 problems with translations, one Redis`);
     // Alternated, so a change in what else the machine runs weighs on both setups alike.
