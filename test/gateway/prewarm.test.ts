@@ -180,7 +180,11 @@ describe('translation prewarming (TRANSLATION_PREWARM), one replica', () => {
     // Closing waits for prewarming's loop to end: a loop still running would be waiting for its next
     // page on a timer (one call a second), which the count below shows, with no pause to wait out.
     await gateway.close();
+    // A loop that outlived close would send its next page within a second (one call a second).
+    const atClose = calls.of('pt').length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     calls.stop();
+    expect(calls.of('pt').length).toBe(atClose);
     // The stack's own servers keep no timer; the gateway closed left none of prewarming's.
     expect(timers()).toBeLessThanOrEqual(baseline);
   });
@@ -191,10 +195,12 @@ describe('translation prewarming (TRANSLATION_PREWARM), one replica', () => {
     // No retry within a call (UPSTREAM_RETRIES=0): each refused call is a failed page, which prewarming waits out.
     stack.translation.setFaults({ status: 429, retryAfter: 3, failFirst: 2, routes: ['POST /translate'] });
     const replica = await stack.addGateway({ settings: { translationPrewarm: ['fr'], translationPrewarmCallsPerSecond: 50, upstreamRetries: 0 }, prewarmClock: clock });
-    const done = async () => Number(/gateway_translation_prewarm_problems\{language="fr",state="done"\} (\d+)/.exec(await replica.gateway.metrics.metrics())?.[1]);
+    const problems = async (state: string) => Number(new RegExp(`gateway_translation_prewarm_problems\\{language="fr",state="${state}"\\} (\\d+)`).exec(await replica.gateway.metrics.metrics())?.[1] ?? 0);
     try {
       // The first page, through at its third attempt, counted done.
-      await expect.poll(done, { timeout: 60_000 }).toBeGreaterThan(0);
+      await expect.poll(() => problems('done'), { timeout: 60_000 }).toBeGreaterThan(0);
+      // Retried, not given up: no problem of the refused page was counted failed.
+      expect(await problems('failed')).toBe(0);
     } finally {
       await replica.gateway.close();
       stack.translation.clearFaults();
