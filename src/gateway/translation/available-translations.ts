@@ -48,7 +48,7 @@ export async function availableTranslations(
     wants('ON_REQUEST') ? runtime.offered(context) : undefined,
   ]);
   // Declared or learned here, else as a replica's service detected it when it translated the problem.
-  const source = runtime.sources.of(problem.statement) ?? made.find((entry) => entry.sourceLanguage)?.sourceLanguage ?? null;
+  const source = runtime.sources.of(problem.statement, problem.id) ?? made.find((entry) => entry.sourceLanguage)?.sourceLanguage ?? null;
   // What `translation(to: language)` would serve instead of a machine translation: a curated one, or the original.
   const servedOtherwise = (language: string) => {
     const tag = parseLanguageTag(language);

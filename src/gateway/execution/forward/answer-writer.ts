@@ -34,11 +34,6 @@ export class AnswerWriter {
     this.out += '}';
   }
 
-  /** Whether a link still has to be written (after the walk has settled). */
-  get waiting(): boolean {
-    return this.holes.length > 0;
-  }
-
   /**
    * The text, every link in its place: call once the walk has settled. Concatenated, not joined:
    * V8 links the parts (a rope), and the one flat copy is made where the door writes the answer,

@@ -73,7 +73,8 @@ export function estimateOperation(
   operationName: string | null | undefined,
   variables: Record<string, unknown> = {},
 ): OperationEstimate | undefined {
-  return compileOperationEstimate(schema, document, operationName)(variables);
+  // One request's estimate: nothing is kept, so the document is not searched for arguments reading variables.
+  return estimatorOf(schema, document, operationName, false)(variables);
 }
 
 /** An operation's estimate with the variables of one request (see compileOperationEstimate). */
@@ -86,6 +87,11 @@ export type OperationEstimator = (variables: Record<string, unknown> | undefined
  * coercion and, when arguments read them, the walk. Made once per plan, used by every request.
  */
 export function compileOperationEstimate(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): OperationEstimator {
+  return estimatorOf(schema, document, operationName, true);
+}
+
+/** The estimator of compileOperationEstimate; `keepsWalk`: whether a walk no variable changes is made once, for every request. */
+function estimatorOf(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, keepsWalk: boolean): OperationEstimator {
   const operation = operationOf(document, operationName);
   const rootType = operation && schema.getRootType(operation.operation);
   if (!operation || !rootType) return () => undefined;
@@ -94,7 +100,7 @@ export function compileOperationEstimate(schema: GraphQLSchema, document: Docume
   const rootFields = countRootFields(fragments, new Map(), operation.selectionSet);
   const conditionVariables = conditionVariablesOf(document);
   // The same for every request when no argument reads a variable (argument defaults are the schema's).
-  const fixed: WalkFindings | undefined = argumentsReadVariables(document) ? undefined : walkCost(schema, fragments, operation, rootType, {});
+  const fixed: WalkFindings | undefined = !keepsWalk || argumentsReadVariables(document) ? undefined : walkCost(schema, fragments, operation, rootType, {});
   return (variables = {}) => {
     // Variables that do not coerce make the executor refuse the operation before any field runs, so
     // estimating those from the raw values (for the argument-length check) lets nothing through.
