@@ -2,7 +2,7 @@ import { createGraphQLError } from 'graphql-yoga';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { sha256Of } from '../../../shared/hash.ts';
 import { answerText, hasData } from '../../execution/forward/prepared-operations.ts';
-import { secondsLeft, type ResponseCache } from '../../execution/response-cache/response-cache.ts';
+import { type ResponseCache } from '../../execution/response-cache/response-cache.ts';
 import type { CachedAnswer } from '../../request/cached-answer.ts';
 import type { GatewayRequest } from '../../request/gateway-request.ts';
 import type { GuardList } from '../../request/guards.ts';
@@ -97,12 +97,15 @@ export function batchAnswer({ guards, cache, path, answers, maxOperations }: Bat
     path.registered(gateway, resolved);
     if (planned.strategy === 'delegated') observed.lane = 'delegated';
     const result = await path.execute(gateway, planned);
-    if (result.errors?.length || !hasData(result)) return failedPart(gateway, result);
-    return { result, text: answerText(result), cached: path.keep(gateway, key, planned, result) };
+    if (result.errors?.length || !hasData(result)) return failedPart(gateway, result, planned.strategy === 'delegated');
+    // The kept answer's bytes when it was kept (written once), else the result's text.
+    const kept = path.keep(gateway, key, planned, result);
+    return { result, text: kept?.body ?? answerText(result), cached: kept };
   }
 
-  function failedPart(gateway: GatewayRequest, result: ExecutionResult): BatchPart {
-    return { result, text: resultText(answers.masked(gateway, result)) };
+  /** `delegated`: this operation ran by Mesh's own execution, which logs its errors' causes itself (not the batch's lane, which any one operation sets). */
+  function failedPart(gateway: GatewayRequest, result: ExecutionResult, delegated = false): BatchPart {
+    return { result, text: resultText(answers.masked(gateway, result, delegated)) };
   }
 
   /** The answers as one JSON array: 200 whatever each says (yoga's rule), the validators when every one was cached. */
@@ -110,7 +113,7 @@ export function batchAnswer({ guards, cache, path, answers, maxOperations }: Bat
     const { observed } = gateway;
     observed.lane ??= parts.every((part) => part.result === HIT_RESULT) ? 'cache' : 'direct';
     const pieces: Buffer[] = [OPEN];
-    for (const part of parts) pieces.push(pieces.length > 1 ? COMMA : EMPTY, Buffer.from(part.text));
+    for (const part of parts) pieces.push(pieces.length > 1 ? COMMA : EMPTY, typeof part.text === 'string' ? Buffer.from(part.text) : part.text);
     pieces.push(CLOSE);
     const body = Buffer.concat(pieces);
     // Told to the observers as the batch's results, before masking.
@@ -133,7 +136,7 @@ const EMPTY = Buffer.alloc(0);
 /** A batch's validator: one answer's own, or a digest of all of theirs; it lasts as long as the shortest-lived. */
 function validatorOf(cached: CachedAnswer[], gateway: GatewayRequest): Validator {
   const etag = cached.length === 1 ? cached[0].etag : `"${sha256Of(...cached.map((answer) => answer.etag))}"`;
-  const expiresAt = Date.now() + 1000 * Math.min(...cached.map(secondsLeft));
+  const expiresAt = Math.min(...cached.map((answer) => answer.expiresAt));
   return { etag, expiresAt, ...answerLanguageOf(gateway.languagesServed) };
 }
 

@@ -101,8 +101,8 @@ export function doorAnswers({ observers, cors, maskErrors, onErrors }: DoorAnswe
   }
 
   /** A result as the client gets it: its errors' causes told (Mesh's own execution logs a delegated operation's itself), then masked. */
-  function masked(gateway: GatewayRequest, executed: ExecutionResult): ExecutionResult {
-    if (executed.errors?.length && gateway.observed.lane !== 'delegated') onErrors?.(executed.errors);
+  function masked(gateway: GatewayRequest, executed: ExecutionResult, delegated = gateway.observed.lane === 'delegated'): ExecutionResult {
+    if (executed.errors?.length && !delegated) onErrors?.(executed.errors);
     return maskErrors(executed);
   }
 
