@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { createLruCache } from '../stores/lru-cache.ts';
 import type { KeyValueStore } from '../stores/key-value-store.ts';
 import { sha256Of } from '../../shared/hash.ts';
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
@@ -41,7 +41,7 @@ interface StoredAnswer {
  */
 export function cacheProblemsAnswers({ ttlMs, store, maxBytes = 32 * 1024 * 1024, storeTimeoutMs = 250 }: ProblemsCacheOptions): (schemaHash: string) => ServiceStep {
   // Kept in this process unless a store is given: read and written at once, with no promise.
-  const kept = ttlMs > 0 && !store ? new LRUCache<string, StoredAnswer>({ maxSize: maxBytes, sizeCalculation: sizeInMemory, ttl: ttlMs }) : undefined;
+  const kept = ttlMs > 0 && !store ? createLruCache<StoredAnswer>({ maxBytes, ttlMs, sizeOf: (key, answer) => sizeInMemory(answer, key) }) : undefined;
   const shared = ttlMs > 0 ? store : undefined;
   const read = async (key: string): Promise<StoredAnswer | undefined> => {
     const text = await withStoreTimeout(shared!, () => shared!.get(key), storeTimeoutMs).catch(() => undefined);
