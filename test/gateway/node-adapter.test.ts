@@ -150,7 +150,7 @@ describe('answers from the cache in front of yoga', () => {
 
 describe('what the node:http adapter answers and hands on', () => {
   const cache = createResponseCache({ ttlMs: 30_000, translationOnlyTtlMs: 30_000 });
-  const handedOn: { method?: string; body?: unknown; paramsChecked?: GatewayRequest['paramsChecked'] }[] = [];
+  const handedOn: { method?: string; body?: unknown; handedOn?: GatewayRequest['handedOn'] }[] = [];
   let server: RunningServer;
   const QUERY_TEXT = '{ a }';
   /** The variables each params check saw; a request with `x-refuse` is refused. */
@@ -189,7 +189,7 @@ describe('what the node:http adapter answers and hands on', () => {
         // A body already read comes along as `request.body`, an async iterable of its bytes (as yoga's adapter takes it).
         const given = (request as { body?: AsyncIterable<Buffer> }).body;
         const finish = (received: string) => {
-          handedOn.push({ method: request.method, body: received, paramsChecked: gateway.paramsChecked });
+          handedOn.push({ method: request.method, body: received, handedOn: gateway.handedOn });
           response.writeHead(299, { 'content-type': 'text/plain' });
           response.end(received);
         };
@@ -282,11 +282,12 @@ describe('what the node:http adapter answers and hands on', () => {
   it('hands a miss on with the key it looked up, so that yoga neither checks its params nor reads the cache again', async () => {
     handedOn.length = 0;
     await send({ body: JSON.stringify({ query: '{ b }' }) });
-    expect(handedOn).toEqual([expect.objectContaining({ paramsChecked: { cacheKey: cache.keyOf('Bearer k', { query: '{ b }' }) } })]);
-    // What it did not look up (a batch) is yoga's to check and look up.
+    const cacheKey = cache.keyOf('Bearer k', { query: '{ b }' });
+    expect(handedOn).toEqual([expect.objectContaining({ handedOn: { batchChecked: false, operations: [{ resolved: { query: '{ b }' }, lookedUp: true, cacheKey }] } })]);
+    // What it did not look up (a batch, with no plans to serve it) is yoga's to check and look up.
     handedOn.length = 0;
     await send({ body: JSON.stringify([{ query: '{ b }' }]) });
-    expect(handedOn).toEqual([expect.objectContaining({ paramsChecked: undefined })]);
+    expect(handedOn).toEqual([expect.objectContaining({ handedOn: undefined })]);
   });
 
   it.each([

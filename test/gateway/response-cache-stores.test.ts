@@ -149,8 +149,8 @@ describe('response cache: requests known by their bytes', () => {
     const translating = { query: '{ translation { x } }' };
     const plain = { query: '{ problems { id } }' };
     const rawKeys = [translating, plain].map((params) => cache.rawKeyOf('Bearer a', 'POST', JSON.stringify(params), 'es'));
-    cache.remember(rawKeys[0], { key: cache.keyOf('Bearer a', translating, 'es'), params: translating, rawLength: 30 });
-    cache.remember(rawKeys[1], { key: cache.keyOf('Bearer a', plain, 'es'), params: plain, rawLength: 30 });
+    cache.remember(rawKeys[0], { key: cache.keyOf('Bearer a', translating, 'es'), params: translating, query: translating.query, rawLength: 30 });
+    cache.remember(rawKeys[1], { key: cache.keyOf('Bearer a', plain, 'es'), params: plain, query: plain.query, rawLength: 30 });
     expect(cache.recall(rawKeys[0])?.params).toBe(translating);
     variant = 'v2';
     expect(cache.recall(rawKeys[0])).toBeUndefined();
@@ -161,8 +161,8 @@ describe('response cache: requests known by their bytes', () => {
     const cache = createResponseCache({ ttlMs: 30_000, translationOnlyTtlMs: 30_000, maxKnownRequestBytes: 5000 });
     const rawKeys = ['a', 'b', 'c'].map((letter) => cache.rawKeyOf('Bearer a', 'POST', letter));
     // Each counts 2 × (its raw key, its key of 43 and 1000 characters) + 128: two fit in 5000.
-    rawKeys.forEach((rawKey, index) => cache.remember(rawKey, { key: cache.keyOf('Bearer a', { query: `{ n${index} }` }), params: { query: `{ n${index} }` }, rawLength: 1000 }));
-    expect(cache.recall(rawKeys[2])).toEqual({ key: cache.keyOf('Bearer a', { query: '{ n2 }' }), params: { query: '{ n2 }' }, rawLength: 1000 });
+    rawKeys.forEach((rawKey, index) => cache.remember(rawKey, { key: cache.keyOf('Bearer a', { query: `{ n${index} }` }), params: { query: `{ n${index} }` }, query: `{ n${index} }`, rawLength: 1000 }));
+    expect(cache.recall(rawKeys[2])).toEqual({ key: cache.keyOf('Bearer a', { query: '{ n2 }' }), params: { query: '{ n2 }' }, query: '{ n2 }', rawLength: 1000 });
     expect(cache.recall(rawKeys[1])?.params).toEqual({ query: '{ n1 }' });
     expect(cache.recall(rawKeys[0])).toBeUndefined();
   });

@@ -4,7 +4,7 @@ import { Kind, Lexer, Source, TokenKind, parse, print, visit, type DocumentNode 
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { withStoreTimeout } from '../../shared/with-timeout.ts';
 import { createMemoryKeyValueStore, type KeyValueStore, type WriteBound } from '../stores/key-value-store.ts';
-import { gatewayRequestOf } from '../request/gateway-request.ts';
+import { gatewayRequestOf, handedOperationOf } from '../request/gateway-request.ts';
 import { ErrorCode } from '../errors.ts';
 import { defaultOf, SettingsError } from '../settings.ts';
 
@@ -168,7 +168,13 @@ export function createPersistedDocuments({
 export function usePersistedQueries(options: PersistedQueriesOptions | PersistedDocuments = {}): Plugin {
   const persisted = 'resolve' in options ? options : createPersistedDocuments(options);
   return {
-    async onParams({ request, params, setParams }) {
+    async onParams({ request, params, context, setParams }) {
+      // Resolved by the front door before it handed the request on (a document it does not plan).
+      const handed = handedOperationOf(context);
+      if (handed) {
+        if (handed.resolved) setParams(handed.resolved as typeof params);
+        return;
+      }
       const resolved = await persisted.resolve(params as PersistedParams, request.method, request.url);
       if (resolved && resolved.params !== params) setParams(resolved.params as typeof params);
     },

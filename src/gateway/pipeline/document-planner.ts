@@ -1,4 +1,6 @@
-import { BREAK, visit, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import { BREAK, GraphQLError, visit, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { ErrorCode } from '../errors.ts';
 import type { RequestHead } from '../request/observed-request.ts';
 import type { PreparedOperation, PreparedOperations } from '../execution/forward/prepared-operations.ts';
 import type { SingleSourceFastPath } from '../execution/forward/single-source-fast-path.ts';
@@ -38,42 +40,79 @@ export interface PlanningContext {
   params: { query: string; operationName?: string | null };
 }
 
-/** Plans a text the first time it is asked: what forwards or delegates it, or null to leave it to yoga. */
-export type DocumentPlanner = (query: string, operationName: string | null | undefined, request: RequestHead) => PreparedOperation | null;
+/** The engine's errors for a document it refused (parse or validation), answered by the front door as yoga would answer them. */
+export interface DocumentErrors {
+  errors: readonly GraphQLError[];
+}
+
+/**
+ * Plans a text the first time it is asked: what forwards or delegates it, the engine's errors when
+ * it does not parse or validate, or null to leave it to yoga.
+ */
+export type DocumentPlanner = (query: string, operationName: string | null | undefined, request: RequestHead) => PreparedOperation | DocumentErrors | null;
 
 /**
  * Plans a document the first time the front door sees its text, as it plans it the thousandth time:
  * parsed and validated once by the engine's own checks, then forwarded whole when the problems
  * service answers it alone, in one piece, else delegated by Mesh's own execution
- * (prepared-operations.ts keeps the plan). A text that does not parse or validate, that is not
- * trusted, that asks for introspection or incremental delivery, or that is no query is planned as
- * yoga's (null), which words its errors and serves it. So which way a request takes depends on what
- * its document is, never on whether the process saw it before.
+ * (prepared-operations.ts keeps the plan). A text that does not parse or validate gets the engine's
+ * own errors (kept here per text, as yoga's parser and validation caches keep them), which the
+ * door answers as yoga would. A text that is not trusted, that asks for introspection or
+ * incremental delivery, or that is no query is planned as yoga's (null). So which way a request
+ * takes depends on what its document is, never on whether the process saw it before.
  *
  * Introspection stays yoga's: yoga applies the introspection switch per request (a validation rule
- * it adds once it has seen the request), which the checks here do not see.
+ * it adds once it has seen the request), which the checks here do not see; so is a document whose
+ * errors depend on the request (its method, its operation name: no operation to run, a mutation by
+ * GET), and an error that is no GraphQL error (yoga words it).
  */
 export function documentPlanner({ checks, forwarding, delegated, prepared, trustedTexts }: DocumentPlannerOptions): DocumentPlanner {
-  const planOf = (query: string, operationName: string | null | undefined, request: RequestHead): PreparedOperation | null => {
+  // By text: parsing and validation do not depend on the operation name or the request.
+  const refused = new LRUCache<string, DocumentErrors>({ maxSize: MAX_REFUSED_BYTES, sizeCalculation: (_, query) => 2 * query.length + 1024 });
+  const planOf = (query: string, operationName: string | null | undefined, request: RequestHead): PreparedOperation | DocumentErrors | null => {
     // Only the manifest's texts: the persisted documents have turned a hash, an id or another
     // printing of an entry into the entry's own text by now; anything else is yoga's to refuse.
     if (trustedTexts && !trustedTexts.has(query)) return null;
+    let document: DocumentNode;
+    let checked: EnvelopedDocumentChecks;
     try {
-      const { parse, validate, schema } = checks({ request, params: { query, operationName } });
-      const document = parse(query) as DocumentNode;
-      if (validate(schema, document).length > 0 || asksIntrospection(document)) return null;
-      return forwarding?.prepare(schema, document, operationName) ?? delegated.prepare(schema, document, operationName) ?? null;
-    } catch {
-      // A syntax error or a limit met while parsing: yoga words it.
-      return null;
+      checked = checks({ request, params: { query, operationName } });
+      document = checked.parse(query) as DocumentNode;
+    } catch (error) {
+      return isParseFailure(error) ? keptRefusal(query, { errors: [error] }) : null;
     }
+    const { validate, schema } = checked;
+    const errors = validate(schema, document);
+    if (asksIntrospection(document)) return null;
+    if (errors.length > 0) return keptRefusal(query, { errors });
+    return forwarding?.prepare(schema, document, operationName) ?? delegated.prepare(schema, document, operationName) ?? null;
+  };
+  const keptRefusal = (query: string, errors: DocumentErrors): DocumentErrors => {
+    refused.set(query, errors);
+    return errors;
   };
   return (query, operationName, request) => {
     if (!prepared.keeps(query)) return null;
+    const known = refused.get(query);
+    if (known) return known;
     const plan = planOf(query, operationName, request);
-    prepared.remember(query, operationName, plan);
+    if (!plan || 'bind' in plan) prepared.remember(query, operationName, plan);
     return plan;
   };
+}
+
+/** Most the refused texts kept take (counting two bytes a character). */
+const MAX_REFUSED_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A syntax error or the token limit met while parsing, as the engine marks them: the same whatever
+ * the request. Not "no operation to run" or a mutation by GET, which yoga's parse hook throws for
+ * one request's operation name and method.
+ */
+function isParseFailure(error: unknown): error is GraphQLError {
+  if (!(error instanceof GraphQLError)) return false;
+  const code = error.extensions?.code;
+  return code === 'GRAPHQL_PARSE_FAILED' || code === ErrorCode.OperationLimitExceeded;
 }
 
 /** Whether the document selects `__schema` or `__type` anywhere (`__typename` is no introspection of the schema). */

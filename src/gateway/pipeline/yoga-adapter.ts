@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { estimateExecution } from '../execution/shape/operation-cost.ts';
-import { gatewayRequestOf, type GatewayRequest } from '../request/gateway-request.ts';
+import { gatewayRequestOf, takeHandedOperation, type GatewayRequest } from '../request/gateway-request.ts';
 import { responseOf, UNEXPECTED_ERROR, UNEXPECTED_RESULT, type EarlyAnswer } from '../request/early-answer.ts';
 import type { GuardList } from '../request/guards.ts';
 import { asksOperation, createGatewayRequest } from './create-gateway-request.ts';
@@ -54,10 +54,13 @@ export function useGatewayPipeline(guards: GuardList): Plugin {
     },
     onRequestParse({ serverContext }) {
       const gateway = gatewayRequestOf(serverContext);
-      if (!gateway?.graphql || guards.batch.length === 0) return undefined;
+      if (!gateway?.graphql || (guards.batch.length === 0 && !gateway.handedOn)) return undefined;
       return {
         async onRequestParseDone({ requestParserResult }) {
-          if (!Array.isArray(requestParserResult)) return;
+          const handedOn = gateway.handedOn;
+          // The operations the front door began, as yoga parsed them (the same body, the same order).
+          if (handedOn) handedOn.parsed = Array.isArray(requestParserResult) ? requestParserResult : [requestParserResult];
+          if (!Array.isArray(requestParserResult) || handedOn?.batchChecked) return;
           const refusal = await runBatchGuards(guards.batch, gateway, requestParserResult.length);
           if (refusal) throw refusal;
         },
@@ -65,9 +68,10 @@ export function useGatewayPipeline(guards: GuardList): Plugin {
     },
     onParams({ params, context }) {
       const gateway = gatewayRequestOf(context);
-      // The front door ran them on this very operation before handing the request on.
-      if (!gateway || gateway.paramsChecked) return;
-      const refusal = runParamsGuards(guards.params, gateway, params);
+      if (!gateway) return;
+      // The front door ran them on this very operation before handing the request on: its verdict stands.
+      const handed = gateway.handedOn && takeHandedOperation(gateway, params, context);
+      const refusal = handed ? handed.refusal : runParamsGuards(guards.params, gateway, params);
       if (refusal) throw refusal;
     },
     onExecute({ args, setResultAndStopExecution }) {

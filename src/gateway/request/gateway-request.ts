@@ -1,3 +1,4 @@
+import type { GraphQLError } from 'graphql';
 import type { ObservedRequest, RequestHead } from './observed-request.ts';
 import type { CachedAnswer } from './cached-answer.ts';
 import type { LanguagesServed } from './answer-language.ts';
@@ -43,11 +44,11 @@ export interface GatewayRequest {
   /** The response cache's answers for this request's operations, when yoga served it (use-response-cache.ts). */
   responseCache?: { operations: number; answers: CachedAnswer[] };
   /**
-   * Set by the front door (pipeline/front-door/) when it read this request's one operation, ran the
-   * params guards on it and looked it up in the response cache, then handed it on to yoga: yoga's
-   * stages do not run those guards or read the cache again, and keep the answer under `cacheKey`.
+   * Set by the front door (pipeline/front-door/) when it hands on to yoga a request whose operations
+   * it has begun (a document it does not plan): what it did already, so that yoga's stages do none
+   * of it twice (yoga-adapter.ts, persisted-documents.ts, use-response-cache.ts).
    */
-  paramsChecked?: { cacheKey: string | undefined };
+  handedOn?: HandedOn;
   /**
    * The reader's languages, from `Accept-Language`, read once when the request arrives (bounded:
    * translation/accept-language.ts): what translation fields without `to:` negotiate with, and what
@@ -70,4 +71,45 @@ export interface RequestArrival {
 /** The request a yoga server context or an execution context carries, if any. */
 export function gatewayRequestOf(context: unknown): GatewayRequest | undefined {
   return (context as { gateway?: GatewayRequest } | null | undefined)?.gateway;
+}
+
+/** What the front door did for a request before handing it on to yoga (GatewayRequest.handedOn). */
+export interface HandedOn {
+  /** Whether the batch guards ran (a batch). */
+  batchChecked: boolean;
+  /** Each operation, in the order of the request (one, or a batch's). */
+  operations: HandedOperation[];
+  /** The operations' parameters as yoga parsed them, in the same order (found by handedOperationOf). */
+  parsed?: readonly unknown[];
+}
+
+/** One operation the front door began before handing it on: everything up to its plan. */
+export interface HandedOperation {
+  /** The params guards' refusal, or the error resolving its persisted document met: its whole answer. */
+  refusal?: GraphQLError;
+  /** Its parameters with the persisted document resolved (as yoga's persisted documents would make them); undefined: as sent. */
+  resolved?: { query: string; variables?: unknown; operationName?: string | null };
+  /** Whether it was looked up in the response cache (a miss), under `cacheKey`: not read again, kept there. */
+  lookedUp: boolean;
+  cacheKey?: string;
+}
+
+/** Where yoga's stages find an operation's HandedOperation: on the operation's own context (a batch's each have one). */
+const HANDED_OPERATION = Symbol('handed operation');
+
+/**
+ * The HandedOperation of the operation yoga parsed as `params`, put on its context for the stages
+ * after (whose parameters may have been replaced by then); undefined when the door did not begin it.
+ */
+export function takeHandedOperation(gateway: GatewayRequest, params: unknown, context: object): HandedOperation | undefined {
+  const handedOn = gateway.handedOn;
+  const index = handedOn?.parsed ? handedOn.parsed.indexOf(params) : -1;
+  const handed = index < 0 ? undefined : handedOn!.operations[index];
+  if (handed) (context as { [HANDED_OPERATION]?: HandedOperation })[HANDED_OPERATION] = handed;
+  return handed;
+}
+
+/** The HandedOperation takeHandedOperation put on an operation's context, if any. */
+export function handedOperationOf(context: unknown): HandedOperation | undefined {
+  return (context as { [HANDED_OPERATION]?: HandedOperation } | null | undefined)?.[HANDED_OPERATION];
 }

@@ -3,7 +3,13 @@ import { LRUCache } from 'lru-cache';
 /** A request seen before, by its bytes: what they parse to and its key (keyOf). */
 export interface KnownRequest {
   key: string;
-  params: { query: string; variables?: unknown; operationName?: string | null };
+  /**
+   * Its parameters as sent, as the params guards read them (a persisted-query hash without its
+   * document, say): the same bytes again are judged as the first time.
+   */
+  params: { query?: string; variables?: unknown; operationName?: string | null; extensions?: Record<string, unknown>; documentId?: string };
+  /** The document its key was made of (its persisted document, resolved). */
+  query: string;
   /** The length of the bytes it was parsed from (what remembering it costs). */
   rawLength: number;
   /**
@@ -28,8 +34,10 @@ export interface KnownRequestsOptions {
  * parsed or keyed again (the front door's hits).
  */
 export function createKnownRequests({ maxBytes, translationVariant, mayTranslate }: KnownRequestsOptions) {
-  // The parameters are as long as the bytes they came from, give or take their escapes.
-  const known = new LRUCache<string, KnownRequest>({ maxSize: maxBytes, sizeCalculation: (request, rawKey) => 2 * (rawKey.length + request.key.length + request.rawLength) + 128 });
+  // The parameters are as long as the bytes they came from, give or take their escapes; a
+  // persisted document resolved is held besides.
+  const sizeOf = (request: KnownRequest, rawKey: string) => 2 * (rawKey.length + request.key.length + request.rawLength + (request.query === request.params.query ? 0 : request.query.length)) + 128;
+  const known = new LRUCache<string, KnownRequest>({ maxSize: maxBytes, sizeCalculation: sizeOf });
   const credentials = credentialClasses();
   return {
     // Equal keys only for equal credentials, languages, method and bytes: each part but the last is
@@ -41,7 +49,7 @@ export function createKnownRequests({ maxBytes, translationVariant, mayTranslate
       return request?.variant === undefined || request.variant === translationVariant?.() ? request : undefined;
     },
     remember(rawKey: string, request: KnownRequest): void {
-      const variant = translationVariant && mayTranslate(request.params.query) ? translationVariant() : undefined;
+      const variant = translationVariant && mayTranslate(request.query) ? translationVariant() : undefined;
       known.set(rawKey, variant === undefined ? request : { ...request, variant });
     },
   };

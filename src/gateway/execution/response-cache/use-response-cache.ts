@@ -1,7 +1,7 @@
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { sha256Of } from '../../../shared/hash.ts';
-import { gatewayRequestOf } from '../../request/gateway-request.ts';
+import { gatewayRequestOf, handedOperationOf } from '../../request/gateway-request.ts';
 import { answerLanguageHeaders, answerLanguageOf, noteAnswerLanguage } from '../../request/languages-served.ts';
 import { cachingHeaders, matchesEtag, secondsLeft, type ResponseCache } from './response-cache.ts';
 
@@ -34,9 +34,9 @@ export function useResponseCache(cache: ResponseCache): Plugin {
       const state = (gateway.responseCache ??= { operations: 0, answers: [] });
       state.operations += 1;
       // The front door looked this operation up already (a miss): read once per request, kept under its key.
-      const lookedUp = gateway.paramsChecked;
-      const key = lookedUp?.cacheKey ?? cache.keyOf(request.headers.get('authorization'), params as { query: string }, gateway.readerLanguages.key);
-      const answer = lookedUp ? undefined : await cache.read(key);
+      const handed = handedOperationOf(context);
+      const key = handed?.cacheKey ?? cache.keyOf(request.headers.get('authorization'), params as { query: string }, gateway.readerLanguages.key);
+      const answer = handed?.lookedUp ? undefined : await cache.read(key);
       if (answer) {
         state.answers.push(answer);
         noteAnswerLanguage(gateway, answer);

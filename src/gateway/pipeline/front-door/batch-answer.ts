@@ -1,18 +1,18 @@
 import { createGraphQLError } from 'graphql-yoga';
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import type { GraphQLError, ExecutionResult } from 'graphql';
 import { sha256Of } from '../../../shared/hash.ts';
-import { answerText, hasData } from '../../execution/forward/prepared-operations.ts';
+import { answerText } from '../../execution/forward/prepared-operations.ts';
 import { type ResponseCache } from '../../execution/response-cache/response-cache.ts';
 import type { CachedAnswer } from '../../request/cached-answer.ts';
 import type { GatewayRequest } from '../../request/gateway-request.ts';
 import type { GuardList } from '../../request/guards.ts';
 import { answerLanguageOf, noteAnswerLanguage } from '../../request/languages-served.ts';
 import { operationNameOf } from '../../request/observed-request.ts';
-import { runBatchGuards, runParamsGuards } from '../guard-list.ts';
+import { runBatchGuards } from '../guard-list.ts';
 import type { DoorAnswers, Validator } from './door-answers.ts';
 import type { DoorAnswer } from './door-request.ts';
 import { contentTypeOf } from './media-type.ts';
-import type { OperationPath, PlannedOperation, ResolvedOperation } from './operation-path.ts';
+import type { AdmittedOperation, OperationPath, PlannedOperation, ResolvedOperation } from './operation-path.ts';
 import type { DoorParams } from './request-params.ts';
 import { resultText } from './result-answer.ts';
 
@@ -25,8 +25,8 @@ export interface BatchAnswerOptions {
   maxOperations: number;
 }
 
-/** One operation of a batch once its document is known: resolved and planned, or the error that answers it. */
-type ReadyOperation = { params: DoorParams; resolved: ResolvedOperation; planned: PlannedOperation } | { params: DoorParams; error: GraphQLError };
+/** One operation of a batch once its document is known: admitted and planned, or the result that answers it (a refusal, its document's errors). */
+type ReadyOperation = { params: DoorParams; resolved: ResolvedOperation; planned: PlannedOperation } | { params: DoorParams; failed: ExecutionResult };
 
 /** One operation's answer in a batch: the result the observers read, the text written, the cached answer it is (a hit, or one just kept). */
 interface BatchPart {
@@ -40,25 +40,32 @@ const HIT_RESULT: ExecutionResult = Object.freeze({});
 
 /**
  * A batch (a JSON array of operations) on the straight path, answered as one JSON array, with yoga's
- * limits, errors and headers. The batch is the door's when every operation is (each resolved and
- * planned before any guard runs, so that nothing runs twice should it be yoga's after all); then
- * the batch guards once, and each operation its params guards, one cache read, its operation guards
- * and its run, side by side as yoga runs them. Its answer carries the cache's validators only when
- * every operation's answer was cached, for as long as the shortest-lived of them.
+ * limits, errors and headers: the batch guards once, then each operation admitted (its params
+ * guards, then its persisted document resolved) and planned, as a single request's. The batch is
+ * the door's when every operation is; else it is handed on to yoga with what was done of each
+ * (GatewayRequest.handedOn: no guard runs twice, no document is resolved twice). Then each
+ * operation its one cache read and its run, side by side as yoga runs them. Its answer carries
+ * the cache's validators only when every operation's answer was cached, for as long as the
+ * shortest-lived of them.
  */
 export function batchAnswer({ guards, cache, path, answers, maxOperations }: BatchAnswerOptions) {
   /** The batch's answer, or undefined for yoga to serve it whole. */
   async function answer(gateway: GatewayRequest, operations: (DoorParams | undefined)[], mediaType: string): Promise<DoorAnswer | undefined> {
     if (maxOperations <= 0 || operations.length > maxOperations) return refuseBatch(gateway, operations.length, mediaType);
-    if (operations.length === 0) return undefined;
-    const ready: ReadyOperation[] = [];
-    for (const params of operations) {
-      const operation = params && (await readyOf(gateway, params));
-      if (!operation) return undefined;
-      ready.push(operation);
-    }
+    // An empty batch, or an operation that is no object of parameters: yoga words the error, with nothing done here.
+    if (operations.length === 0 || operations.includes(undefined)) return undefined;
     const refusal = await runBatchGuards(guards.batch, gateway, operations.length);
     if (refusal) return answers.result(gateway, { errors: [refusal] }, mediaType);
+    const admitted = await Promise.all((operations as DoorParams[]).map((params) => path.admit(gateway, params)));
+    const ready: ReadyOperation[] = [];
+    for (const operation of admitted) {
+      const planned = readyOf(gateway, operation);
+      if (!planned) {
+        gateway.handedOn = { batchChecked: true, operations: admitted.map((each) => path.handed(each)) };
+        return undefined;
+      }
+      ready.push(planned);
+    }
     const parts = await Promise.all(ready.map((operation) => partOf(gateway, operation)));
     return written(gateway, parts, mediaType);
   }
@@ -69,24 +76,25 @@ export function batchAnswer({ guards, cache, path, answers, maxOperations }: Bat
     return answers.result(gateway, { errors: [refusal ?? limitError(maxOperations)] }, mediaType);
   }
 
-  /** An operation resolved and planned, or its error; undefined when it is yoga's. */
-  async function readyOf(gateway: GatewayRequest, params: DoorParams): Promise<ReadyOperation | undefined> {
-    const resolved = await path.resolve(params, gateway.head);
-    if (resolved instanceof GraphQLError) return { params, error: resolved };
+  /** An admitted operation planned, or the result that answers it; undefined when it is yoga's. */
+  function readyOf(gateway: GatewayRequest, operation: AdmittedOperation): ReadyOperation | undefined {
+    const { params } = operation;
+    if ('refusal' in operation) return { params, failed: { errors: [operation.refusal] } };
+    const { resolved } = operation;
     const planned = resolved && path.planOf(resolved.params, gateway.head);
-    return planned && { params, resolved, planned };
+    if (!planned) return undefined;
+    return 'run' in planned ? { params, resolved: resolved!, planned } : { params, failed: planned };
   }
 
-  /** One operation's answer: its params guards, one cache read, or its run (kept when it may be). */
+  /** One operation's answer: its result when it failed, else one cache read, or its run (kept when it may be). */
   async function partOf(gateway: GatewayRequest, operation: ReadyOperation): Promise<BatchPart> {
     const { observed } = gateway;
     // Each operation is one entry of the request's operations, keyed by its own parameters.
-    const refused = runParamsGuards(guards.params, gateway, operation.params) ?? ('error' in operation ? operation.error : undefined);
-    if (refused) {
+    if ('failed' in operation) {
       observed.operations.set(operation.params, { name: operationNameOf(operation.params.operationName) });
-      return failedPart(gateway, { errors: [refused] });
+      return failedPart(gateway, operation.failed);
     }
-    const { resolved, planned } = operation as Exclude<ReadyOperation, { error: GraphQLError }>;
+    const { resolved, planned } = operation;
     observed.operations.set(operation.params, { name: operationNameOf(planned.operation.name?.value), type: 'query' });
     const key = path.keyOf(gateway, resolved.params);
     const cached = key === undefined ? undefined : await cache.read(key);
@@ -94,13 +102,10 @@ export function batchAnswer({ guards, cache, path, answers, maxOperations }: Bat
       noteAnswerLanguage(gateway, cached);
       return { result: HIT_RESULT, text: cached.body, cached };
     }
-    path.registered(gateway, resolved);
-    if (planned.strategy === 'delegated') observed.lane = 'delegated';
-    const result = await path.execute(gateway, planned);
-    if (result.errors?.length || !hasData(result)) return failedPart(gateway, result, planned.strategy === 'delegated');
+    const ran = await path.runMiss(gateway, resolved, planned, key);
+    if (!ran.answered) return failedPart(gateway, ran.result, planned.strategy === 'delegated');
     // The kept answer's bytes when it was kept (written once), else the result's text.
-    const kept = path.keep(gateway, key, planned, result);
-    return { result, text: kept?.body ?? answerText(result), cached: kept };
+    return { result: ran.result, text: ran.kept?.body ?? answerText(ran.result), cached: ran.kept };
   }
 
   /** `delegated`: this operation ran by Mesh's own execution, which logs its errors' causes itself (not the batch's lane, which any one operation sets). */

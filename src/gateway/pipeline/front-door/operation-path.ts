@@ -4,13 +4,14 @@ import { compileOperationEstimate, type OperationEstimator } from '../../executi
 import type { CacheableParams, ResponseCache } from '../../execution/response-cache/response-cache.ts';
 import type { PersistedDocuments } from '../../guards/persisted-documents.ts';
 import type { CachedAnswer } from '../../request/cached-answer.ts';
-import type { GatewayRequest } from '../../request/gateway-request.ts';
+import type { GatewayRequest, HandedOperation } from '../../request/gateway-request.ts';
 import type { GuardList, MaybePromise } from '../../request/guards.ts';
 import { answerLanguageOf } from '../../request/languages-served.ts';
+import { hasData } from '../../execution/forward/prepared-operations.ts';
 import type { OperationEstimate } from '../../request/operation-estimate.ts';
 import type { RequestHead } from '../../request/observed-request.ts';
-import type { DocumentPlanner } from '../document-planner.ts';
-import { runOperationGuards } from '../guard-list.ts';
+import type { DocumentErrors, DocumentPlanner } from '../document-planner.ts';
+import { runOperationGuards, runParamsGuards } from '../guard-list.ts';
 import type { DoorParams } from './request-params.ts';
 
 /** What the door needs to answer planned operations itself. */
@@ -31,6 +32,20 @@ export interface OperationPathOptions {
   persisted?: PersistedDocuments;
 }
 
+/**
+ * An operation let in: its params guards passed and its persisted document resolved (`resolved`,
+ * undefined when the door does not serve it), or refused (`refusal`: the params guards', or the
+ * error resolving its persisted document met). `params`: as sent, as the params guards read them.
+ */
+export type AdmittedOperation = { params: DoorParams; refusal: GraphQLError } | { params: DoorParams; resolved: ResolvedOperation | undefined };
+
+/** A miss run: its result, and the answer kept of it (undefined when it may not be kept); `answered`: with data and without errors. */
+export interface RanOperation {
+  result: ExecutionResult;
+  answered: boolean;
+  kept: CachedAnswer | undefined;
+}
+
 /** An operation's parameters with its persisted document resolved, and the hash to keep it under once it has validated. */
 export interface ResolvedOperation {
   params: CacheableParams;
@@ -47,9 +62,10 @@ export interface PlannedOperation {
 
 /**
  * The steps of one operation on the straight path, each a plain function, which a single request
- * and each operation of a batch take in their own order (front-door.ts, batch-answer.ts): its
- * persisted document resolved, its cache key, its plan bound to its variables, its execution behind
- * the operation guards, and its answer kept.
+ * and each operation of a batch take (single-answer.ts, batch-answer.ts): admitted (its params
+ * guards, then its persisted document resolved), its cache key, its plan bound to its variables,
+ * and a miss run (registered, executed behind the operation guards, kept); or what was done of it,
+ * handed on to yoga.
  */
 export function operationPath({ guards, cache, direct, persisted }: OperationPathOptions) {
   // Each plan's cost estimate, compiled the first time a request of its text arrives and dropped with
@@ -60,6 +76,15 @@ export function operationPath({ guards, cache, direct, persisted }: OperationPat
     if (!estimator) estimators.set(prepared, (estimator = compileOperationEstimate(prepared.schema, prepared.document, operationName)));
     return estimator;
   };
+
+  /** The params guards on the parameters as sent, then (let through) its persisted document resolved. */
+  function admit(gateway: GatewayRequest, params: DoorParams): MaybePromise<AdmittedOperation> {
+    const refusal = runParamsGuards(guards.params, gateway, params);
+    if (refusal) return { params, refusal };
+    const resolved = resolve(params, gateway.head);
+    if (resolved instanceof Promise) return resolved.then((settled) => admitted(params, settled));
+    return admitted(params, resolved);
+  }
 
   /**
    * The parameters with a persisted-query hash or trusted document id resolved to their document
@@ -80,6 +105,18 @@ export function operationPath({ guards, cache, direct, persisted }: OperationPat
     return resolvedOf(params, resolved);
   }
 
+  /**
+   * What the door did of an admitted operation it hands on to yoga: its refusal, its parameters as
+   * resolved here (yoga's persisted documents do not resolve them again), and, when it was looked
+   * up in the response cache and missed, its key.
+   */
+  function handed(operation: AdmittedOperation, cacheKey?: string): HandedOperation {
+    if ('refusal' in operation) return { refusal: operation.refusal, lookedUp: false };
+    // Without the persisted documents here, yoga's resolve them.
+    const resolved = operation.resolved?.params ?? (persisted ? (operation.params as CacheableParams) : undefined);
+    return { resolved, lookedUp: cacheKey !== undefined, cacheKey };
+  }
+
   /** The operation's response-cache key (response-cache.ts), when the cache is on. */
   function keyOf({ head, readerLanguages }: GatewayRequest, params: CacheableParams): string | undefined {
     // The reader's languages as read once on arrival (bounded, normalized), never the raw header.
@@ -88,19 +125,34 @@ export function operationPath({ guards, cache, direct, persisted }: OperationPat
 
   /**
    * The plan of the operation, bound to its variables: found among the texts seen, or made now for a
-   * text seen for the first time; undefined leaves it to yoga (no plan, or variables that do not
-   * coerce: graphql-js words the error).
+   * text seen for the first time; the engine's errors for a document that does not parse or
+   * validate; undefined leaves it to yoga (no plan, or variables that do not coerce: graphql-js
+   * words the error).
    */
-  function planOf(params: CacheableParams, request: RequestHead): PlannedOperation | undefined {
+  function planOf(params: CacheableParams, request: RequestHead): PlannedOperation | DocumentErrors | undefined {
     if (!direct) return undefined;
     const found = direct.operations.find(params.query, params.operationName);
     const prepared = found === undefined ? direct.plan?.(params.query, params.operationName, request) : found;
     if (!prepared) return undefined;
+    if (!('bind' in prepared)) return prepared;
     const variables = (params.variables ?? undefined) as Record<string, unknown> | undefined;
     const estimate = estimatorOf(prepared, params.operationName)(variables);
     if (!estimate?.coercedVariables) return undefined;
     const run = prepared.bind(variables, estimate.coercedVariables);
     return run && { run, operation: prepared.operation, estimate, strategy: prepared.strategy ?? 'forwarded' };
+  }
+
+  /**
+   * A miss, run: its persisted document registered (its plan says it validated), the operation
+   * guards and the run, and the answer kept under `key` when it may be. A delegated operation says
+   * so on the request (its lane): Mesh's own execution logs its errors' causes.
+   */
+  async function runMiss(gateway: GatewayRequest, resolved: ResolvedOperation, planned: PlannedOperation, key: string | undefined): Promise<RanOperation> {
+    registered(gateway, resolved);
+    if (planned.strategy === 'delegated') gateway.observed.lane = 'delegated';
+    const result = await execute(gateway, planned);
+    const answered = !result.errors?.length && hasData(result);
+    return { result, answered, kept: answered ? keep(gateway, key, planned, result) : undefined };
   }
 
   /** Keeps a document sent with its hash once its plan says it validated (as yoga's plugin does once validation ends). */
@@ -124,10 +176,14 @@ export function operationPath({ guards, cache, direct, persisted }: OperationPat
     return key === undefined ? undefined : cache.keep(key, operation, result, answerLanguageOf(gateway.languagesServed));
   }
 
-  return { resolve, keyOf, planOf, registered, execute, keep };
+  return { admit, handed, keyOf, planOf, runMiss };
 }
 
 export type OperationPath = ReturnType<typeof operationPath>;
+
+function admitted(params: DoorParams, resolved: ResolvedOperation | GraphQLError | undefined): AdmittedOperation {
+  return resolved instanceof GraphQLError ? { params, refusal: resolved } : { params, resolved };
+}
 
 function resolvedOf(params: DoorParams, resolved: { params: { query: string }; register?: string } | undefined): ResolvedOperation | undefined {
   if (resolved) return { params: resolved.params as CacheableParams, register: resolved.register };

@@ -1,14 +1,14 @@
-import { GraphQLError } from 'graphql';
-import { answerText, hasData } from '../../execution/forward/prepared-operations.ts';
+import type { ExecutionResult } from 'graphql';
+import { answerText } from '../../execution/forward/prepared-operations.ts';
 import type { ResponseCache } from '../../execution/response-cache/response-cache.ts';
-import type { GatewayRequest } from '../../request/gateway-request.ts';
+import type { GatewayRequest, HandedOperation } from '../../request/gateway-request.ts';
 import type { GuardList } from '../../request/guards.ts';
 import { operationNameOf } from '../../request/observed-request.ts';
 import { runParamsGuards } from '../guard-list.ts';
 import type { DoorAnswers } from './door-answers.ts';
 import type { DoorAnswer } from './door-request.ts';
 import { contentTypeOf } from './media-type.ts';
-import type { OperationPath, ResolvedOperation } from './operation-path.ts';
+import type { AdmittedOperation, OperationPath, ResolvedOperation } from './operation-path.ts';
 import type { DoorParams } from './request-params.ts';
 
 export interface SingleAnswerOptions {
@@ -25,9 +25,10 @@ export interface RawRequest {
 }
 
 /**
- * A request of one operation on the straight path: the params guards, its persisted document
- * resolved, one look in the response cache, its plan, the operation guards, its answer kept.
- * `known` answers the same bytes again from what they parsed to, without parsing or keying.
+ * A request of one operation on the straight path (operation-path.ts): admitted (params guards,
+ * persisted document), one look in the response cache, its plan (or its document's errors), its
+ * run, its answer kept. `known` answers the same bytes again from what they parsed to, without
+ * parsing or keying; its params guards read the same parameters as the first time (as sent).
  */
 export function singleAnswer({ guards, cache, path, answers }: SingleAnswerOptions) {
   /**
@@ -40,57 +41,54 @@ export function singleAnswer({ guards, cache, path, answers }: SingleAnswerOptio
     const cached = request && cache.peek(request.key);
     if (!cached) return undefined;
     const refused = runParamsGuards(guards.params, gateway, request.params);
-    return refused ? refuse(gateway, request.params, refused, mediaType) : answers.hit(gateway, cached, mediaType);
+    return refused ? failed(gateway, request.params, { errors: [refused] }, mediaType) : answers.hit(gateway, cached, mediaType);
   }
 
-  /** The answer, or undefined for yoga to serve the request (its document has no plan, or its variables do not coerce). */
+  /** The answer, or undefined for yoga to serve the request (with what was done here on `gateway.handedOn`). */
   async function answer(gateway: GatewayRequest, params: DoorParams, mediaType: string, raw: RawRequest): Promise<DoorAnswer | undefined> {
-    const refused = runParamsGuards(guards.params, gateway, params);
-    if (refused) return refuse(gateway, params, refused, mediaType);
-    const resolved = await path.resolve(params, gateway.head);
-    if (resolved instanceof GraphQLError) return refuse(gateway, params, resolved, mediaType);
-    if (!resolved) return undefined;
+    const admitted = await path.admit(gateway, params);
+    if ('refusal' in admitted) return failed(gateway, params, { errors: [admitted.refusal] }, mediaType);
+    const { resolved } = admitted;
+    if (!resolved) return handOn(gateway, path.handed(admitted));
     const key = path.keyOf(gateway, resolved.params);
     const cached = key === undefined ? undefined : await cache.read(key);
     if (cached) {
-      remember(raw, key, resolved);
+      remember(raw, key, admitted, resolved);
       return answers.hit(gateway, cached, mediaType);
     }
-    return execute(gateway, resolved, key, mediaType, raw);
-  }
-
-  /** A miss: planned, run, kept; or yoga's, with what was done here, so that nothing is done twice. */
-  async function execute(gateway: GatewayRequest, resolved: ResolvedOperation, key: string | undefined, mediaType: string, raw: RawRequest): Promise<DoorAnswer | undefined> {
-    const { observed, head } = gateway;
-    const planned = path.planOf(resolved.params, head);
-    if (!planned) {
-      gateway.paramsChecked = { cacheKey: key };
-      return undefined;
-    }
-    path.registered(gateway, resolved);
-    observed.lane = planned.strategy === 'delegated' ? 'delegated' : 'direct';
+    const planned = path.planOf(resolved.params, gateway.head);
+    if (!planned) return handOn(gateway, path.handed(admitted, key));
+    // A document that does not parse or validate: the engine's errors, answered as yoga answers them.
+    if (!('run' in planned)) return failed(gateway, params, planned, mediaType);
+    const { observed } = gateway;
     observed.operations.set(observed, { name: operationNameOf(planned.operation.name?.value), type: 'query' });
-    const result = await path.execute(gateway, planned);
-    if (result.errors?.length || !hasData(result)) return answers.result(gateway, result, mediaType);
-    observed.result = result;
-    const kept = path.keep(gateway, key, planned, result);
-    if (!kept) return answers.answer(gateway, 200, { 'content-type': contentTypeOf(mediaType) }, answerText(result));
-    remember(raw, key, resolved);
-    return answers.hit(gateway, kept, mediaType, result);
+    const ran = await path.runMiss(gateway, resolved, planned, key);
+    observed.lane ??= 'direct';
+    if (!ran.answered) return answers.result(gateway, ran.result, mediaType);
+    observed.result = ran.result;
+    if (!ran.kept) return answers.answer(gateway, 200, { 'content-type': contentTypeOf(mediaType) }, answerText(ran.result));
+    remember(raw, key, admitted, resolved);
+    return answers.hit(gateway, ran.kept, mediaType, ran.result);
   }
 
-  /** The same bytes again are answered by known(), without parsing or keying. */
-  function remember(raw: RawRequest, key: string | undefined, { params }: ResolvedOperation): void {
-    if (raw.key !== undefined && key !== undefined) cache.remember(raw.key, { key, params, rawLength: raw.length });
+  /** The same bytes again are answered by known(), without parsing or keying; their params guards read the parameters as sent. */
+  function remember(raw: RawRequest, key: string | undefined, { params }: AdmittedOperation, { params: { query } }: ResolvedOperation): void {
+    if (raw.key !== undefined && key !== undefined) cache.remember(raw.key, { key, params, query, rawLength: raw.length });
   }
 
-  /** A refusal (of the params guards, or of the persisted documents), the whole answer. */
-  function refuse(gateway: GatewayRequest, params: { operationName?: string | null }, refused: GraphQLError, mediaType: string): DoorAnswer {
+  /** A refusal (of the params guards, or of the persisted documents) or a document's errors: the whole answer. */
+  function failed(gateway: GatewayRequest, params: { operationName?: string | null }, result: ExecutionResult, mediaType: string): DoorAnswer {
     gateway.observed.operations.set(gateway.observed, { name: operationNameOf(params.operationName) });
-    return answers.result(gateway, { errors: [refused] }, mediaType);
+    return answers.result(gateway, result, mediaType);
   }
 
-  return { known, answer, refuse };
+  return { known, answer };
+}
+
+/** Yoga's turn (undefined), told what the door did of the operation so that nothing is done twice. */
+function handOn(gateway: GatewayRequest, operation: HandedOperation): undefined {
+  gateway.handedOn = { batchChecked: false, operations: [operation] };
+  return undefined;
 }
 
 export type SingleAnswer = ReturnType<typeof singleAnswer>;
