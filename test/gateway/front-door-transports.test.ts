@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { GraphQLError } from 'graphql';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardList } from '../../src/gateway/request/guards.ts';
@@ -51,12 +52,25 @@ describe('the front door through node:http and through fetch', () => {
     runs.set(id, [...(runs.get(id) ?? []), phase]);
     return undefined;
   };
+  /** A guard of `phase` that refuses a request carrying `x-refuse: <phase>`. */
+  const refuseOn = (phase: string) => (request: { head: { headers: { get(name: string): string | null } } }) =>
+    request.head.headers.get('x-refuse') === phase ? new GraphQLError(`Refused (${phase}).`, { extensions: { code: 'REFUSED' } }) : undefined;
   const guards: Partial<GuardList> = {
     head: [{ name: 'count head', check: count('head') }],
-    params: [{ name: 'count params', check: count('params') }],
-    batch: [{ name: 'count batch', check: async (request) => count('batch')(request) }],
+    params: [
+      { name: 'count params', check: count('params') },
+      { name: 'refuse params', check: refuseOn('params') },
+    ],
+    batch: [
+      { name: 'count batch', check: async (request) => count('batch')(request) },
+      { name: 'refuse batch', check: async (request) => refuseOn('batch')(request) },
+    ],
     operation: [{ name: 'count operation', check: count('operation') }],
   };
+  /** The persisted-query store's reads from Redis. */
+  const persistedReads: string[] = [];
+  /** Its writes (a document registered). */
+  const persistedWrites: string[] = [];
 
   beforeAll(async () => {
     redis = await startRedis();
@@ -67,6 +81,8 @@ describe('the front door through node:http and through fetch', () => {
       // An answer's key (not the write budget's bookkeeping under `bounded:`).
       if (/^get$/i.test(args[0]) && /:responses:(?!bounded:)/.test(args[1] ?? '')) cacheReads.push(args[1]);
       if (/^get$/i.test(args[0]) && args[1]?.startsWith(MARKER)) markersSeen.add(args[1]);
+      if (/^get$/i.test(args[0]) && /:persisted-queries:(?!bounded:)/.test(args[1] ?? '')) persistedReads.push(args[1]);
+      if (/^(set|eval|evalsha)$/i.test(args[0]) && args.some((arg) => /:persisted-queries:/.test(arg))) persistedWrites.push(args[0]);
     });
     stack = await startStack();
     target = await stack.addGateway({
@@ -152,6 +168,49 @@ describe('the front door through node:http and through fetch', () => {
     // Planned the first time it is seen and delegated by Mesh's own execution on the straight path.
     expect(logged.find((entry) => entry.requestId === id)?.lane).toBe('delegated');
   });
+
+  it.each([
+    ['a batch guard', 'batch'],
+    ['a params guard', 'params'],
+  ])('runs the guards of a batch before resolving any of its persisted documents: refused by %s, no document is read', async (_name, phase) => {
+    const id = `guards-first-${phase}`;
+    const hashes = ['{ one }', '{ two }'].map((text) => ({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256(`${text} # ${id}`) } } }));
+    await monitoredUpTo(`${id}-before`);
+    const readsBefore = persistedReads.length;
+    const response = await fetch(target.gatewayUrl, withId(post(hashes, { 'x-refuse': phase }), id));
+    const body = (await response.json()) as unknown;
+    expect(phase === 'batch' ? body : (body as unknown[])[0]).toMatchObject({ errors: [{ message: `Refused (${phase}).` }] });
+    await monitoredUpTo(id);
+    expect(persistedReads.slice(readsBefore)).toEqual([]);
+  });
+
+  it('hands a persisted document yoga serves on resolved: its store is read once, each guard runs once (one operation, and a batch)', async () => {
+    // Introspection is yoga's: registered with its document, then asked by its hash alone (under an
+    // operation name, so that it is not the answer the response cache kept of the registration).
+    const query = 'query Shape { __schema { queryType { name } } }';
+    const extensions = { persistedQuery: { version: 1, sha256Hash: sha256(query) } };
+    const shape = { data: { __schema: { queryType: { name: 'Query' } } } };
+    const writesBefore = persistedWrites.length;
+    const registered = await fetch(target.gatewayUrl, withId(post({ query, extensions }), 'handed-register'));
+    expect(await registered.json()).toEqual(shape);
+    await expect.poll(() => persistedWrites.length).toBeGreaterThan(writesBefore);
+    for (const [id, body] of [
+      ['handed-hash', { extensions, operationName: 'Shape' }],
+      ['handed-batch', [{ extensions, operationName: 'Shape' }, { query: FORWARDED, variables: { first: 7 } }]],
+    ] as const) {
+      await monitoredUpTo(`${id}-before`);
+      const readsBefore = persistedReads.length;
+      const response = await fetch(target.gatewayUrl, withId(post(body), id));
+      const answer = (await response.json()) as unknown;
+      expect(Array.isArray(answer) ? answer[0] : answer).toEqual(shape);
+      await monitoredUpTo(id);
+      expect(persistedReads.slice(readsBefore)).toHaveLength(1);
+    }
+    // The guards ran once each, at the door: yoga's stages took their verdicts (and yoga answered
+    // the batch's introspection from the answer it kept of the one before).
+    expect(runs.get('handed-hash')).toEqual(['head', 'params', 'operation']);
+    expect(runs.get('handed-batch')).toEqual(['head', 'batch', 'params', 'params', 'operation']);
+  });
 });
 
 /**
@@ -164,6 +223,8 @@ describe('batches and persisted documents on the straight path', () => {
   const logged: RequestLogEntry[] = [];
   /** Guard runs by phase and request id. */
   const runs = new Map<string, string[]>();
+  /** The `query` the params guards last saw, by request id. */
+  const queriesSeen = new Map<string, unknown>();
   const count = (phase: string) => (request: { head: { headers: { get(name: string): string | null } } }) => {
     const id = request.head.headers.get('x-request-id') ?? 'none';
     runs.set(id, [...(runs.get(id) ?? []), phase]);
@@ -174,7 +235,10 @@ describe('batches and persisted documents on the straight path', () => {
     target = await stack.addGateway({
       guards: {
         head: [{ name: 'count head', check: count('head') }],
-        params: [{ name: 'count params', check: count('params') }],
+        params: [
+          { name: 'count params', check: count('params') },
+          { name: 'note the query', check: (request, params) => void queriesSeen.set(request.head.headers.get('x-request-id') ?? 'none', (params as { query?: unknown }).query) },
+        ],
         batch: [{ name: 'count batch', check: async (request) => count('batch')(request) }],
         operation: [{ name: 'count operation', check: count('operation') }],
       },
@@ -236,6 +300,43 @@ describe('batches and persisted documents on the straight path', () => {
     const get = await fetch(`${target.gatewayUrl}?variables=${encodeURIComponent('{"first":5}')}&extensions=${encodeURIComponent(JSON.stringify(extensions))}`, { headers: { 'x-request-id': 'apq-get' } });
     expect(await get.json()).toEqual(other.body);
     await expect.poll(() => logged.find((entry) => entry.requestId === 'apq-get')?.lane).toBe('cache');
+  });
+
+  it('shows the params guards a persisted query’s parameters as sent, its bytes’ first time as the next (answered as known)', async () => {
+    const query = `${FORWARDED} # apq-as-sent`;
+    const extensions = { persistedQuery: { version: 1, sha256Hash: sha256(query) } };
+    await send('as-sent-register', { query, variables: { first: 2 }, extensions });
+    expect(queriesSeen.get('as-sent-register')).toBe(query);
+    const lanes: (string | undefined)[] = [];
+    for (const id of ['as-sent-first', 'as-sent-again', 'as-sent-known']) {
+      lanes.push((await send(id, { variables: { first: 2 }, extensions })).entry.lane);
+      expect(queriesSeen.get(id), id).toBeUndefined();
+    }
+    expect(lanes).toEqual(['cache', 'cache', 'cache']);
+  });
+
+  it('logs the causes of a batch’s forwarded operation’s errors, though another of its operations was delegated (in production)', async () => {
+    // Mesh reads NODE_ENV itself, and logs the causes of the delegated operations' errors only there.
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      const lines: string[] = [];
+      const down = await stack.addGateway({
+        settings: { production: true, upstreamRetries: 0, translationUrl: 'http://127.0.0.1:9', problemsCacheTtlSeconds: 0, responseCacheTtlSeconds: 0 },
+        log: (line, level) => void (level === 'error' && lines.push(line)),
+      });
+      const linked = 'query Read($to: String!) { problems(first: 1) { nodes { id translation(to: $to) { title } } } }';
+      const ask = (body: unknown) => fetch(down.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (response) => (await response.json()) as { errors?: unknown[] }[]);
+      // Planned first, so that the batch below is the straight path's.
+      await ask([{ query: DELEGATED }, { query: linked, variables: { to: 'es' } }]);
+      lines.length = 0;
+      const [delegated, forwarded] = await ask([{ query: DELEGATED }, { query: linked, variables: { to: 'fr' } }]);
+      expect(delegated.errors).toBeUndefined();
+      expect(forwarded.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'UPSTREAM_UNAVAILABLE' }) })]);
+      expect(lines.map((line) => line.replace(/\d+\.\d+\.\d+\.\d+:\d+/, 'ADDRESS'))).toEqual(['mesh: connect ECONNREFUSED ADDRESS']);
+    } finally {
+      process.env.NODE_ENV = nodeEnv;
+    }
   });
 
   it.each([
