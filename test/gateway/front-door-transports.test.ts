@@ -113,7 +113,7 @@ describe('the front door through node:http and through fetch', () => {
     ['a document that does not validate', '', post({ query: '{ nope }' })],
     ['a body that is no JSON', '', post('{ nope')],
     ['a batch', '', post([{ query: FORWARDED, variables: { first: 1 } }, { query: DELEGATED }])],
-    ['a batch yoga serves (one document does not validate)', '', post([{ query: FORWARDED, variables: { first: 1 } }, { query: '{ nope }' }])],
+    ['a batch with a document that does not validate', '', post([{ query: FORWARDED, variables: { first: 1 } }, { query: '{ nope }' }])],
     ['a persisted-query hash', '', post({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256(FORWARDED) } }, variables: { first: 2 } })],
     ['an unknown persisted-query hash', '', post({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ unknown }') } } })],
     ['a stream asked for', '', post({ query: FORWARDED, variables: { first: 2 } }, { accept: 'text/event-stream' })],

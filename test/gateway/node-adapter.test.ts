@@ -13,6 +13,7 @@ import { createResponseCache } from '../../src/gateway/execution/response-cache/
 import type { GatewayRequest } from '../../src/gateway/request/gateway-request.ts';
 import { createPersistedDocuments, type PersistedDocuments } from '../../src/gateway/guards/persisted-documents.ts';
 import { createMemoryKeyValueStore } from '../../src/gateway/stores/key-value-store.ts';
+import { createPreparedOperations } from '../../src/gateway/execution/forward/prepared-operations.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
@@ -421,5 +422,66 @@ describe('persisted documents at the door', () => {
     expect(await post(trusted, { documentId: sha256('{ nope }') })).toMatchObject({ status: 400, body: { errors: [{ extensions: { code: 'UNKNOWN_OPERATION' } }] } });
     expect(await post(trusted, { documentId: sha256(QUERY_TEXT) })).toMatchObject({ status: 200, body: { data: { a: 1 } } });
     expect(handedOn).toEqual([]);
+  });
+});
+
+/**
+ * A document that does not parse or validate is the door's to answer, with the engine's errors the
+ * planner kept (pipeline/document-planner.ts): by the GraphQL over HTTP spec's rules for status,
+ * masked once, and never handed on to yoga; a document the planner leaves to yoga is handed on.
+ */
+describe('document errors at the door', () => {
+  const handedOn: string[] = [];
+  const planned: string[] = [];
+  let server: RunningServer;
+  const PARSE_FAILED = new GraphQLError('Syntax Error: Expected Name, found <EOF>.', { extensions: { code: 'GRAPHQL_PARSE_FAILED', http: { spec: true, status: 400 } } });
+  beforeAll(async () => {
+    server = await listen(
+      createNodeAdapter({
+        guards: { head: [routeGuard(createRouteTable({ graphiql: false, metrics: false }))], params: [], batch: [], operation: [] },
+        cache: createResponseCache({ ttlMs: 0, translationOnlyTtlMs: 0 }),
+        maskErrors: (result) => ({ ...result, errors: result.errors?.map((error) => new GraphQLError(`masked: ${error.message}`, { extensions: error.extensions })) }),
+        observers: [],
+        direct: {
+          operations: createPreparedOperations(),
+          plan: (query) => {
+            planned.push(query);
+            return query === '{' ? { errors: [PARSE_FAILED] } : null;
+          },
+        },
+        next: (request, response) => {
+          handedOn.push(request.url ?? '');
+          response.writeHead(299).end();
+        },
+      }),
+    );
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const post = async (query: string, accept: string) => {
+    const response = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query }) });
+    return { status: response.status, contentType: response.headers.get('content-type'), body: await response.text() };
+  };
+
+  it.each([
+    ['application/json', 200],
+    ['application/graphql-response+json', 400],
+  ])('answers its errors itself, masked, in %s with %i', async (accept, status) => {
+    handedOn.length = 0;
+    expect(await post('{', accept)).toEqual({
+      status,
+      contentType: `${accept}; charset=utf-8`,
+      body: JSON.stringify({ errors: [{ message: 'masked: Syntax Error: Expected Name, found <EOF>.', extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] }),
+    });
+    expect(handedOn).toEqual([]);
+  });
+
+  it('hands on a document the planner leaves to yoga', async () => {
+    handedOn.length = 0;
+    expect((await post('{ __schema { types { name } } }', 'application/json')).status).toBe(299);
+    expect(handedOn).toHaveLength(1);
+    expect(planned).toContain('{ __schema { types { name } } }');
   });
 });

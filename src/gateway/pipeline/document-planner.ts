@@ -43,6 +43,8 @@ export interface PlanningContext {
 /** The engine's errors for a document it refused (parse or validation), answered by the front door as yoga would answer them. */
 export interface DocumentErrors {
   errors: readonly GraphQLError[];
+  /** The document, when it parsed (its operation names what the request log and metrics record, as yoga's observation does). */
+  document?: DocumentNode;
 }
 
 /**
@@ -84,7 +86,7 @@ export function documentPlanner({ checks, forwarding, delegated, prepared, trust
     const { validate, schema } = checked;
     const errors = validate(schema, document);
     if (asksIntrospection(document)) return null;
-    if (errors.length > 0) return keptRefusal(query, { errors });
+    if (errors.length > 0) return keptRefusal(query, { errors, document });
     return forwarding?.prepare(schema, document, operationName) ?? delegated.prepare(schema, document, operationName) ?? null;
   };
   const keptRefusal = (query: string, errors: DocumentErrors): DocumentErrors => {

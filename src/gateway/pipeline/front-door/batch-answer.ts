@@ -1,5 +1,5 @@
 import { createGraphQLError } from 'graphql-yoga';
-import type { GraphQLError, ExecutionResult } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLError } from 'graphql';
 import { sha256Of } from '../../../shared/hash.ts';
 import { answerText } from '../../execution/forward/prepared-operations.ts';
 import { type ResponseCache } from '../../execution/response-cache/response-cache.ts';
@@ -12,7 +12,7 @@ import { runBatchGuards } from '../guard-list.ts';
 import type { DoorAnswers, Validator } from './door-answers.ts';
 import type { DoorAnswer } from './door-request.ts';
 import { contentTypeOf } from './media-type.ts';
-import type { AdmittedOperation, OperationPath, PlannedOperation, ResolvedOperation } from './operation-path.ts';
+import { failedOperationOf, type AdmittedOperation, type OperationPath, type PlannedOperation, type ResolvedOperation } from './operation-path.ts';
 import type { DoorParams } from './request-params.ts';
 import { resultText } from './result-answer.ts';
 
@@ -26,7 +26,7 @@ export interface BatchAnswerOptions {
 }
 
 /** One operation of a batch once its document is known: admitted and planned, or the result that answers it (a refusal, its document's errors). */
-type ReadyOperation = { params: DoorParams; resolved: ResolvedOperation; planned: PlannedOperation } | { params: DoorParams; failed: ExecutionResult };
+type ReadyOperation = { params: DoorParams; resolved: ResolvedOperation; planned: PlannedOperation } | { params: DoorParams; errors: readonly GraphQLError[]; document?: DocumentNode };
 
 /** One operation's answer in a batch: the result the observers read, the text written, the cached answer it is (a hit, or one just kept). */
 interface BatchPart {
@@ -79,20 +79,20 @@ export function batchAnswer({ guards, cache, path, answers, maxOperations }: Bat
   /** An admitted operation planned, or the result that answers it; undefined when it is yoga's. */
   function readyOf(gateway: GatewayRequest, operation: AdmittedOperation): ReadyOperation | undefined {
     const { params } = operation;
-    if ('refusal' in operation) return { params, failed: { errors: [operation.refusal] } };
+    if ('refusal' in operation) return { params, errors: [operation.refusal] };
     const { resolved } = operation;
     const planned = resolved && path.planOf(resolved.params, gateway.head);
     if (!planned) return undefined;
-    return 'run' in planned ? { params, resolved: resolved!, planned } : { params, failed: planned };
+    return 'run' in planned ? { params, resolved: resolved!, planned } : { params, errors: planned.errors, document: planned.document };
   }
 
   /** One operation's answer: its result when it failed, else one cache read, or its run (kept when it may be). */
   async function partOf(gateway: GatewayRequest, operation: ReadyOperation): Promise<BatchPart> {
     const { observed } = gateway;
     // Each operation is one entry of the request's operations, keyed by its own parameters.
-    if ('failed' in operation) {
-      observed.operations.set(operation.params, { name: operationNameOf(operation.params.operationName) });
-      return failedPart(gateway, operation.failed);
+    if ('errors' in operation) {
+      observed.operations.set(operation.params, failedOperationOf(operation.params, operation.document));
+      return failedPart(gateway, { errors: operation.errors });
     }
     const { resolved, planned } = operation;
     observed.operations.set(operation.params, { name: operationNameOf(planned.operation.name?.value), type: 'query' });

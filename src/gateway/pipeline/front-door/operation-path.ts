@@ -1,4 +1,4 @@
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { PreparedOperation, PreparedOperations, PreparedRun, PlanStrategy } from '../../execution/forward/prepared-operations.ts';
 import { compileOperationEstimate, type OperationEstimator } from '../../execution/shape/operation-cost.ts';
 import type { CacheableParams, ResponseCache } from '../../execution/response-cache/response-cache.ts';
@@ -9,7 +9,7 @@ import type { GuardList, MaybePromise } from '../../request/guards.ts';
 import { answerLanguageOf } from '../../request/languages-served.ts';
 import { hasData } from '../../execution/forward/prepared-operations.ts';
 import type { OperationEstimate } from '../../request/operation-estimate.ts';
-import type { RequestHead } from '../../request/observed-request.ts';
+import { operationNameOf, type RequestHead } from '../../request/observed-request.ts';
 import type { DocumentErrors, DocumentPlanner } from '../document-planner.ts';
 import { runOperationGuards, runParamsGuards } from '../guard-list.ts';
 import type { DoorParams } from './request-params.ts';
@@ -177,6 +177,17 @@ export function operationPath({ guards, cache, direct, persisted }: OperationPat
   }
 
   return { admit, handed, keyOf, planOf, runMiss };
+}
+
+/**
+ * What the request log and metrics record of an operation answered with errors before it ran, as
+ * yoga's observation records it: the operation its document names when it parsed (a validation
+ * error), else the name the client asked for.
+ */
+export function failedOperationOf(params: { operationName?: string | null }, document: DocumentNode | undefined): { name?: string; type?: string } {
+  if (!document) return { name: operationNameOf(params.operationName) };
+  const operation = getOperationAST(document, params.operationName ?? undefined);
+  return { name: operationNameOf(operation?.name?.value), type: operation?.operation };
 }
 
 export type OperationPath = ReturnType<typeof operationPath>;

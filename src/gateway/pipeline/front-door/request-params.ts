@@ -44,8 +44,12 @@ export function paramsOfBody(body: Buffer): DoorBody | undefined {
   return params && { batch: false, params };
 }
 
+/** The parameters a body may hold; yoga refuses any other that is not null ("Unexpected parameter"), and words it. */
+const BODY_PARAMETERS = new Set(['query', 'variables', 'operationName', 'extensions', 'documentId']);
+
 function paramsOfObject(parsed: unknown): DoorParams | undefined {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  for (const name in parsed) if (!BODY_PARAMETERS.has(name) && (parsed as Record<string, unknown>)[name] != null) return undefined;
   const { query, variables, operationName, extensions, documentId } = parsed as Record<string, unknown>;
   return doorParams(query, variables, operationName, extensions, documentId);
 }
@@ -64,7 +68,8 @@ export function paramsOfQueryString(search: string): DoorParams | undefined {
       return Symbol('not JSON');
     }
   };
-  return doorParams(entries.get('query') ?? undefined, json('variables'), entries.get('operationName') || undefined, json('extensions'), entries.get('documentId') ?? undefined);
+  // An empty `query` is none, as yoga's GET parser reads it ("Must provide query string.").
+  return doorParams(entries.get('query') || undefined, json('variables'), entries.get('operationName') || undefined, json('extensions'), entries.get('documentId') ?? undefined);
 }
 
 function doorParams(query: unknown, variables: unknown, operationName: unknown, extensions: unknown, documentId: unknown): DoorParams | undefined {

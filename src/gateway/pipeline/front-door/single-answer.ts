@@ -1,4 +1,4 @@
-import type { ExecutionResult } from 'graphql';
+import type { DocumentNode, GraphQLError } from 'graphql';
 import { answerText } from '../../execution/forward/prepared-operations.ts';
 import type { ResponseCache } from '../../execution/response-cache/response-cache.ts';
 import type { GatewayRequest, HandedOperation } from '../../request/gateway-request.ts';
@@ -8,7 +8,7 @@ import { runParamsGuards } from '../guard-list.ts';
 import type { DoorAnswers } from './door-answers.ts';
 import type { DoorAnswer } from './door-request.ts';
 import { contentTypeOf } from './media-type.ts';
-import type { AdmittedOperation, OperationPath, ResolvedOperation } from './operation-path.ts';
+import { failedOperationOf, type AdmittedOperation, type OperationPath, type ResolvedOperation } from './operation-path.ts';
 import type { DoorParams } from './request-params.ts';
 
 export interface SingleAnswerOptions {
@@ -41,13 +41,13 @@ export function singleAnswer({ guards, cache, path, answers }: SingleAnswerOptio
     const cached = request && cache.peek(request.key);
     if (!cached) return undefined;
     const refused = runParamsGuards(guards.params, gateway, request.params);
-    return refused ? failed(gateway, request.params, { errors: [refused] }, mediaType) : answers.hit(gateway, cached, mediaType);
+    return refused ? failed(gateway, request.params, [refused], mediaType) : answers.hit(gateway, cached, mediaType);
   }
 
   /** The answer, or undefined for yoga to serve the request (with what was done here on `gateway.handedOn`). */
   async function answer(gateway: GatewayRequest, params: DoorParams, mediaType: string, raw: RawRequest): Promise<DoorAnswer | undefined> {
     const admitted = await path.admit(gateway, params);
-    if ('refusal' in admitted) return failed(gateway, params, { errors: [admitted.refusal] }, mediaType);
+    if ('refusal' in admitted) return failed(gateway, params, [admitted.refusal], mediaType);
     const { resolved } = admitted;
     if (!resolved) return handOn(gateway, path.handed(admitted));
     const key = path.keyOf(gateway, resolved.params);
@@ -59,7 +59,7 @@ export function singleAnswer({ guards, cache, path, answers }: SingleAnswerOptio
     const planned = path.planOf(resolved.params, gateway.head);
     if (!planned) return handOn(gateway, path.handed(admitted, key));
     // A document that does not parse or validate: the engine's errors, answered as yoga answers them.
-    if (!('run' in planned)) return failed(gateway, params, planned, mediaType);
+    if (!('run' in planned)) return failed(gateway, params, planned.errors, mediaType, planned.document);
     const { observed } = gateway;
     observed.operations.set(observed, { name: operationNameOf(planned.operation.name?.value), type: 'query' });
     const ran = await path.runMiss(gateway, resolved, planned, key);
@@ -77,9 +77,9 @@ export function singleAnswer({ guards, cache, path, answers }: SingleAnswerOptio
   }
 
   /** A refusal (of the params guards, or of the persisted documents) or a document's errors: the whole answer. */
-  function failed(gateway: GatewayRequest, params: { operationName?: string | null }, result: ExecutionResult, mediaType: string): DoorAnswer {
-    gateway.observed.operations.set(gateway.observed, { name: operationNameOf(params.operationName) });
-    return answers.result(gateway, result, mediaType);
+  function failed(gateway: GatewayRequest, params: { operationName?: string | null }, errors: readonly GraphQLError[], mediaType: string, document?: DocumentNode): DoorAnswer {
+    gateway.observed.operations.set(gateway.observed, failedOperationOf(params, document));
+    return answers.result(gateway, { errors }, mediaType);
   }
 
   return { known, answer };
