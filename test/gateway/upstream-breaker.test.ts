@@ -154,12 +154,12 @@ describe('circuit breaker step', () => {
     expect(h.changes).toEqual([]);
   });
 
-  it('does not count a call whose client went away', async () => {
+  it('does not count a call cut short from outside (its engine disposed)', async () => {
     const h = harness();
-    const gone = new AbortController();
-    gone.abort();
+    const disposed = new AbortController();
+    disposed.abort();
     h.fail((service) => failed(service, ErrorCode.UpstreamUnavailable));
-    for (let i = 0; i < 5; i += 1) await settle(h.send('translation', { signal: gone.signal }));
+    for (let i = 0; i < 5; i += 1) await settle(h.send('translation', { signal: disposed.signal }));
     expect(h.changes).toEqual([]);
   });
 

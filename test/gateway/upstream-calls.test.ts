@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { promiseHooks } from 'node:v8';
 import { describe, expect, it } from 'vitest';
@@ -6,9 +7,9 @@ import { readSettings } from '../../src/gateway/settings.ts';
 import { UpstreamAnswer } from '../../src/gateway/upstream/upstream-answer.ts';
 import { withAnswerFace } from '../../src/gateway/upstream/upstream-fetch.ts';
 import type { ServiceName } from '../../src/gateway/errors.ts';
-import { composeSteps } from '../../src/gateway/upstream/composed-call.ts';
+import { composeSteps, composeStepsByService, sendByService } from '../../src/gateway/upstream/composed-call.ts';
 import type { CallHooks, SendUpstream, ServiceStep, UpstreamCall } from '../../src/gateway/upstream/upstream-call.ts';
-import { createUpstreamSteps, isReadOnly } from '../../src/gateway/upstream/upstream-calls.ts';
+import { createUpstreamSteps, isReadOnly, useUpstreamCalls } from '../../src/gateway/upstream/upstream-calls.ts';
 
 describe('isReadOnly', () => {
   it('takes the operation from the resolver info Mesh passes', () => {
@@ -135,7 +136,8 @@ describe('what a call costs', () => {
   }
 
   it('every step idle (a cache miss, the breaker closed, no drift, one attempt, observed): the steps add only the body read and the cache keeping its answer', async () => {
-    const observer = { upstreamCall: () => () => undefined };
+    const ends: string[] = [];
+    const observer = { upstreamCall: () => (end: { status: string }) => void ends.push(end.status) };
     const steps = createUpstreamSteps({
       settings: readSettings({}),
       observers: [observer],
@@ -150,10 +152,93 @@ describe('what a call costs', () => {
       await promisesOf(bare, `{"query":"{ a }","variables":{"i":${i}}}`);
     }
     const network = await promisesOf(bare, '{"query":"{ a }","variables":{"i":-1}}');
+    ends.length = 0;
     const all = await promisesOf(composed, '{"query":"{ a }","variables":{"i":-2}}');
     // The read of the body (its stream's promise and the reaction keeping its text) and the
     // problems cache's one reaction (keeping the answer, dropping the call in flight): a step
-    // that awaits again, or makes a promise of its own, shows here.
+    // that awaits again, or makes a promise of its own, shows here; steps that did not run would
+    // make none of them.
+    expect(all - network).toBeGreaterThanOrEqual(1);
     expect(all - network).toBeLessThanOrEqual(2);
+    // The steps ran: the attempt was observed, and the cache kept the answer (the same call again
+    // is answered with no attempt, and with no promise beyond the network-less answer's).
+    expect(ends).toEqual(['200']);
+    await promisesOf(composed, '{"query":"{ a }","variables":{"i":-2}}');
+    expect(ends).toEqual(['200']);
+  });
+});
+
+describe("one engine's calls, Mesh's and forwarded", () => {
+  /** A problems service whose answers wait for release(); a call aborted by its signal fails as undici's would. */
+  function heldService() {
+    const held: (() => void)[] = [];
+    let sent = 0;
+    const network = withAnswerFace(
+      (() => Promise.reject(new Error('not used'))) as unknown as UpstreamCall['network'],
+      (_url, init = {}) =>
+        new Promise<UpstreamAnswer>((resolve, reject) => {
+          sent += 1;
+          const signal = init.signal as unknown as { aborted: boolean; reason: unknown; on(event: string, listener: () => void): void } | undefined;
+          if (signal?.aborted) return reject(signal.reason);
+          signal?.on('abort', () => reject(signal.reason));
+          held.push(() => resolve(new UpstreamAnswer({ status: 200, headers: [['content-type', 'application/json']], body: '{"data":{"a":1}}' })));
+        }),
+    );
+    return { network, release: () => held.splice(0).forEach((answer) => answer()), sent: () => sent };
+  }
+
+  /** The engine's composition, and Mesh's fetch as its plugin sets it for a problems query. */
+  function engineOf(network: UpstreamCall['network']) {
+    const engine = new AbortController();
+    const chains = composeStepsByService(createUpstreamSteps({ settings: readSettings({}), observers: [], log: () => undefined }));
+    const plugin = useUpstreamCalls([], chains, engine.signal);
+    const meshFetch = (body: string, client: AbortSignal): Promise<Response> => {
+      let fetchFn: ((url: string, init: RequestInit, context: unknown, info: unknown) => Promise<Response>) | undefined;
+      const info = { sourceName: 'Problems', operation: { operation: 'query' } };
+      const options = { method: 'POST', body, signal: client };
+      plugin.onFetch!({ url: 'http://problems.test/graphql', options, context: {}, info, fetchFn: network, setFetchFn: (set: typeof fetchFn) => (fetchFn = set) } as never);
+      return fetchFn!('http://problems.test/graphql', options, {}, info);
+    };
+    const forward = (body: string) =>
+      sendByService(chains)({ service: 'problems', url: 'http://problems.test/graphql', init: { method: 'POST', body, signal: engine.signal }, context: {}, info: undefined, readOnly: true, network });
+    return { engine, meshFetch, forward };
+  }
+
+  it("go through one composition of the steps: the engine's signal is listened to once, whichever way the calls came", async () => {
+    const service = heldService();
+    const { engine, meshFetch, forward } = engineOf(service.network);
+    const calls = [meshFetch('{"query":"{ a }","variables":{"i":1}}', new AbortController().signal), forward('{"query":"{ a }","variables":{"i":2}}')];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(service.sent()).toBe(2);
+    // Two compositions (one for Mesh's plugin, one for forwarding) would follow it twice.
+    expect(getEventListeners(engine.signal, 'abort')).toHaveLength(1);
+    service.release();
+    expect((await Promise.all(calls)).map((each) => each.status)).toEqual([200, 200]);
+  });
+
+  it('a client that leaves cuts no call short, shared or not (Mesh\'s call ends with its answer as a forwarded one does); the engine\'s end does', async () => {
+    const service = heldService();
+    const { engine, meshFetch, forward } = engineOf(service.network);
+    const body = '{"query":"{ a }","variables":{"i":3}}';
+    const leaving = new AbortController();
+    const staying = new AbortController();
+    // The first makes the call, the second shares it in flight, then the first's client leaves.
+    const first = meshFetch(body, leaving.signal);
+    const second = meshFetch(body, staying.signal);
+    const alone = meshFetch('{"query":"{ a }","variables":{"i":4}}', leaving.signal);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(service.sent()).toBe(2);
+    leaving.abort(new Error('client gone'));
+    await new Promise((resolve) => setImmediate(resolve));
+    service.release();
+    const answers = await Promise.all([first, second, alone]);
+    expect(answers.map((each) => each.status)).toEqual([200, 200, 200]);
+    expect(await answers[1].json()).toEqual({ data: { a: 1 } });
+
+    const cut = [meshFetch('{"query":"{ a }","variables":{"i":5}}', staying.signal), forward('{"query":"{ a }","variables":{"i":6}}')];
+    await new Promise((resolve) => setImmediate(resolve));
+    engine.abort(new Error('engine disposed'));
+    const outcomes = await Promise.allSettled(cut);
+    expect(outcomes.map((each) => each.status)).toEqual(['rejected', 'rejected']);
   });
 });

@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEntryLog } from '../../src/cli/entry-log.ts';
-import type { RequestLogEntry } from '../../src/gateway/observability/index.ts';
+import { createObservability, type RequestLogEntry } from '../../src/gateway/observability/index.ts';
+import type { FinishedRequest, ObservedRequest } from '../../src/gateway/request/observed-request.ts';
+import { readSettings } from '../../src/gateway/settings.ts';
 import { flushRequestLog, isoTimeNow, requestLogLine, requestLogObserver, writeRequestLogLine } from '../../src/gateway/observability/request-log.ts';
 import { PROBLEMS_KEY, TRANSLATION_KEY, postGraphQL, startStack, type Stack } from '../helpers/start-stack.ts';
 import { CROSS_SOURCE, baseOf, recordUpstreamRequests } from './helpers.ts';
@@ -334,6 +337,19 @@ describe('the default request log on stdout', () => {
     expect(JSON.parse(written[1]).requestId).toBe('three');
   });
 
+  it("writes what waits when the gateway's observability closes, in one write, in order, before any timer", async () => {
+    const observability = createObservability({ settings: readSettings({}) });
+    const observed = (id: string) => ({ id, upstreamCalls: { problems: 0, translation: 0 } }) as unknown as ObservedRequest;
+    for (const id of ['one', 'two', 'three']) {
+      const finished = { id, operation: id, durationMs: 1, upstreamCalls: { problems: 0, translation: 0 }, outcome: 'ok', status: 200, errors: 0 } as FinishedRequest;
+      for (const observer of observability.observers) observer.requestFinished?.(finished, observed(id));
+    }
+    expect(written).toEqual([]);
+    await observability.close();
+    expect(written).toHaveLength(1);
+    expect(written[0].trimEnd().split('\n').map((line) => JSON.parse(line).requestId)).toEqual(['one', 'two', 'three']);
+  });
+
   it('writes at once when 64 KiB are waiting', () => {
     const long = entry('x'.repeat(1000));
     const lineLength = requestLogLine(long).length;
@@ -362,5 +378,19 @@ describe('the default request log on stdout', () => {
     expect(written).toHaveLength(2);
     expect(JSON.parse(written[0]).requestId).toBe('before text');
     expect(written[1]).toBe('[gateway] stopping\n');
+  });
+});
+
+describe('the default request log in a process that fails', () => {
+  it('writes every line still waiting when the process dies of an uncaught error, in order', () => {
+    const script = `
+      import { writeRequestLogLine } from ${JSON.stringify(new URL('../../src/gateway/observability/request-log.ts', import.meta.url).pathname)};
+      for (const id of ['one', 'two', 'three']) writeRequestLogLine({ level: 'info', msg: 'request', time: 't', requestId: id, operation: id, durationMs: 1, upstreamCalls: { problems: 0, translation: 0 }, outcome: 'ok', status: 200, errors: 0 });
+      throw new Error('fatal');
+    `;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain('fatal');
+    expect(run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line).requestId)).toEqual(['one', 'two', 'three']);
   });
 });

@@ -37,13 +37,11 @@ function pair(openMetrics = false) {
   };
 }
 
-/** Children of the series metrics, kept by their label values as a caller keeps them (made once each). */
+/** Children of the series metrics, asked for by their label values at every observation, as callers do. */
 function keptChildren(metrics: ReturnType<typeof pair>) {
-  const histograms = new Map<string, { observe(value: number): void }>();
-  const counters = new Map<string, { inc(by?: number): void }>();
   return {
-    histogram: (values: string[]) => histograms.get(values.join('\u0000')) ?? histograms.set(values.join('\u0000'), metrics.histograms[1].child(values)).get(values.join('\u0000'))!,
-    counter: (values: string[]) => counters.get(values.join('\u0000')) ?? counters.set(values.join('\u0000'), metrics.counters[1].child(values)).get(values.join('\u0000'))!,
+    histogram: (values: string[]) => metrics.histograms[1].child(values),
+    counter: (values: string[]) => metrics.counters[1].child(values),
   };
 }
 
@@ -94,9 +92,14 @@ describe('series metrics', () => {
     expect(await metrics.ours.metrics()).toBe(await metrics.theirs.metrics());
   });
 
-  it('observed through children a caller keeps, export what prom-client exports, before and after a reset', async () => {
+  it('observed through children asked for by their labels, export what prom-client exports, before and after a reset', async () => {
     const metrics = pair();
     const children = keptChildren(metrics);
+    // One child per series, whoever asks and when: a caller keeps no map of its own.
+    const kept = metrics.counters[1].child(['problems', '200']);
+    expect(metrics.counters[1].child(['problems', '200'])).toBe(kept);
+    expect(metrics.counters[1].child(['problems', '500'])).not.toBe(kept);
+    expect(metrics.histograms[1].child(['GET', '200', 'x'])).toBe(metrics.histograms[1].child(['GET', '200', 'x']));
     // A child made and never used exports nothing, as a prom-client label set never observed.
     metrics.counters[1].child(['unused', 'never']);
     metrics.histograms[1].child(['HEAD', '', '']);
@@ -104,7 +107,8 @@ describe('series metrics', () => {
     expect(await metrics.ours.metrics()).toBe(await metrics.theirs.metrics());
     metrics.ours.resetMetrics();
     metrics.theirs.resetMetrics();
-    // The children kept from before the reset count again, from zero.
+    // The children made before the reset count again, from zero, and are the ones handed out after it.
+    expect(metrics.counters[1].child(['problems', '200'])).toBe(kept);
     observeBoth(metrics, 12, 100, children);
     expect(await metrics.ours.metrics()).toBe(await metrics.theirs.metrics());
   });

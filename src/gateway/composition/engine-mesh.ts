@@ -8,7 +8,8 @@ import type { GatewaySettings } from '../settings.ts';
 import { useTranslationRuntime, type TranslationRuntime } from '../translation/translation-runtime.ts';
 import { useOperationLanguage } from '../translation/use-operation-language.ts';
 import { useSingleLanguageVariables } from '../translation/single-language-variables.ts';
-import type { UpstreamStepEntry } from '../upstream/upstream-call.ts';
+import type { ServiceName } from '../errors.ts';
+import type { SendUpstream } from '../upstream/upstream-call.ts';
 import { useUpstreamCalls } from '../upstream/upstream-calls.ts';
 import type { UpstreamFetch } from '../upstream/upstream-fetch.ts';
 
@@ -28,19 +29,26 @@ export interface EngineMeshParts {
  * (execution/delegate/). The translation source's schema is built once from its OpenAPI document:
  * the same at every build.
  */
-export function engineMeshBuilder({ settings, baseDir, log, upstreamFetch, translationRuntime }: EngineMeshParts): (problems: IntrospectedSchema, upstreamSteps: UpstreamStepEntry[]) => Promise<BuiltMesh> {
+export function engineMeshBuilder({ settings, baseDir, log, upstreamFetch, translationRuntime }: EngineMeshParts): (problems: IntrospectedSchema, upstream: EngineUpstream) => Promise<BuiltMesh> {
   const sourceMemo: SourceMemo = new Map();
-  return (problems, upstreamSteps) =>
+  return (problems, upstream) =>
     buildMesh({
       settings,
       baseDir,
       problemsSchema: problems.sdl,
       log,
       fetch: upstreamFetch.fetch,
-      plugins: (sources) => [useUpstreamCalls(sources, upstreamSteps), useTranslationRuntime(translationRuntime), useOperationLanguage(), useSingleLanguageVariables()],
+      plugins: (sources) => [useUpstreamCalls(sources, upstream.chains, upstream.signal), useTranslationRuntime(translationRuntime), useOperationLanguage(), useSingleLanguageVariables()],
       sourceTransforms: () => [fragmentTypenameTransform(), deferredFieldsTransform()],
       sourceMemo,
     });
+}
+
+/** The engine's upstream steps, composed once for Mesh's calls and forwarded ones, and the signal every call goes under. */
+export interface EngineUpstream {
+  chains: Record<ServiceName, SendUpstream>;
+  /** Aborted when the engine is disposed (once its requests have ended) or the gateway closes. */
+  signal: AbortSignal;
 }
 
 /** The log, but a link (or a name) left out stays left out schema after schema: said once, not at every swap. */

@@ -16,7 +16,7 @@ import type { GatewaySettings } from '../settings.ts';
 import type { SharedStores } from '../shared-stores.ts';
 import type { PrewarmTarget } from '../translation/prewarm/translation-prewarm.ts';
 import type { TranslationRuntime } from '../translation/translation-runtime.ts';
-import { composeSteps } from '../upstream/composed-call.ts';
+import { composeStepsByService, sendByService } from '../upstream/composed-call.ts';
 import type { UpstreamStepEntry } from '../upstream/upstream-call.ts';
 import { createPersistedDocuments } from '../guards/persisted-documents.ts';
 import type { UpstreamFetch } from '../upstream/upstream-fetch.ts';
@@ -75,16 +75,24 @@ export function engineBuilder(parts: EngineParts): (problems: IntrospectedSchema
   // One set of CORS options for yoga and for the node:http adapter in front of it: the same headers either way.
   const cors: FrontDoorOptions['cors'] = { origin: settings.corsOrigins === '*' ? '*' : settings.corsOrigins };
   return async (problems) => {
-    const upstreamSteps = upstreamStepsFor(problems.hash);
-    const built = await meshOf(problems, upstreamSteps);
+    // The steps of this schema, composed once: Mesh's calls and forwarded ones go through the same
+    // functions (one circuit per service, one retry policy following the engine's signal once).
+    const chains = composeStepsByService(upstreamStepsFor(problems.hash));
+    // Aborts every upstream call in flight, Mesh's and forwarded ones, when the engine is disposed
+    // (once its requests have ended) or the gateway closes.
+    const disposal = new AbortController();
+    let built: Awaited<ReturnType<typeof meshOf>>;
+    try {
+      built = await meshOf(problems, { chains, signal: disposal.signal });
+    } catch (error) {
+      disposal.abort();
+      throw error;
+    }
     const { mesh, linksLeftOut } = built;
     // Requests are served between the build's stages (nextTurn), each of which runs whole.
     await nextTurn();
-    // Aborts the calls forwarded operations have in flight when the engine is disposed (once its
-    // requests have ended) or the gateway closes, as Mesh's own executor does.
-    const disposal = new AbortController();
     try {
-      const forwarding = await createForwarding({ settings, built, baseDir, send: composeSteps(upstreamSteps), network: upstreamFetch.fetch, signal: disposal.signal, log });
+      const forwarding = await createForwarding({ settings, built, baseDir, send: sendByService(chains), network: upstreamFetch.fetch, signal: disposal.signal, log });
       await nextTurn();
       const schema = await publicSchemaOf(mesh, problems.hash, trustedDocuments, parts.log);
       await nextTurn();

@@ -41,9 +41,8 @@ export function createHttpMetrics(registry: Registry, route: string): RequestObs
     registry,
   });
   // A request's labels but its status are known when it starts: one shared object per method and
-  // scheme (read back when it finishes), and under it the series of each status, found once.
+  // scheme, read back when it finishes.
   const requestLabels = new Map<string, { http: HttpLabels; https: HttpLabels }>();
-  const serverSeries = new WeakMap<HttpLabels, Map<number, { observe(seconds: number): void }>>();
   const labelsOf = (method: string, scheme: 'http' | 'https'): HttpLabels => {
     let byScheme = requestLabels.get(method);
     if (!byScheme) {
@@ -63,18 +62,12 @@ export function createHttpMetrics(registry: Registry, route: string): RequestObs
     return (byService[service] ??= clientEnd(service, method, url));
   };
   const clientEnd = (service: ServiceName, method: string, url: URL | undefined): UpstreamEnd => {
-    const byStatus = new Map<string, { observe(seconds: number): void }>();
     const address = url?.hostname ?? '';
     const port = url ? url.port || (url.protocol === 'https:' ? '443' : '80') : '';
     return ({ status, durationMs }) => {
-      let series = byStatus.get(status);
-      if (!series) {
-        const answered = /^\d+$/.test(status);
-        // In labelNames' order: method, status code, error type, server address and port, service.
-        series = client.child([method, answered ? status : '', answered ? (Number(status) >= 400 ? status : '') : status, address, port, service]);
-        byStatus.set(status, series);
-      }
-      series.observe(durationMs / 1000);
+      const answered = status.charCodeAt(0) >= 48 && status.charCodeAt(0) <= 57;
+      // In labelNames' order: method, status code, error type, server address and port, service.
+      client.child([method, answered ? status : '', answered ? (Number(status) >= 400 ? status : '') : status, address, port, service]).observe(durationMs / 1000);
     };
   };
   return {
@@ -86,12 +79,8 @@ export function createHttpMetrics(registry: Registry, route: string): RequestObs
     },
     requestFinished({ status, durationMs }, observed) {
       const labels = observed.http ?? labelsOf('GET', 'http');
-      let byStatus = serverSeries.get(labels);
-      if (!byStatus) serverSeries.set(labels, (byStatus = new Map()));
-      let series = byStatus.get(status);
       // In labelNames' order: method, status code, route, scheme.
-      if (!series) byStatus.set(status, (series = server.child([labels.method, String(status), route, labels.scheme])));
-      series.observe(durationMs / 1000);
+      server.child([labels.method, String(status), route, labels.scheme]).observe(durationMs / 1000);
     },
     upstreamCall({ service, method, url }) {
       return clientEndOf(service, method, url);

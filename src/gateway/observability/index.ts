@@ -4,7 +4,7 @@ import type { GatewaySettings } from '../settings.ts';
 import { createHttpMetrics } from './http-metrics.ts';
 import { createGatewayMetrics, type GatewayMetrics } from './metrics.ts';
 import type { RequestObserver } from '../request/observed-request.ts';
-import { requestLogObserver, writeRequestLogLine, type RequestLog } from './request-log.ts';
+import { flushRequestLog, requestLogObserver, writeRequestLogLine, type RequestLog } from './request-log.ts';
 import type { GatewayTracing } from './tracing.ts';
 import { loadTracing } from './load-tracing.ts';
 import { useMetricsEndpoint } from './use-metrics-endpoint.ts';
@@ -136,7 +136,11 @@ export function createObservability({
     onRateLimited: metrics.rateLimited,
     metrics: metrics.registry,
     flushTraces: async () => tracing?.forceFlush(),
-    close: async () => tracing?.shutdown(),
+    close: async () => {
+      // The lines of the last requests, waiting to be written together (request-log.ts): out before close resolves.
+      if (requestLog === writeRequestLogLine) flushRequestLog();
+      await tracing?.shutdown();
+    },
     async checkKeyAtStart(log) {
       const refusal = await translationKeyRefusal(upstreams.translation, START_CHECK_TIMEOUT_MS, fetchFn);
       if (refusal === undefined) return;

@@ -75,10 +75,10 @@ let flushOnExit = false;
 /**
  * The default request log: one JSON object per line on stdout. Lines are written together, at most
  * FLUSH_AFTER_MS after the first of them (or at once past FLUSH_AT_CHARS): under load one write of
- * many lines costs far less than a write per line. Measured on a cache hit: a write per line about
- * 5% of the gateway's CPU, a write per turn of the event loop (as before) still 6% more than one per
- * 20 ms. Whatever waits is written before the process exits, and before the entry's own lines
- * (src/cli/entry-log.ts), so stdout keeps its order.
+ * many lines costs far less than a write per line (docs/performance.md). None is lost or reordered:
+ * whatever waits is written when the gateway closes (observability's close), before the entry's own
+ * lines (src/cli/entry-log.ts), and before the process exits, a fatal error's exit included (Node
+ * emits 'exit' then too; stdout to a file or a pipe is written synchronously there).
  */
 export const writeRequestLogLine: RequestLog = (entry) => {
   if (!flushOnExit) {

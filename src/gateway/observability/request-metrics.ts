@@ -45,21 +45,11 @@ export function createRequestMetrics(registry: Registry, maxOperationNames: numb
     return name;
   };
 
-  // The series of each (operation label, outcome), found once: a request counts itself with no lookup by labels.
-  const seriesByLabel = new Map<string, Map<string, { count: { inc(): void }; duration: { observe(seconds: number): void } }>>();
-  const seriesOf = (operation: string, outcome: string) => {
-    let byOutcome = seriesByLabel.get(operation);
-    if (!byOutcome) seriesByLabel.set(operation, (byOutcome = new Map()));
-    let series = byOutcome.get(outcome);
-    if (!series) byOutcome.set(outcome, (series = { count: requests.child([operation, outcome]), duration: requestDuration.child([operation, outcome]) }));
-    return series;
-  };
-
   return {
     requestFinished({ operation, outcome, durationMs }) {
-      const series = seriesOf(operationLabel(operation, outcome), outcome);
-      series.count.inc();
-      series.duration.observe(durationMs / 1000);
+      const labels = [operationLabel(operation, outcome), outcome];
+      requests.child(labels).inc();
+      requestDuration.child(labels).observe(durationMs / 1000);
     },
     rateLimited(budget) {
       rateLimitRejections.inc({ budget });

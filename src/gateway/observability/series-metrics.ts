@@ -53,6 +53,8 @@ abstract class SeriesMetric<Name extends string> {
   abstract readonly type: 'counter' | 'histogram';
   readonly aggregator = 'sum';
   private root = new Map<string, unknown>();
+  /** The children handed out (child()), by their label values as the series are: one per series, kept across reset(). */
+  private readonly children = new Map<string, unknown>();
   /** Every series, in the order first seen (prom-client exports in that order too). */
   protected all: Series[] = [];
   /** Bumped by reset(): a child made before it finds its series again. */
@@ -67,19 +69,14 @@ abstract class SeriesMetric<Name extends string> {
 
   /** The series of these label values (one per label name, in order), made the first time. */
   protected seriesOf(values: readonly string[]): Series {
-    let level: Map<string, unknown> = this.root;
-    const last = values.length - 1;
-    for (let index = 0; index < last; index += 1) {
-      let next = level.get(values[index]) as Map<string, unknown> | undefined;
-      if (!next) level.set(values[index], (next = new Map()));
-      level = next;
-    }
-    let series = level.get(values[last]) as Series | undefined;
+    const level = leafLevel(this.root, values);
+    const last = values[values.length - 1];
+    let series = level.get(last) as Series | undefined;
     if (!series) {
       const labels: Record<string, string> = {};
       this.labelNames.forEach((name, index) => (labels[name] = values[index]));
       series = { labels, buckets: this.emptyBuckets(), sum: 0, count: 0 };
-      level.set(values[last], series);
+      level.set(last, series);
       this.all.push(series);
     }
     return series;
@@ -97,11 +94,23 @@ abstract class SeriesMetric<Name extends string> {
   }
 
   /**
-   * The series of these label values as a getter a caller keeps: found at its first observation (a
+   * The child of these label values, made the first time (by `make`, given its series' getter) and
+   * the same one after: callers ask for it by its labels and keep nothing of their own.
+   */
+  protected keptChild<Child>(values: readonly string[], make: (series: () => Series) => Child): Child {
+    const level = leafLevel(this.children, values);
+    const last = values[values.length - 1];
+    let child = level.get(last) as Child | undefined;
+    if (child === undefined) level.set(last, (child = make(this.seriesGetter(values))));
+    return child;
+  }
+
+  /**
+   * The series of these label values as a getter a child keeps: found at its first observation (a
    * series is exported only once observed, as prom-client's), and again only after a reset(), so
    * an observation through it does no lookup by labels.
    */
-  protected seriesGetter(values: readonly string[]): () => Series {
+  private seriesGetter(values: readonly string[]): () => Series {
     const kept = [...values];
     let generation = Number.NaN;
     let series: Series | undefined;
@@ -139,14 +148,13 @@ export class SeriesCounter<Name extends string> extends SeriesMetric<Name> {
     this.seriesOf(labelValues).sum += by;
   }
 
-  /** The counter of these label values, to keep: `child([service, status]).inc()` with no lookup per call. */
+  /** The counter of these label values, one per series: `child([service, status]).inc()`, with no series lookup once made. */
   child(labelValues: readonly string[]): { inc(by?: number): void } {
-    const series = this.seriesGetter(labelValues);
-    return {
+    return this.keptChild(labelValues, (series) => ({
       inc(by = 1) {
         series().sum += by;
       },
-    };
+    }));
   }
 
   protected exported(): ExportedValue[] {
@@ -173,14 +181,13 @@ export class SeriesHistogram<Name extends string> extends SeriesMetric<Name> {
     if (Number.isFinite(value)) this.record(this.seriesOf(labelValues), value);
   }
 
-  /** The histogram of these label values, to keep: `child([service]).observe(seconds)` with no lookup per call. */
+  /** The histogram of these label values, one per series: `child([service]).observe(seconds)`, with no series lookup once made. */
   child(labelValues: readonly string[]): { observe(value: number): void } {
-    const series = this.seriesGetter(labelValues);
-    return {
-      observe: (value) => {
+    return this.keptChild(labelValues, (series) => ({
+      observe: (value: number) => {
         if (Number.isFinite(value)) this.record(series(), value);
       },
-    };
+    }));
   }
 
   private record(series: Series, value: number): void {
@@ -208,4 +215,16 @@ export class SeriesHistogram<Name extends string> extends SeriesMetric<Name> {
     }
     return values;
   }
+}
+
+/** The map holding the last of `values` in a tree of maps by label value, the levels above made on the way. */
+function leafLevel(root: Map<string, unknown>, values: readonly string[]): Map<string, unknown> {
+  let level = root;
+  const last = values.length - 1;
+  for (let index = 0; index < last; index += 1) {
+    let next = level.get(values[index]) as Map<string, unknown> | undefined;
+    if (!next) level.set(values[index], (next = new Map()));
+    level = next;
+  }
+  return level;
 }

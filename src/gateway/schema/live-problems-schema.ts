@@ -73,15 +73,8 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
   const record = createSchemaRecord(givenPath ? 'given' : 'live');
   const memo = createIntrospectionMemo({ introspection, bounds, onAnswer });
   let stopped = false;
-  let running: Promise<boolean> | undefined;
-  let lastStart = -Infinity;
-  const checkOnce = createSchemaCheck({ record, read: memo.read, bounds, onChange, onFailure, log, stopped: () => stopped });
-  const check = (): Promise<boolean> => {
-    if (stopped || !record.served || record.source === 'given') return Promise.resolve(false);
-    running ??= (lastStart = performance.now(), checkOnce()).finally(() => (running = undefined));
-    return running;
-  };
-  const schedule = createCheckSchedule({ pollMs, check, running: () => running !== undefined, lastStart: () => lastStart });
+  const runCheck = createSchemaCheck({ record, read: memo.read, bounds, onChange, onFailure, log, stopped: () => stopped });
+  const schedule = createCheckSchedule({ pollMs, runCheck, checkable: () => !stopped && record.served !== undefined && record.source !== 'given' });
   const following = (verb: string) => (pollMs > 0 ? `${verb} again every ${pollMs / 1000} s` : 'PROBLEMS_SCHEMA_POLL_SECONDS=0: checked again only when a request is refused');
 
   return {
@@ -116,7 +109,7 @@ export function createLiveProblemsSchema({ introspection, snapshotPath, givenPat
     driftSeen() {
       if (record.source !== 'given') schedule.driftSeen();
     },
-    check: async () => void (await check()),
+    check: async () => void (await schedule.check()),
     status: () => record.status(),
     stop() {
       stopped = true;

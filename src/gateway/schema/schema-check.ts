@@ -45,8 +45,7 @@ export function createSchemaCheck({
     if (record.succeeded()) log('problems schema: checks succeed again');
     const previous = record.served!;
     if (live.hash === previous.hash) {
-      record.serve(previous, 'live');
-      record.refused = undefined;
+      record.unchanged();
       return false;
     }
     if (live.hash === record.unbuildable || stopped()) return false;
@@ -54,8 +53,7 @@ export function createSchemaCheck({
     // loop nothing past the comparison of its bytes.
     const over = bounds && overBound(live.size, bounds);
     if (over) {
-      record.unbuildable = live.hash;
-      record.refused = `${short(live.hash)} not built: ${describeOverBound(over)}`;
+      record.refuse(live.hash, `${short(live.hash)} not built: ${describeOverBound(over)}`);
       onFailure?.('bound');
       log(`problems schema: ${short(live.hash)} refused, not built (${describeOverBound(over)}); still serving ${short(previous.hash)} (${record.source})`, 'error');
       return false;
@@ -64,16 +62,14 @@ export function createSchemaCheck({
     try {
       swap = await onChange(live, previous);
     } catch (error) {
-      record.unbuildable = live.hash;
+      record.couldNotBuild(live.hash);
       onFailure?.('build');
       log(`problems schema: ${short(live.hash)} cannot be built (${(error as Error).message}); still serving ${short(previous.hash)} (${record.source})`, 'error');
       return false;
     }
     // The swap and what tells of it, in one turn: no request, /readiness or scrape comes between.
     swap();
-    record.serve(live, 'live');
-    record.unbuildable = undefined;
-    record.refused = undefined;
+    record.swapped(live);
     log(`problems schema: now serving ${short(live.hash)} (was ${short(previous.hash)}): ${oneLine(formatSchemaDiff(live.changes ?? [], 10))}`, 'warn');
     return true;
   };

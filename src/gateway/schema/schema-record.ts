@@ -22,14 +22,16 @@ export interface ProblemsSchemaStatus {
   refused?: string;
 }
 
-/** The problems schema served, and what the checks of the service found: what /readiness and the log tell. */
+/**
+ * The problems schema served, and what the checks of the service found: what /readiness and the log
+ * tell. Each outcome of a check is one call, which sets everything that outcome changes together.
+ */
 export interface SchemaRecord {
   readonly served: IntrospectedSchema | undefined;
   readonly source: ProblemsSchemaSource;
-  /** A schema that failed to build or was refused: not built again on every poll, said once, counted once. */
-  unbuildable: string | undefined;
-  /** Why the service's schema is not served, while it is over a bound. */
-  refused: string | undefined;
+  /** The hash of a schema that failed to build or was refused: not built again on every poll, said once, counted once. */
+  readonly unbuildable: string | undefined;
+  /** Serving `schema` from the start (`live` or `given`). */
   serve(schema: IntrospectedSchema, source: ProblemsSchemaSource): void;
   /** A check answered; true when the one before had failed. */
   succeeded(): boolean;
@@ -37,6 +39,14 @@ export interface SchemaRecord {
   failed(message: string, summary: string): boolean;
   /** Serving the snapshot at start since the service could not be introspected (`reason` for the log, `summary` for /readiness). */
   fellBack(schema: IntrospectedSchema, reason: string, summary: string): void;
+  /** The service's schema is the one served: served as the service's, and no longer refused. */
+  unchanged(): void;
+  /** The service's schema (`hash`) is over a bound (`why`): not built, and told by /readiness until it changes. */
+  refuse(hash: string, why: string): void;
+  /** The service's schema (`hash`) could not be built: not built again. */
+  couldNotBuild(hash: string): void;
+  /** `schema`, the service's new one, is now served: nothing is unbuildable or refused any more. */
+  swapped(schema: IntrospectedSchema): void;
   status(): ProblemsSchemaStatus;
 }
 
@@ -45,6 +55,8 @@ export function createSchemaRecord(source: ProblemsSchemaSource): SchemaRecord {
   let checkedAt: string | undefined;
   let lastCheck: string | undefined;
   let lastFailure: string | undefined;
+  let unbuildable: string | undefined;
+  let refused: string | undefined;
   return {
     get served() {
       return served;
@@ -52,8 +64,9 @@ export function createSchemaRecord(source: ProblemsSchemaSource): SchemaRecord {
     get source() {
       return source;
     },
-    unbuildable: undefined,
-    refused: undefined,
+    get unbuildable() {
+      return unbuildable;
+    },
     serve(schema, from) {
       served = schema;
       source = from;
@@ -78,8 +91,25 @@ export function createSchemaRecord(source: ProblemsSchemaSource): SchemaRecord {
       lastCheck = summary;
       lastFailure = reason;
     },
+    unchanged() {
+      source = 'live';
+      refused = undefined;
+    },
+    refuse(hash, why) {
+      unbuildable = hash;
+      refused = why;
+    },
+    couldNotBuild(hash) {
+      unbuildable = hash;
+    },
+    swapped(schema) {
+      served = schema;
+      source = 'live';
+      unbuildable = undefined;
+      refused = undefined;
+    },
     status() {
-      return { source, hash: served?.hash ?? '', ...(checkedAt ? { checkedAt } : {}), ...(lastCheck ? { lastCheck } : {}), ...(this.refused ? { refused: this.refused } : {}) };
+      return { source, hash: served?.hash ?? '', ...(checkedAt ? { checkedAt } : {}), ...(lastCheck ? { lastCheck } : {}), ...(refused ? { refused } : {}) };
     },
   };
 }

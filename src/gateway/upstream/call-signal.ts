@@ -1,7 +1,7 @@
 type AbortListener = () => void;
 
 /**
- * The abort signal of one upstream call (its time budget, or the client going away), in the form
+ * The abort signal of one upstream call (its time budget, or its engine's end), in the form
  * undici's `request()` also takes: an emitter of `abort` with `aborted` and `reason`. Cheaper than an
  * AbortController, whose signal is an EventTarget: with one per call a forwarded query cost 324–352
  * µs of CPU, with this signal 281–299 (side by side, 3 rounds).
@@ -58,9 +58,9 @@ export function webSignalOf(signal: unknown): AbortSignal | null | undefined {
 }
 
 /**
- * The call signals following web signals that outlive them (the engine's own, shut at its disposal,
- * for every forwarded call; a client request's, for each of its calls): each web signal is listened
- * to once, and a call joins and leaves a set. A listener added to and removed from a web signal per
+ * The call signals following a web signal that outlives them (the engine's own, shut at its
+ * disposal, which every call of that engine goes under): each web signal is listened to once, and a
+ * call joins and leaves a set. A listener added to and removed from a web signal per
  * call cost more than the rest of the signal's work, and walked the signal's list of listeners.
  */
 export class SignalFollowers {

@@ -108,9 +108,9 @@ export function breakUpstreamCircuits({
     settled(call, ticket, _answer, error) {
       const circuit = circuits[call.service];
       if (error === undefined) return record(call.service, circuit, ticket as BreakerTicket, 'success');
-      // A client that went away ended the call: nothing learnt of the service.
-      const clientGone = (call.init.signal as { aborted?: boolean } | null | undefined)?.aborted;
-      record(call.service, circuit, ticket as BreakerTicket, clientGone ? 'neutral' : verdictOf(error), error);
+      // Cut short from outside (its engine disposed, the gateway closing): nothing learnt of the service.
+      const cutShort = (call.init.signal as { aborted?: boolean } | null | undefined)?.aborted;
+      record(call.service, circuit, ticket as BreakerTicket, cutShort ? 'neutral' : verdictOf(error), error);
     },
   };
 }

@@ -27,7 +27,11 @@ export function composeStepsByService(steps: readonly UpstreamStepEntry[]): Reco
 
 /** The functions of composeStepsByService behind one entry, for callers that carry the service on the call. */
 export function composeSteps(steps: readonly UpstreamStepEntry[]): SendUpstream {
-  const chains = composeStepsByService(steps);
+  return sendByService(composeStepsByService(steps));
+}
+
+/** One entry for functions already composed: each call goes to its service's. */
+export function sendByService(chains: Record<ServiceName, SendUpstream>): SendUpstream {
   return (call) => chains[call.service](call);
 }
 

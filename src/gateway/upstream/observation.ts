@@ -74,7 +74,7 @@ class ObservedAttempt implements AttemptWatch {
   }
 }
 
-/** How a call that got no answer failed: its time budget ran out, the client went away, or the network failed. */
+/** How a call that got no answer failed: its time budget ran out, its engine ended, or the network failed. */
 function failureOf(error: unknown, signal: AbortSignal | undefined): string {
   const reason = signal?.aborted ? (signal.reason as Error | undefined) : undefined;
   if ((error as Error)?.name === 'TimeoutError' || reason?.name === 'TimeoutError') return 'timeout';

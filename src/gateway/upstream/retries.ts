@@ -39,7 +39,7 @@ export function retryUpstreamCalls({ timeoutMs, retries = defaultOf('upstreamRet
         retries,
         baseDelayMs,
         maxDelayMs,
-        // The client's signal (or the engine's) is listened to once, whatever the calls made under it.
+        // The engine's signal is listened to once, whatever the calls made under it.
         followers: new SignalFollowers(),
       };
       return { attempts: { start: (call, singleAttempt) => new RetryBudget(rules, call, singleAttempt) } };
@@ -66,7 +66,7 @@ class RetryBudget implements CallBudget {
   readonly signal = new CallSignal();
   readonly #rules: BudgetRules;
   readonly #deadline: number;
-  readonly #clientSignal: AbortSignal | undefined;
+  readonly #outerSignal: AbortSignal | undefined;
   readonly #timer: ReturnType<typeof setTimeout>;
   /** More attempts are allowed: a read-only call that is no probe. */
   readonly #repeatable: boolean;
@@ -74,11 +74,11 @@ class RetryBudget implements CallBudget {
   constructor(rules: BudgetRules, call: UpstreamCall, singleAttempt: boolean) {
     this.#rules = rules;
     this.#deadline = Date.now() + rules.budget;
-    this.#clientSignal = (call.init.signal ?? undefined) as AbortSignal | undefined;
+    this.#outerSignal = (call.init.signal ?? undefined) as AbortSignal | undefined;
     this.#repeatable = call.readOnly && !singleAttempt;
     this.#timer = setTimeout(budgetRanOut, rules.budget, this.signal, rules.budget);
     this.#timer.unref?.();
-    if (this.#clientSignal) rules.followers.follow(this.signal, this.#clientSignal);
+    if (this.#outerSignal) rules.followers.follow(this.signal, this.#outerSignal);
   }
 
   check(): void {
@@ -86,7 +86,7 @@ class RetryBudget implements CallBudget {
   }
 
   failed(error: unknown): void {
-    if (this.#clientSignal?.aborted) throw error;
+    if (this.#outerSignal?.aborted) throw error;
     if (this.#timedOut()) throw this.#spent();
   }
 
@@ -100,17 +100,17 @@ class RetryBudget implements CallBudget {
   }
 
   wait(ms: number): Promise<void> {
-    return sleep(ms, this.#clientSignal);
+    return sleep(ms, this.#outerSignal);
   }
 
   end(): void {
     clearTimeout(this.#timer);
-    if (this.#clientSignal) this.#rules.followers.unfollow(this.signal, this.#clientSignal);
+    if (this.#outerSignal) this.#rules.followers.unfollow(this.signal, this.#outerSignal);
   }
 
-  /** Whether the call's signal aborted for its budget, not for the client going away. */
+  /** Whether the call's signal aborted for its budget, not for its engine's end. */
   #timedOut(): boolean {
-    return this.signal.aborted && !this.#clientSignal?.aborted;
+    return this.signal.aborted && !this.#outerSignal?.aborted;
   }
 
   #spent(): UpstreamTimeoutError {

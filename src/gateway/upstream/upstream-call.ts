@@ -15,6 +15,14 @@ export const UPSTREAM_SERVICES: readonly ServiceName[] = ['problems', 'translati
 export interface UpstreamCall {
   service: ServiceName;
   url: string;
+  /**
+   * The request as sent; its `signal` is the engine's, aborted when the engine is disposed. Never
+   * the client's: a call answers whoever waits for it (identical calls in flight share one, and the
+   * problems cache keeps its answer for the next), a mutation cut off half-way would leave the
+   * client not knowing what the service did, and the call's time budget already bounds what a
+   * client that left costs. So a call, Mesh's or forwarded, ends with its answer, its budget or its
+   * engine (upstream-calls.ts, composition/engine.ts).
+   */
   init: NonNullable<MeshFetchInit>;
   /**
    * Mesh's context of the client request the call is made for (holds yoga's `request` and the
@@ -112,7 +120,7 @@ export interface CallBudget {
   failed(error: unknown): void;
   /** After attempt number `attempt` (0 first): the wait before another, or undefined when this outcome stands. */
   again(attempt: number, answer: UpstreamAnswer | undefined): number | undefined;
-  /** The wait between attempts (fails when the client goes away). */
+  /** The wait between attempts (fails when the engine's signal aborts). */
   wait(ms: number): Promise<void>;
   /** The call is over (its body read, or failed): the budget's timer and listeners go. */
   end(): void;
@@ -121,7 +129,7 @@ export interface CallBudget {
 /** Depth 5: told how one attempt ended, at its answer's head. */
 export interface AttemptWatch {
   answered(status: number): void;
-  /** No answer: `signal` is the one the attempt went under (whether its budget ran out, or the client went away). */
+  /** No answer: `signal` is the one the attempt went under (whether its budget ran out, or its engine ended). */
   failed(error: unknown, signal: unknown): void;
 }
 

@@ -11,8 +11,7 @@ import { breakUpstreamCircuits, type BreakerObserver } from './circuit-breaker.t
 import { observeUpstreamCalls } from './observation.ts';
 import { cacheProblemsAnswers } from './problems-cache.ts';
 import { retryUpstreamCalls } from './retries.ts';
-import { composeStepsByService } from './composed-call.ts';
-import type { UpstreamCall, UpstreamStepEntry } from './upstream-call.ts';
+import type { SendUpstream, UpstreamCall, UpstreamStepEntry } from './upstream-call.ts';
 import type { UpstreamAnswer } from './upstream-answer.ts';
 import { shapeUpstreamErrors } from './upstream-errors.ts';
 
@@ -101,12 +100,18 @@ export function upstreamStepsBySchema({ settings, observers, problemsStore, log,
 }
 
 /**
- * The one Mesh plugin of the upstream side: every fetch a source makes goes through `steps`, as a
+ * The one Mesh plugin of the upstream side: every fetch a source makes goes through `chains` (the
+ * engine's steps, composed once for Mesh's calls and forwarded ones alike: composed-call.ts), as a
  * call that knows its service from the source that issued it (never from its URL). The GraphQL
  * handler names its source in the fetch's `info`; the OpenAPI handler's fetch carries the resolve
  * info of the source's own schema, which is recorded here when each source is built.
+ *
+ * Every call goes under `signal`, the engine's (aborted when the engine is disposed), in place of
+ * the one Mesh's executor made of the client's request: a forwarded call goes under the same one,
+ * so a call is cut short by its time budget or its engine's end, never by a client leaving (see
+ * UpstreamCall.init).
  */
-export function useUpstreamCalls(sources: MeshResolvedSource[], steps: readonly UpstreamStepEntry[]): MeshPlugin<object> {
+export function useUpstreamCalls(sources: MeshResolvedSource[], chains: Record<ServiceName, SendUpstream>, signal: AbortSignal): MeshPlugin<object> {
   const serviceBySchema = new WeakMap<GraphQLSchema, ServiceName>();
   for (const { name, handler } of sources) {
     const service = SERVICE_OF_SOURCE[name];
@@ -122,7 +127,6 @@ export function useUpstreamCalls(sources: MeshResolvedSource[], steps: readonly 
     const { sourceName, schema } = (info ?? {}) as { sourceName?: string; schema?: GraphQLSchema };
     return (sourceName ? SERVICE_OF_SOURCE[sourceName] : undefined) ?? (schema ? serviceBySchema.get(schema) : undefined);
   };
-  const chains = composeStepsByService(steps);
   return {
     onFetch({ url, options, context, info, fetchFn, setFetchFn }) {
       const service = serviceOf(info);
@@ -132,7 +136,7 @@ export function useUpstreamCalls(sources: MeshResolvedSource[], steps: readonly 
       const readOnly = service === 'translation' || isReadOnly(info, options.body);
       setFetchFn((callUrl, init = {}, callContext, callInfo) =>
         // The one web Response of the call: what Mesh's handler reads.
-        send({ service, url: callUrl ?? url, init, context: callContext ?? context, info: callInfo, readOnly, network: fetchFn }).then(toResponse),
+        send({ service, url: callUrl ?? url, init: { ...init, signal }, context: callContext ?? context, info: callInfo, readOnly, network: fetchFn }).then(toResponse),
       );
     },
   };
