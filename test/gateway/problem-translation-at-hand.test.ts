@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolvers } from '../../src/gateway/links/problem-translation.ts';
 import type { Language, TranslationContext } from '../../src/gateway/translation/translation-client.ts';
 import { createTranslationRuntime, useTranslationRuntime } from '../../src/gateway/translation/translation-runtime.ts';
+import { setOperationLanguage } from '../../src/gateway/translation/in-context.ts';
 
 /**
  * Problem.translation on a warm page: answered at once, a value and not a promise, when its
@@ -13,8 +14,8 @@ describe('Problem.translation at hand', () => {
   const problem = { id: 'p1', title: 'Sum', statement: 'Print the sum of two numbers.' };
   const spanish = { title: 'Suma', statement: 'Imprime la suma de dos números.', provenance: { kind: 'MACHINE' as const, sourceLanguage: 'en', madeAt: null, stale: false, partial: false, translatedShare: 1 } };
 
-  async function setUp() {
-    const runtime = createTranslationRuntime({ batchSize: 10, concurrency: 1, maxTextLength: 1000 });
+  async function setUp(defaultLanguages: readonly string[] = []) {
+    const runtime = createTranslationRuntime({ batchSize: 10, concurrency: 1, maxTextLength: 1000, defaultLanguages });
     const codes = ['en', 'es', 'fr'];
     const context: TranslationContext = {
       Translation: {
@@ -53,6 +54,29 @@ describe('Problem.translation at hand', () => {
     const refused = resolve(context, { to: 'xx' });
     expect(refused).toBeInstanceOf(Promise);
     await expect(refused).rejects.toMatchObject({ extensions: { code: 'UNSUPPORTED_LANGUAGE' } });
+  });
+
+  it('answers a link without `to:` at once too, once the list is held: by the default languages and by `@inContext`', async () => {
+    const { context } = await setUp(['es']);
+    const first = resolve(context, {});
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toEqual({ language: 'es', ...spanish });
+    const again = resolve(context, {});
+    expect(again).not.toBeInstanceOf(Promise);
+    expect(again).toEqual({ language: 'es', ...spanish });
+    // The operation's language before the defaults; nothing kept in French, so that one waits.
+    setOperationLanguage(context, 'fr');
+    expect(resolve(context, {})).toBeInstanceOf(Promise);
+    const { context: inSpanish } = await setUp();
+    setOperationLanguage(inSpanish, 'es');
+    await resolve(inSpanish, {});
+    expect(resolve(inSpanish, {})).toEqual({ language: 'es', ...spanish });
+  });
+
+  it('answers the original at once, marked as the fallback, when no language the reader wants can be served', async () => {
+    const { runtime, context } = await setUp(['tlh']);
+    await runtime.languages(context);
+    expect(resolve(context, {})).toMatchObject({ language: 'und', title: 'Sum', provenance: { kind: 'ORIGINAL' } });
   });
 
   it('refuses a malformed `to:` at once, as the field error', async () => {

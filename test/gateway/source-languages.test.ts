@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { textDigest } from '../../src/shared/hash.ts';
 import { createSourceLanguages } from '../../src/gateway/translation/source-languages.ts';
+
+/** The real digest, with the texts it was asked for: a lookup by the problem's id asks for none. */
+function countedDigest() {
+  const digested: string[] = [];
+  return {
+    digested,
+    digest: (text: string) => {
+      digested.push(text);
+      return textDigest(text);
+    },
+  };
+}
 
 /** A statement's language as learned from the service, looked up by the text or, on a page, by the problem too. */
 describe('source languages', () => {
@@ -15,6 +28,22 @@ describe('source languages', () => {
     expect(sources.of('Imprime la suma.', 'p1')).toBe('es');
     expect(sources.of('Affiche la somme.', 'p1')).toBeNull();
     expect(sources.of('Print the sum.', 'p1')).toBe('en');
+  });
+
+  it('finds a problem seen before by its id, with no digest of its statement; a statement of its own, or a changed one, by its text', () => {
+    const { digested, digest } = countedDigest();
+    const sources = createSourceLanguages({ ttlMs: 60_000, digest });
+    sources.learn('Print the sum.', 'en');
+    expect(sources.of('Print the sum.', 'p1')).toBe('en');
+    digested.length = 0;
+    // A warm page: every statement looked up again by its problem, none hashed.
+    expect(sources.of('Print the sum.', 'p1')).toBe('en');
+    expect(sources.of('Print the sum.', 'p1')).toBe('en');
+    expect(digested).toEqual([]);
+    // Without the id, or with a statement changed since, by the text.
+    expect(sources.of('Print the sum.')).toBe('en');
+    expect(sources.of('Print the product.', 'p1')).toBeNull();
+    expect(digested).toEqual(['Print the sum.', 'Print the product.']);
   });
 
   it('gives the declared language whatever the statement', () => {

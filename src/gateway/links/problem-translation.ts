@@ -1,7 +1,7 @@
 import { ErrorCode, createGraphQLErrorWithCode } from '../errors.ts';
 import { decodeHtmlText, escapeHtmlText } from '../statement/html-placeholders.ts';
 import { curatedProvenance, machineProvenance, originalProvenance, UNDETERMINED, type Provenance } from '../translation/provenance.ts';
-import { checkLanguageArguments, checkProblemTextLength, decideLanguage, notingAnswer, noteDecision } from '../translation/resolvers.ts';
+import { checkLanguageArguments, checkProblemTextLength, notingAnswer, noteDecision } from '../translation/resolvers.ts';
 import type { LanguageArgument } from '../translation/language-choice.ts';
 import { sameLanguage } from '../translation/language-tags.ts';
 import type { TranslationContext } from '../translation/translation-client.ts';
@@ -83,8 +83,10 @@ const NO_LANGUAGES: readonly string[] = Object.freeze([]);
 
 /**
  * The link's value for a problem whose title and statement are known: at once, with no promise,
- * when the language is decided without waiting and what it serves is in memory (curated, the
- * original, or an assembled translation: a warm page); else when the decision or the translation comes.
+ * when the language is decided without waiting (by `to:`, `@inContext` or the reader's languages)
+ * and what it serves is in memory (curated, the original, or an assembled translation: a warm
+ * page); else when the decision or the translation comes. The arguments are checked once, here
+ * (as decideLanguage checks them for the other translation fields).
  */
 function translationOf(parent: ProblemTexts, problem: { title: string; statement: string }, args: TranslationArgs, context: LinkContext): ProblemTranslation | null | Promise<ProblemTranslation | null> {
   const runtime = translationRuntimeOf(context);
@@ -93,9 +95,9 @@ function translationOf(parent: ProblemTexts, problem: { title: string; statement
   const known = runtime.sources.of(problem.statement, parent.id);
   const languages = curated.length === 0 ? NO_LANGUAGES : curated.map(({ entry }) => entry.language);
   checkLanguageArguments(args);
-  const atHand = runtime.decideAtHand(context, args, languages, known);
+  const decided = runtime.decide(context, args, languages, known);
   const served = (decision: LanguageDecision | null) => (decision ? translationServed({ parent, problem, context, curated, known }, decision) : null);
-  return atHand ? served(atHand) : decideLanguage(context, args, languages, known).then(served);
+  return decided instanceof Promise ? decided.then(served) : served(decided);
 }
 
 /** What a decided link serves from: the problem, its curated translations and its statement's known language. */

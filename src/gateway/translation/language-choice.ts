@@ -1,12 +1,13 @@
 import { gatewayRequestOf } from '../request/gateway-request.ts';
 import { NO_PREFERENCE } from './accept-language.ts';
 import type { FailureReports } from './failure-reports.ts';
-import { languageChain, negotiateLanguage, type Negotiated } from './language-negotiation.ts';
+import { languageChain, negotiateLanguage, type Negotiated, type NegotiationCandidates } from './language-negotiation.ts';
 import { operationLanguageOf } from './in-context.ts';
 import type { LanguageList } from './language-list.ts';
 import { createLanguageResolution, type LanguageResolution } from './language-resolution.ts';
 import { chooseLanguages, isAutomatic, matchLanguage, parseLanguageTag, sameLanguage, targetsOf, type LanguageTag } from './language-tags.ts';
-import type { TranslationContext } from './translation-client.ts';
+import type { Language, TranslationContext } from './translation-client.ts';
+import type { ReaderLanguages } from '../request/reader-languages.ts';
 
 /**
  * What a translation field serves: the service's translation, an operator's (curated), or the
@@ -37,20 +38,18 @@ export interface LanguageChoiceOfRequests extends Pick<LanguageResolution, 'reso
    * original. The original is served too, with no call, when it is in the language chosen: `from`, else `source` (the statement's language, declared or detected
    * before: source-languages.ts), matched as `to` is (`en-US` takes an `en` original). Null as
    * resolveLanguages.
+   *
+   * Given at once, with no promise, when it can be told now (the choice is curated or the original,
+   * or the service's language list is held): a page whose translations are all in memory is then
+   * answered without one. A promise when the list is still to fetch or a language is refused (the
+   * refusal is reported once per request, by resolveLanguages).
    */
   decide(
     context: TranslationContext,
     args: { to?: LanguageArgument; from?: string | null },
     curated?: readonly string[],
     source?: string | null,
-  ): Promise<LanguageDecision | null>;
-  /**
-   * What decide() answers, when that can be told now with no promise (so that a page whose
-   * translations are all in memory is answered without one): a single `to` served curated or as the
-   * original, or one the language list held now resolves. Undefined when only decide() can tell (a
-   * list or none, the list still to fetch, a language refused: decide() reports the refusal once).
-   */
-  decideAtHand(context: TranslationContext, args: { to?: LanguageArgument; from?: string | null }, curated?: readonly string[], source?: string | null): LanguageDecision | undefined;
+  ): LanguageDecision | null | Promise<LanguageDecision | null>;
 }
 
 /** A `to:` argument as execution gives it: a list, or one tag (a `String` variable, which GraphQL does not wrap). */
@@ -71,72 +70,76 @@ export function wantedLanguages(to: LanguageArgument | undefined): readonly stri
 export function createLanguageChoice({ list, defaultLanguages, reports }: LanguageChoiceOptions): LanguageChoiceOfRequests {
   const { resolveLanguages, refuseList } = createLanguageResolution({ list, reports });
 
-  /** A decision for what negotiation chose; `negotiated`: chosen by the reader's header (Vary). */
-  const decisionOf = async (context: TranslationContext, chosen: Negotiated, from: string | null | undefined, negotiated: boolean): Promise<LanguageDecision | null> => {
-    if (chosen.kind === 'original') return { serve: 'original', language: chosen.language, negotiated, fallback: false };
-    if (chosen.kind === 'curated') return { serve: 'curated', language: chosen.language, negotiated };
-    const languages = await resolveLanguages(context, { to: chosen.language, from });
-    return languages && { serve: 'machine', ...languages, negotiated };
-  };
-
-  /** One explicit `to:`: its curated translation, else the original when it is in that language, else the service's. */
-  const decideOne = async (context: TranslationContext, to: string, from: string | null | undefined, curatedLanguages: readonly string[], original: string | undefined): Promise<LanguageDecision | null> => {
-    const served = curatedOrOriginal(to, curatedLanguages, original);
-    if (served) return served;
-    const languages = await resolveLanguages(context, { to, from });
-    return languages && { serve: 'machine', ...languages, negotiated: false };
-  };
-
-  const decide: LanguageChoiceOfRequests['decide'] = async (context, args, curatedLanguages = [], knownSource = null) => {
-    const fromTag = fromTagOf(args.from);
-    const original = fromTag?.canonical ?? knownSource ?? undefined;
-    const wanted = wantedLanguages(args.to);
-    if (wanted.length === 1) return decideOne(context, wanted[0], args.from, curatedLanguages, original);
-    const offered = () => offeredTargets(list, context, fromTag);
-    const candidates = { curated: curatedLanguages, source: original, offered };
-    if (wanted.length > 1) {
-      // Left to right, as the header's languages: the first a curated translation, the original or the service serves.
-      const chosen = await negotiateLanguage(wanted, [], candidates);
-      return chosen ? decisionOf(context, chosen, args.from, false) : refuseList(context, wanted, args.from, offered);
-    }
-    // The operation's @inContext, before the header: its language when it can be served, else the header's as without it.
-    const operationLanguage = operationLanguageOf(context)?.language;
-    if (operationLanguage) {
-      const chosen = await negotiateLanguage([operationLanguage], [], candidates);
-      if (chosen) return decisionOf(context, chosen, args.from, false);
-    }
-    const reader = gatewayRequestOf(context)?.readerLanguages ?? NO_PREFERENCE;
-    const negotiated = await negotiateLanguage(languageChain(reader, defaultLanguages), reader.refused, candidates);
-    if (!negotiated) return { serve: 'original', language: original ?? null, negotiated: true, fallback: true };
-    return decisionOf(context, negotiated, args.from, true);
-  };
-
   /** The service's translation each `to` and `from` resolve to against a list held (null: refused), worked out once per list rather than for every link of a page. */
   const machineDecisions = new WeakMap<object, Map<string, LanguageDecision | null>>();
-  const machineDecisionAtHand = (to: string, from: string | null | undefined): LanguageDecision | undefined => {
+  const machineDecisionAtHand = (to: string, from: string | null | undefined, negotiated: boolean): LanguageDecision | undefined => {
     const held = list.atHand();
     if (!held) return undefined;
     let byArgs = machineDecisions.get(held);
     // Bounded: the arguments are the clients'; a list seldom sees more than a few languages.
     if (!byArgs || byArgs.size >= 256) machineDecisions.set(held, (byArgs = new Map()));
-    const key = from == null ? to : `${to}\u0000${from}`;
+    const key = `${negotiated ? '+' : '-'}${to}\u0000${from ?? ''}`;
     let decision = byArgs.get(key);
     if (decision === undefined) {
       const choice = chooseLanguages(held.languages, { to, from });
-      decision = 'refused' in choice ? null : { serve: 'machine', ...choice, negotiated: false };
+      decision = 'refused' in choice ? null : { serve: 'machine', ...choice, negotiated };
       byArgs.set(key, decision);
     }
     return decision ?? undefined;
   };
 
-  const decideAtHand: LanguageChoiceOfRequests['decideAtHand'] = (_context, args, curatedLanguages = [], knownSource = null) => {
-    const wanted = wantedLanguages(args.to);
-    if (wanted.length !== 1) return undefined;
-    const [to] = wanted;
-    return curatedOrOriginal(to, curatedLanguages, fromTagOf(args.from)?.canonical ?? knownSource ?? undefined) ?? machineDecisionAtHand(to, args.from);
+  /** The service's translation into `to`: at once when the list held resolves it, else once the list is had (a refusal is reported there). */
+  const machineDecision = (context: TranslationContext, to: string, from: string | null | undefined, negotiated: boolean): LanguageDecision | null | Promise<LanguageDecision | null> =>
+    machineDecisionAtHand(to, from, negotiated) ?? resolveLanguages(context, { to, from }).then((languages) => languages && { serve: 'machine', ...languages, negotiated });
+
+  /** A decision for what negotiation chose; `negotiated`: chosen by the reader's header (Vary). */
+  const decisionOf = (context: TranslationContext, chosen: Negotiated, from: string | null | undefined, negotiated: boolean): LanguageDecision | null | Promise<LanguageDecision | null> => {
+    if (chosen.kind === 'original') return { serve: 'original', language: chosen.language, negotiated, fallback: false };
+    if (chosen.kind === 'curated') return { serve: 'curated', language: chosen.language, negotiated };
+    return machineDecision(context, chosen.language, from, negotiated);
   };
 
-  return { resolveLanguages, decide, decideAtHand };
+  /** The reader's languages then the defaults, worked out once per request rather than for every link of a page. */
+  const chains = new WeakMap<ReaderLanguages, string[]>();
+  const chainOf = (reader: ReaderLanguages): string[] => {
+    let chain = chains.get(reader);
+    if (!chain) chains.set(reader, (chain = languageChain(reader, defaultLanguages)));
+    return chain;
+  };
+
+  const decide: LanguageChoiceOfRequests['decide'] = (context, args, curatedLanguages = NONE, knownSource = null) => {
+    const fromTag = fromTagOf(args.from);
+    const original = fromTag?.canonical ?? knownSource ?? undefined;
+    const wanted = wantedLanguages(args.to);
+    // One explicit `to:`: its curated translation, else the original when it is in that language, else the service's.
+    if (wanted.length === 1) return curatedOrOriginal(wanted[0], curatedLanguages, original) ?? machineDecision(context, wanted[0], args.from, false);
+    const candidates: NegotiationCandidates = { curated: curatedLanguages, source: original, offered: () => offeredTargets(list, context, fromTag) };
+    if (wanted.length > 1) {
+      // Left to right, as the header's languages: the first a curated translation, the original or the service serves.
+      return whenKnown(negotiateLanguage(wanted, [], candidates), (chosen) =>
+        chosen ? decisionOf(context, chosen, args.from, false) : refuseList(context, wanted, args.from, async () => candidates.offered()),
+      );
+    }
+    const byReader = () => {
+      const reader = gatewayRequestOf(context)?.readerLanguages ?? NO_PREFERENCE;
+      return whenKnown(negotiateLanguage(chainOf(reader), reader.refused, candidates), (negotiated) =>
+        negotiated ? decisionOf(context, negotiated, args.from, true) : { serve: 'original' as const, language: original ?? null, negotiated: true, fallback: true },
+      );
+    };
+    // The operation's @inContext, before the header: its language when it can be served, else the header's as without it.
+    const operationLanguage = operationLanguageOf(context)?.language;
+    if (!operationLanguage) return byReader();
+    return whenKnown(negotiateLanguage([operationLanguage], [], candidates), (chosen) => (chosen ? decisionOf(context, chosen, args.from, false) : byReader()));
+  };
+
+  return { resolveLanguages, decide };
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** `next` of a value known now, at once; of a promised one, when it comes. */
+function whenKnown<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 /** `from:` as a tag; undefined when the service is to detect the language. */
@@ -152,9 +155,17 @@ function curatedOrOriginal(to: string, curatedLanguages: readonly string[], orig
   return undefined;
 }
 
-/** The service's target languages for a text in `from` (all of them when it is detected), as codes; none when the list cannot be had. */
-async function offeredTargets(list: LanguageList, context: TranslationContext, fromTag: Readonly<LanguageTag> | undefined): Promise<readonly string[] | undefined> {
-  const offered = await list.forMatching(context);
+/**
+ * The service's target languages for a text in `from` (all of them when it is detected), as codes;
+ * none when the list cannot be had. At once when the list is held.
+ */
+function offeredTargets(list: LanguageList, context: TranslationContext, fromTag: Readonly<LanguageTag> | undefined): readonly string[] | undefined | Promise<readonly string[] | undefined> {
+  const held = list.atHand();
+  if (held) return targetsFor(held.languages, fromTag);
+  return list.forMatching(context).then((offered) => targetsFor(offered, fromTag));
+}
+
+function targetsFor(offered: readonly Language[] | undefined, fromTag: Readonly<LanguageTag> | undefined): readonly string[] | undefined {
   if (!offered) return undefined;
   const source = fromTag ? offered.find((language) => language.code === matchLanguage(fromTag, offered.map(({ code }) => code))) : undefined;
   return targetsOf(offered, source);

@@ -18,9 +18,10 @@ export interface NegotiationCandidates {
   /**
    * What the service translates this text into, asked only when no curated translation or the
    * original serves an earlier choice; undefined when its list cannot be had (the likely spelling
-   * of the first remaining tag is then tried, and the call's own outcome stands).
+   * of the first remaining tag is then tried, and the call's own outcome stands). Given at once when
+   * the list is held, so that a choice needs no promise.
    */
-  offered(): Promise<readonly string[] | undefined>;
+  offered(): readonly string[] | undefined | Promise<readonly string[] | undefined>;
 }
 
 /**
@@ -36,30 +37,35 @@ export function languageChain(reader: ReaderLanguages, defaults: readonly string
  * The first tag of `chain` something can serve, with the same matching as a `to:` argument
  * (language-tags.ts: `pt-BR` takes `pt`, `zh-TW` only Traditional): for each tag in turn a curated
  * translation, then the original, then the service. Undefined when none can: the reader gets the
- * original, marked as such. A code the reader refused (`es;q=0`) is never chosen.
+ * original, marked as such. A code the reader refused (`es;q=0`) is never chosen. At once unless
+ * the service's list has to be waited for.
  */
-export async function negotiateLanguage(chain: readonly string[], refused: readonly string[], candidates: NegotiationCandidates): Promise<Negotiated | undefined> {
+export function negotiateLanguage(chain: readonly string[], refused: readonly string[], candidates: NegotiationCandidates): Negotiated | undefined | Promise<Negotiated | undefined> {
   const allowed = (codes: readonly string[]) => (refused.length === 0 ? codes : codes.filter((code) => !refused.some((tag) => matchesTag(tag, code))));
   const curated = allowed(candidates.curated ?? []);
   const source = candidates.source ? allowed([candidates.source]) : [];
-  let offered: readonly string[] | undefined | null = null;
-  for (const wanted of chain) {
-    const tag = parseLanguageTag(wanted);
-    if (!tag) continue;
-    const own = matchLanguage(tag, curated);
-    if (own) return { kind: 'curated', language: own };
-    const original = matchLanguage(tag, source);
-    if (original) return { kind: 'original', language: original };
-    // The list only once the cheaper choices are out, so a curated first choice costs no call at all.
-    if (offered === null) {
-      const list = await candidates.offered();
-      offered = list && allowed(list);
+  /** The chain from `start` on; `offered` null until the list has been asked for. */
+  const from = (start: number, offered: readonly string[] | undefined | null): Negotiated | undefined | Promise<Negotiated | undefined> => {
+    for (let index = start; index < chain.length; index++) {
+      const tag = parseLanguageTag(chain[index]);
+      if (!tag) continue;
+      const own = matchLanguage(tag, curated);
+      if (own) return { kind: 'curated', language: own };
+      const original = matchLanguage(tag, source);
+      if (original) return { kind: 'original', language: original };
+      // The list only once the cheaper choices are out, so a curated first choice costs no call at all.
+      if (offered === null) {
+        const list = candidates.offered();
+        if (list instanceof Promise) return list.then((had) => from(index, had && allowed(had)));
+        offered = list && allowed(list);
+      }
+      if (!offered) return { kind: 'machine', language: likelyServiceCode(tag) };
+      const machine = matchLanguage(tag, offered);
+      if (machine) return { kind: 'machine', language: machine };
     }
-    if (!offered) return { kind: 'machine', language: likelyServiceCode(tag) };
-    const machine = matchLanguage(tag, offered);
-    if (machine) return { kind: 'machine', language: machine };
-  }
-  return undefined;
+    return undefined;
+  };
+  return from(0, null);
 }
 
 function matchesTag(tag: string, code: string): boolean {

@@ -33,6 +33,8 @@ export interface SourceLanguagesOptions {
   ttlMs: number;
   /** Most statements kept. @default 100,000 (some 10 MB) */
   maxEntries?: number;
+  /** What a statement is kept by. @default textDigest (SHA-256, memoised) */
+  digest?: (text: string) => string;
 }
 
 const ENTRY_BYTES = 100;
@@ -40,19 +42,19 @@ const ENTRY_BYTES = 100;
 /** Most characters of statements kept by problem id, to find their digests again without hashing (8 Mi characters). */
 const STATEMENTS_BY_ID_MAX_SIZE = 8 * 1024 * 1024;
 
-export function createSourceLanguages({ declared, ttlMs, maxEntries = 100_000 }: SourceLanguagesOptions): SourceLanguages {
+export function createSourceLanguages({ declared, ttlMs, maxEntries = 100_000, digest: digestOfText = textDigest }: SourceLanguagesOptions): SourceLanguages {
   const detections = createLruCache<string>({ maxBytes: maxEntries * ENTRY_BYTES, ttlMs, sizeOf: () => ENTRY_BYTES });
-  const detected = (text: string) => detections.get(textDigest(text)) ?? null;
+  const detected = (text: string) => detections.get(digestOfText(text)) ?? null;
   // A pure function's memo (a statement and its digest), so it needs no TTL; bounded by size.
   const byProblem = new LRUCache<string, { statement: string; digest: string }>({
     maxSize: STATEMENTS_BY_ID_MAX_SIZE,
     sizeCalculation: ({ statement }, id) => id.length + statement.length + 64,
   });
   const digestOf = (statement: string, id: string | undefined): string => {
-    if (id === undefined) return textDigest(statement);
+    if (id === undefined) return digestOfText(statement);
     const seen = byProblem.get(id);
     if (seen?.statement === statement) return seen.digest;
-    const digest = textDigest(statement);
+    const digest = digestOfText(statement);
     if (statement.length <= STATEMENTS_BY_ID_MAX_SIZE / 16) byProblem.set(id, { statement, digest });
     return digest;
   };
@@ -60,7 +62,7 @@ export function createSourceLanguages({ declared, ttlMs, maxEntries = 100_000 }:
     of: declared ? () => declared : (statement, id) => detections.get(digestOf(statement, id)) ?? null,
     detected,
     learn(statement, language) {
-      if (language) detections.set(textDigest(statement), language);
+      if (language) detections.set(digestOfText(statement), language);
     },
   };
 }

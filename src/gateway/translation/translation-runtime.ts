@@ -214,7 +214,6 @@ export function createTranslationRuntime({
     languages: (context) => list.get(context),
     resolveLanguages: choice.resolveLanguages,
     decide: choice.decide,
-    decideAtHand: choice.decideAtHand,
     detect: createLanguageDetection({ gate, cacheTtlMs, bodyApiKey }),
     calls: readOnlyCalls(gate),
     translate: (context, texts, options) => batcher.translate(context, texts, options),

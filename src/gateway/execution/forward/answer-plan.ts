@@ -1,13 +1,10 @@
 import {
   getArgumentValues,
-  getDirectiveValues,
   getNullableType,
   GraphQLBoolean,
   GraphQLFloat,
   GraphQLID,
-  GraphQLIncludeDirective,
   GraphQLInt,
-  GraphQLSkipDirective,
   GraphQLString,
   isAbstractType,
   isLeafType,
@@ -16,8 +13,6 @@ import {
   isObjectType,
   Kind,
   typeFromAST,
-  type DirectiveNode,
-  type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLAbstractType,
@@ -28,9 +23,11 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type SelectionNode,
   type SelectionSetNode,
-  type ValueNode,
 } from 'graphql';
+import { isLeftOut } from '../shape/selection-plan.ts';
+import { fieldReadsVariables } from '../shape/variable-reads.ts';
 import type { CompletedLink, LinkCompletionOptions } from './linked-answer.ts';
 
 /** How a value of one type is completed. */
@@ -76,18 +73,17 @@ const UNCHANGED_BUILT_IN = new Map<GraphQLLeafType, (value: unknown) => boolean>
   [GraphQLID, (value) => typeof value === 'string'],
 ]);
 
-/** The operation a shaper completes, and the plans of its root fields by the request's @skip/@include outcomes. */
+/** The plans of an operation's root fields by the request's @skip/@include outcomes. */
 export interface AnswerPlans {
-  operation: OperationDefinitionNode;
-  fragments: Record<string, FragmentDefinitionNode>;
   /** The root fields for these variables; undefined when the shaper leaves the operation to execution. */
   rootFieldsFor(variables: Record<string, unknown>): FieldPlan[] | undefined;
 }
 
 export interface AnswerPlanOptions {
   schema: GraphQLSchema;
-  document: DocumentNode;
-  operationName?: string | null;
+  /** The operation and the document's fragments by name, as the forwardable operation carries them (ForwardableOperation). */
+  operation: OperationDefinitionNode;
+  fragments: Record<string, FragmentDefinitionNode>;
   links?: LinkCompletionOptions;
 }
 
@@ -98,12 +94,9 @@ export interface AnswerPlanOptions {
  * checked, and which fields are links. Undefined when the operation is not one the shaper
  * completes (a mutation, a non-null link, a response key `__proto__`).
  */
-export function compileAnswerPlans({ schema, document, operationName, links }: AnswerPlanOptions): AnswerPlans | undefined {
-  const operation = operationOf(document, operationName);
+export function compileAnswerPlans({ schema, operation, fragments, links }: AnswerPlanOptions): AnswerPlans | undefined {
   const rootType = schema.getQueryType();
-  if (!operation || operation.operation !== 'query' || !rootType) return undefined;
-  const fragments: Record<string, FragmentDefinitionNode> = Object.create(null);
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  if (operation.operation !== 'query' || !rootType) return undefined;
   const conditions = conditionalNodes(operation, fragments);
   const linkedTypes = new Set([...(links?.resultFields.keys() ?? [])].map((coordinate) => coordinate.split('.')[0]));
 
@@ -118,7 +111,7 @@ export function compileAnswerPlans({ schema, document, operationName, links }: A
   // Without @skip/@include the plan is the operation's alone; with them, one per set of outcomes.
   const plans = new Map<string, FieldPlan[] | null>();
   const rootFieldsFor = (variables: Record<string, unknown>): FieldPlan[] | undefined => {
-    const signature = conditions.length === 0 ? '' : conditions.map((node) => (includes(node, variables) ? '1' : '0')).join('');
+    const signature = conditions.length === 0 ? '' : conditions.map((node) => (isLeftOut(node, variables) ? '0' : '1')).join('');
     let plan = plans.get(signature);
     if (plan === undefined) {
       plan = planFor(variables) ?? null;
@@ -128,7 +121,7 @@ export function compileAnswerPlans({ schema, document, operationName, links }: A
     return plan ?? undefined;
   };
   if (conditions.length === 0 && !rootFieldsFor({})) return undefined;
-  return { operation, fragments, rootFieldsFor };
+  return { rootFieldsFor };
 }
 
 interface FieldPlannerOptions {
@@ -195,7 +188,7 @@ class FieldPlanner {
       plan.read = own ? 'own' : 'byName';
       plan.own = own;
     }
-    if ((plan.read === 'link' || plan.read === 'own') && !usesVariables(nodes[0])) plan.fixedArgs = getArgumentValues(plan.definition!, nodes[0]);
+    if ((plan.read === 'link' || plan.read === 'own') && !fieldReadsVariables(nodes[0])) plan.fixedArgs = getArgumentValues(plan.definition!, nodes[0]);
     return plan;
   }
 
@@ -249,21 +242,9 @@ function unchangedLeaf(type: GraphQLLeafType): (value: unknown) => boolean {
   };
 }
 
-function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
-  let found: OperationDefinitionNode | undefined;
-  for (const definition of document.definitions) {
-    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    if (operationName == null) {
-      if (found) return undefined;
-      found = definition;
-    } else if (definition.name?.value === operationName) return definition;
-  }
-  return found;
-}
-
 /** Every node of the operation and its fragments carrying @skip or @include, in a fixed order. */
-function conditionalNodes(operation: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>): { directives?: readonly DirectiveNode[] }[] {
-  const nodes: { directives?: readonly DirectiveNode[] }[] = [];
+function conditionalNodes(operation: OperationDefinitionNode, fragments: Record<string, FragmentDefinitionNode>): SelectionNode[] {
+  const nodes: SelectionNode[] = [];
   const visit = (selectionSet: SelectionSetNode | undefined) => {
     for (const selection of selectionSet?.selections ?? []) {
       if (selection.directives?.some((directive) => directive.name.value === 'skip' || directive.name.value === 'include')) nodes.push(selection);
@@ -273,15 +254,6 @@ function conditionalNodes(operation: OperationDefinitionNode, fragments: Record<
   visit(operation.selectionSet);
   for (const name of Object.keys(fragments)) visit(fragments[name].selectionSet);
   return nodes;
-}
-
-/** Whether @skip/@include keep a node, as graphql-js's collectFields decides (shouldIncludeNode). */
-function includes(node: { directives?: readonly DirectiveNode[] }, variables: Record<string, unknown>): boolean {
-  if (!node.directives?.length) return true;
-  const skip = getDirectiveValues(GraphQLSkipDirective, node as FieldNode, variables);
-  if (skip?.if === true) return false;
-  const include = getDirectiveValues(GraphQLIncludeDirective, node as FieldNode, variables);
-  return include?.if !== false;
 }
 
 /**
@@ -301,7 +273,7 @@ function collectFields(
   for (const selection of selectionSet.selections) {
     switch (selection.kind) {
       case Kind.FIELD: {
-        if (!includes(selection, variables)) continue;
+        if (isLeftOut(selection, variables)) continue;
         const key = selection.alias?.value ?? selection.name.value;
         const list = fields.get(key);
         if (list) list.push(selection);
@@ -309,12 +281,12 @@ function collectFields(
         break;
       }
       case Kind.INLINE_FRAGMENT:
-        if (!includes(selection, variables) || !conditionMatches(schema, selection.typeCondition?.name.value, type)) continue;
+        if (isLeftOut(selection, variables) || !conditionMatches(schema, selection.typeCondition?.name.value, type)) continue;
         collectFields(schema, fragments, variables, type, selection.selectionSet, fields, visited);
         break;
       case Kind.FRAGMENT_SPREAD: {
         const name = selection.name.value;
-        if (visited.has(name) || !includes(selection, variables)) continue;
+        if (visited.has(name) || isLeftOut(selection, variables)) continue;
         visited.add(name);
         const fragment = fragments[name];
         if (!fragment || !conditionMatches(schema, fragment.typeCondition.name.value, type)) continue;
@@ -330,15 +302,4 @@ function conditionMatches(schema: GraphQLSchema, condition: string | undefined, 
   const conditional = typeFromAST(schema, { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: condition } });
   if (conditional === type) return true;
   return conditional !== undefined && isAbstractType(conditional) && schema.isSubType(conditional, type);
-}
-
-/** Whether a field's arguments name a variable (its arguments then differ by request). */
-function usesVariables(node: FieldNode): boolean {
-  const visit = (value: ValueNode): boolean => {
-    if (value.kind === Kind.VARIABLE) return true;
-    if (value.kind === Kind.LIST) return value.values.some(visit);
-    if (value.kind === Kind.OBJECT) return value.fields.some((field) => visit(field.value));
-    return false;
-  };
-  return (node.arguments ?? []).some((argument) => visit(argument.value));
 }

@@ -1,4 +1,4 @@
-import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
+import type { FragmentDefinitionNode, GraphQLError, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { LEFT_TO_EXECUTION, Walk } from './answer-completion.ts';
 import { compileAnswerPlans } from './answer-plan.ts';
 import { completesCleanly, fieldsUnchanged } from './answer-checks.ts';
@@ -30,8 +30,9 @@ export interface AnswerShaper {
 
 export interface AnswerShaperOptions {
   schema: GraphQLSchema;
-  document: DocumentNode;
-  operationName?: string | null;
+  /** The operation and the document's fragments by name, as the forwardable operation carries them. */
+  operation: OperationDefinitionNode;
+  fragments: Record<string, FragmentDefinitionNode>;
   /** The links the answer may hold, and the resolvers of their result types' fields. @default none */
   links?: LinkCompletionOptions;
   /**
@@ -59,10 +60,10 @@ export interface AnswerShaperOptions {
  * as execution words them. Undefined when the operation is not one the shaper completes (a mutation,
  * a non-null link, a response key `__proto__`): the caller executes it.
  */
-export function compileAnswerShaper({ schema, document, operationName, links, nullErrorsWithoutLocations }: AnswerShaperOptions): AnswerShaper | undefined {
-  const plans = compileAnswerPlans({ schema, document, operationName, links });
+export function compileAnswerShaper({ schema, operation, fragments, links, nullErrorsWithoutLocations }: AnswerShaperOptions): AnswerShaper | undefined {
+  const plans = compileAnswerPlans({ schema, operation, fragments, links });
   if (!plans) return undefined;
-  const { operation, fragments, rootFieldsFor } = plans;
+  const { rootFieldsFor } = plans;
   const hasLinks = Boolean(links?.links.size);
   return {
     shape(data, variables, context) {

@@ -116,7 +116,7 @@ function decide(
 ): ForwardableOperation | undefined {
   const operation = getOperationAST(document, operationName);
   if (!operation || !forwardableHead(schema, sourceSchema, operation)) return undefined;
-  const fragments: Record<string, FragmentDefinitionNode> = {};
+  const fragments: Record<string, FragmentDefinitionNode> = Object.create(null);
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
   const sending = new SentSelections({ schema, sourceSchema, gatewayFields, links, fragments });
   const sentSelection = sending.selectionSet(operation.selectionSet, schema.getQueryType()!);

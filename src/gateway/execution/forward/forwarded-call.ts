@@ -1,4 +1,4 @@
-import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { GraphQLError, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { MeshFetch } from '@graphql-mesh/types';
 import type { ServiceName } from '../../errors.ts';
 import type { SendUpstream } from '../../upstream/upstream-call.ts';
@@ -59,16 +59,16 @@ export function isShaped(result: ExecutionResult): boolean {
 }
 
 /** The shaper of each forwarded operation, compiled the first time it is needed; undefined: completed by execution. */
-export type ShaperOf = (forwarded: ForwardableOperation, document: DocumentNode, operationName: string | null | undefined) => AnswerShaper | undefined;
+export type ShaperOf = (forwarded: ForwardableOperation) => AnswerShaper | undefined;
 
 export function answerShapers(links: LinkCompletionOptions | undefined): ShaperOf {
   const shapers = new WeakMap<ForwardableOperation, AnswerShaper | null>();
-  return (forwarded, document, operationName) => {
+  return (forwarded) => {
     let shaper = shapers.get(forwarded);
     if (shaper === undefined) {
       shaper = forwarded.deferred
         ? null
-        : (compileAnswerShaper({ schema: forwarded.schema, document, operationName, links: forwarded.linked ? links : undefined, nullErrorsWithoutLocations: !forwarded.linked }) ?? null);
+        : (compileAnswerShaper({ schema: forwarded.schema, operation: forwarded.operation, fragments: forwarded.fragments, links: forwarded.linked ? links : undefined, nullErrorsWithoutLocations: !forwarded.linked }) ?? null);
       shapers.set(forwarded, shaper);
     }
     return shaper ?? undefined;
@@ -137,7 +137,7 @@ export function forwardedCall({ service, endpoint, headers: sourceHeaders, send,
       return answerAsDelegated(request, answer);
     }
     const { schema, document, operationName } = args;
-    const shaper = shaperOf(forwarded, document, operationName);
+    const shaper = shaperOf(forwarded);
     if (shaper) {
       const shaping = shaper.shape(data as Record<string, unknown>, request.variables, context);
       const shaped = shaping instanceof Promise ? await shaping : shaping;

@@ -6,7 +6,6 @@ import type { ServiceName } from '../../errors.ts';
 import { rootFieldsOf, type ForwardedRequest } from './delegated-answer.ts';
 import { forwardableOperations, type ForwardableOperation } from './forwardable-operation.ts';
 import { answerShapers, forwardedCall, isShaped, type ForwardedCall, type ForwardedCallOptions, type ShaperOf } from './forwarded-call.ts';
-import type { LinkCompletionOptions } from './linked-answer.ts';
 import { createPreparedOperations, type PreparedContext, type PreparedOperation, type PreparedOperations } from './prepared-operations.ts';
 
 export interface SingleSourceFastPathOptions extends Omit<ForwardedCallOptions, 'shaperOf'> {
@@ -140,7 +139,7 @@ function preparedOperation({ service, forward, shaperOf, contextOf }: Preparing,
     schema,
     document,
     operation: forwarded.operation,
-    shaper: shaperOf(forwarded, document, operationName),
+    shaper: shaperOf(forwarded),
     bind(clientVariables, coerced) {
       const request = forwardedRequest(service, forwarded, schema, clientVariables, coerced);
       if (!request) return undefined;

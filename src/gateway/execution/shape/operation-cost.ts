@@ -15,12 +15,12 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
-  type ValueNode,
   visit,
   BREAK,
 } from 'graphql';
 import type { OperationEstimate } from '../../request/operation-estimate.ts';
 import { conditionVariablesOf } from './selection-plan.ts';
+import { fieldReadsVariables } from './variable-reads.ts';
 
 /**
  * Extra cost of fields that reach the translation service, the costly upstream: by `Type.field`,
@@ -127,7 +127,7 @@ function argumentsReadVariables(document: DocumentNode): boolean {
   let found = false;
   visit(document, {
     Field(field) {
-      if (field.arguments?.some((argument) => valueReadsVariable(argument.value))) {
+      if (fieldReadsVariables(field)) {
         found = true;
         return BREAK;
       }
@@ -135,13 +135,6 @@ function argumentsReadVariables(document: DocumentNode): boolean {
     },
   });
   return found;
-}
-
-function valueReadsVariable(value: ValueNode): boolean {
-  if (value.kind === Kind.VARIABLE) return true;
-  if (value.kind === Kind.LIST) return value.values.some(valueReadsVariable);
-  if (value.kind === Kind.OBJECT) return value.fields.some((field) => valueReadsVariable(field.value));
-  return false;
 }
 
 /** One estimate's walk over its document: what it reads, and what it finds on the way. */
