@@ -37,11 +37,20 @@ describe('identical requests in flight share one upstream call', () => {
   });
 
   const settings = { problemsCacheTtlSeconds: 0, translationCacheTtlSeconds: 0 };
-  /** A gateway over the slow problems service and the translation stand-in, its lanes read from its request log. */
-  async function gatewayWith(more: Record<string, unknown> = {}) {
-    const lanes = lanesTaken();
-    const added = await stack.addGateway({ requestLog: lanes.requestLog, settings: { ...settings, problemsUrl: slowProblems.url, ...more } });
-    return { ...added, laneOf: lanes.laneOf };
+  /**
+   * A gateway over the slow problems service and the translation stand-in, its lanes read from its
+   * request log: one per setting of the fast path, shared by the tests (with no store, a test leaves
+   * nothing in it that another would find).
+   */
+  const gateways = new Map<boolean, Promise<Awaited<ReturnType<Stack['addGateway']>> & { laneOf: ReturnType<typeof lanesTaken>['laneOf'] }>>();
+  function gatewayWith({ fastPathEnabled = true }: { fastPathEnabled?: boolean } = {}) {
+    let gateway = gateways.get(fastPathEnabled);
+    if (!gateway) {
+      const lanes = lanesTaken();
+      gateway = stack.addGateway({ requestLog: lanes.requestLog, settings: { ...settings, problemsUrl: slowProblems.url, fastPathEnabled } }).then((added) => ({ ...added, laneOf: lanes.laneOf }));
+      gateways.set(fastPathEnabled, gateway);
+    }
+    return gateway;
   }
   const body = (query: string) => JSON.stringify({ query });
   const overHttp = (url: string, query: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(query) });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../src/gateway/create-gateway.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { createTranslationService } from '../../src/upstreams/translation/service.ts';
+import { createSkippingClock } from '../helpers/skipping-clock.ts';
 import { until } from '../helpers/translate-calls.ts';
 
 /**
@@ -96,6 +97,8 @@ describe('prewarming over problems services paginated their own way', () => {
         settings: { problemsUrl: problemsServer.url, translationUrl: translationServer.url, translationPrewarm: [language], translationPrewarmCallsPerSecond: 50, problemsSchemaPollSeconds: 0 },
         requestLog: false,
         log: (line) => lines.push(line),
+        // Its pace and pauses counted, not waited for.
+        prewarmClock: createSkippingClock(),
       });
       await until(() => done(lines), `prewarming over ${shape}`);
       const metrics = await gateway.fetch(new Request('http://gateway.test/metrics')).then((response) => response.text());

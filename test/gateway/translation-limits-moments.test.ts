@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, UpstreamError } from '../../src/gateway/errors.ts';
 import { createTranslationBatcher, type BatchOptions } from '../../src/gateway/translation/translation-batcher.ts';
 import { createMemoryTranslationCache } from '../../src/gateway/translation/translation-cache.ts';
 import { LEARNED_LIMIT_TTL_MS, createServiceLimits, limitNamedIn, limitsInForce } from '../../src/gateway/translation/translation-limits.ts';
 import { characters } from '../../src/gateway/translation/text-parts.ts';
-import { startStack } from '../helpers/start-stack.ts';
+import { startStack, type Stack } from '../helpers/start-stack.ts';
 
 /**
  * Learned limits against a service whose faults the test switches: a burst of 400s teaches nothing
@@ -121,43 +121,43 @@ describe('limitNamedIn', () => {
 describe('learned translation limits, through the gateway, against the stand-in', () => {
   const page = (to: string) => /* GraphQL */ `{ problems(first: 20) { nodes { id translation(to: "${to}") { title statement } } } }`;
   const oneSentence = /* GraphQL */ `query ($t: String!) { translation { translate(text: $t, to: "de", from: "en") { text } } }`;
+  // The stand-ins, started once for both.
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ settings: { problemsCacheTtlSeconds: 0 } });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
 
   it('after a burst of 400s on a cold gateway, translates pages and long texts again once the service recovers', async () => {
-    const stack = await startStack({ settings: { problemsCacheTtlSeconds: 0 } });
-    try {
-      const translateCalls = () => stack.translation.stats.byRoute['POST /translate'] ?? 0;
-      stack.translation.setFaults({ status: 400, routes: ['POST /translate'] });
-      const burst = await stack.query(page('es'));
-      expect(burst.errors?.length).toBeGreaterThan(0);
-      console.info(`burst page: ${translateCalls()} calls refused`);
-      stack.translation.clearFaults();
-      stack.translation.resetStats();
+    const translateCalls = () => stack.translation.stats.byRoute['POST /translate'] ?? 0;
+    stack.translation.setFaults({ status: 400, routes: ['POST /translate'] });
+    const burst = await stack.query(page('es'));
+    expect(burst.errors?.length).toBeGreaterThan(0);
+    console.info(`burst page: ${translateCalls()} calls refused`);
+    stack.translation.clearFaults();
+    stack.translation.resetStats();
 
-      const recovered = await stack.query(page('fr'));
-      expect(recovered.errors).toBeUndefined();
-      const long = await stack.query(oneSentence, { t: 'word '.repeat(400).trim() });
-      expect(long.errors).toBeUndefined();
-      expect(long.data.translation.translate.text.length).toBeGreaterThan(0);
-      console.info(`after recovery: ${translateCalls()} calls, no error`);
-      expect(translateCalls()).toBeGreaterThanOrEqual(2);
-      const metrics = await stack.gateway.metrics.metrics();
-      expect(metrics).not.toMatch(/^gateway_translation_limit\{/m);
-    } finally {
-      await stack.close();
-    }
+    const recovered = await stack.query(page('fr'));
+    expect(recovered.errors).toBeUndefined();
+    const long = await stack.query(oneSentence, { t: 'word '.repeat(400).trim() });
+    expect(long.errors).toBeUndefined();
+    expect(long.data.translation.translate.text.length).toBeGreaterThan(0);
+    console.info(`after recovery: ${translateCalls()} calls, no error`);
+    expect(translateCalls()).toBeGreaterThanOrEqual(2);
+    const metrics = await stack.gateway.metrics.metrics();
+    expect(metrics).not.toMatch(/^gateway_translation_limit\{/m);
   });
 
   it('reports a limit the service holds to, with its age, in metrics', async () => {
-    const stack = await startStack({ settings: { problemsCacheTtlSeconds: 0 } });
-    try {
-      stack.translation.configure({ batchLimit: 3, frontendSettings: false });
-      expect((await stack.query(page('es'))).errors).toBeUndefined();
-      const metrics = await stack.gateway.metrics.metrics();
-      // The stand-in names its limit as LibreTranslate does ("request (20) exceeds text limit (3)").
-      expect(metrics).toMatch(/^gateway_translation_limit\{limit="texts"\} 3$/m);
-      expect(metrics).toMatch(/^gateway_translation_limit_age_seconds\{limit="texts"\} [\d.e-]+$/m);
-    } finally {
-      await stack.close();
-    }
+    // A gateway of its own: one that saw the service accept larger calls would not learn a smaller limit.
+    const fresh = await stack.addGateway({ settings: { problemsCacheTtlSeconds: 0 } });
+    stack.translation.configure({ batchLimit: 3, frontendSettings: false });
+    expect((await fresh.query(page('es'))).errors).toBeUndefined();
+    const metrics = await fresh.gateway.metrics.metrics();
+    // The stand-in names its limit as LibreTranslate does ("request (20) exceeds text limit (3)").
+    expect(metrics).toMatch(/^gateway_translation_limit\{limit="texts"\} 3$/m);
+    expect(metrics).toMatch(/^gateway_translation_limit_age_seconds\{limit="texts"\} [\d.e-]+$/m);
   });
 });

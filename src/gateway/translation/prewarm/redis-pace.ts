@@ -6,9 +6,9 @@ import type { SharedPace } from './call-pacer.ts';
 /**
  * The shared pace (SharedPace): one sorted set of pages, each member `<page>|<calls>` scored by when
  * it stops counting (a reservation: its hold; calls made: a second after the page ended). Admission
- * reads the sum and adds the reservation in one script, on Redis' clock, so replicas asking at once
- * can never both take the last of a second's calls (a read then a write, as the stock rate limiter
- * does, would let them).
+ * reads the sum and adds the reservation in one script, on Redis' clock (one for replicas on several
+ * machines) unless the pace is given one, so replicas asking at once can never both take the last of
+ * a second's calls (a read then a write, as the stock rate limiter does, would let them).
  *
  * Pages that must wait queue in the order they first asked (`:waiting`; what each expects and when it
  * last asked in `:asks`): a page starts only if it fits in what the pages queued before it leave, so a replica
@@ -20,8 +20,11 @@ import type { SharedPace } from './call-pacer.ts';
  * The queue's keys are named inside the script (from the set's), so this needs one Redis, not a cluster.
  */
 const PACE_RESERVE_SCRIPT = `
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = tonumber(ARGV[7])
+if not now then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
 local page, expected, rate, hold, window, stale = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local waiting, asks = KEYS[1] .. ':waiting', KEYS[1] .. ':asks'
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
@@ -74,8 +77,11 @@ end
 return -1
 `;
 const PACE_SETTLE_SCRIPT = `
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = tonumber(ARGV[5])
+if not now then
+  local time = redis.call('TIME')
+  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
 local made, window = tonumber(ARGV[3]), tonumber(ARGV[4])
 redis.call('ZREM', KEYS[1], ARGV[1] .. '|' .. ARGV[2])
 if made > 0 then redis.call('ZADD', KEYS[1], now + window, ARGV[1] .. '|' .. made) end
@@ -85,8 +91,8 @@ return 0
 `;
 
 type WithPace = Redis & {
-  gatewayPaceReserve(key: string, page: string, expected: number, rate: number, holdMs: number, windowMs: number, staleMs: number): Promise<number>;
-  gatewayPaceSettle(key: string, page: string, expected: number, made: number, windowMs: number): Promise<number>;
+  gatewayPaceReserve(key: string, page: string, expected: number, rate: number, holdMs: number, windowMs: number, staleMs: number, now: number | ''): Promise<number>;
+  gatewayPaceSettle(key: string, page: string, expected: number, made: number, windowMs: number, now: number | ''): Promise<number>;
 };
 
 /** How long a replica waits before asking again while another replica's page is in flight. */
@@ -98,23 +104,33 @@ const PACE_WINDOW_MS = 1000;
  */
 const WAITER_STALE_MS = 3000;
 
+export interface RedisPaceOptions extends RedisKeyValueStoreOptions {
+  /**
+   * The time the pace keeps, when every replica sharing it is given the same (a test's clock, which
+   * moves forward instead of waiting). @default Redis's own: one clock for replicas on several machines
+   */
+  now?: () => number;
+}
+
 /** The pace every replica shares (see SharedPace), under `<prefix>:<namespace>:pace`. */
-export function createRedisPace(redis: RedisConnection, { prefix, namespace }: RedisKeyValueStoreOptions): SharedPace {
+export function createRedisPace(redis: RedisConnection, { prefix, namespace, now }: RedisPaceOptions): SharedPace {
   if (!('gatewayPaceReserve' in redis.client)) {
     redis.client.defineCommand('gatewayPaceReserve', { numberOfKeys: 1, lua: PACE_RESERVE_SCRIPT });
     redis.client.defineCommand('gatewayPaceSettle', { numberOfKeys: 1, lua: PACE_SETTLE_SCRIPT });
   }
   const key = `${prefix}:${namespace}:pace`;
   const whole = (count: number) => Math.max(0, Math.ceil(count));
+  // An empty argument: the script reads Redis's time.
+  const time = () => (now ? Math.floor(now()) : '');
   return {
     async reserve(page, expected, callsPerSecond, holdMs) {
       const wait = await redis.run((client) =>
-        (client as WithPace).gatewayPaceReserve(key, page, whole(expected), whole(callsPerSecond), Math.max(PACE_WINDOW_MS, Math.ceil(holdMs)), PACE_WINDOW_MS, WAITER_STALE_MS),
+        (client as WithPace).gatewayPaceReserve(key, page, whole(expected), whole(callsPerSecond), Math.max(PACE_WINDOW_MS, Math.ceil(holdMs)), PACE_WINDOW_MS, WAITER_STALE_MS, time()),
       );
       return wait < 0 ? PACE_IN_FLIGHT_POLL_MS : wait;
     },
     async settle(page, expected, made) {
-      await redis.run((client) => (client as WithPace).gatewayPaceSettle(key, page, whole(expected), whole(made), PACE_WINDOW_MS));
+      await redis.run((client) => (client as WithPace).gatewayPaceSettle(key, page, whole(expected), whole(made), PACE_WINDOW_MS, time()));
     },
   };
 }

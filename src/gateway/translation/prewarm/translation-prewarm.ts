@@ -180,7 +180,8 @@ export function translationPrewarmFor(
     cacheTtlMs: settings.translationCacheMaxBytes > 0 ? settings.translationCacheTtlSeconds * 1000 : 0,
     store: shared?.keyValueStore(SHARED_NAMESPACE),
     leases: shared && createRedisLeases(shared.connection, { prefix: shared.prefix, namespace: SHARED_NAMESPACE }),
-    pace: shared && createRedisPace(shared.connection, { prefix: shared.prefix, namespace: SHARED_NAMESPACE }),
+    // A clock given to prewarming (a test's) is the shared pace's too; else the pace keeps Redis's.
+    pace: shared && createRedisPace(shared.connection, { prefix: shared.prefix, namespace: SHARED_NAMESPACE, now: clock?.now }),
     metrics,
     log,
     clock,
