@@ -27,7 +27,6 @@ const PROCESS_TIER = [
   'test/operations/shutdown.test.ts',
   'test/operations/hang-up.test.ts',
   'test/operations/start-up-checks.test.ts',
-  'test/operations/release-start-up-memory.test.ts',
   'test/operations/mesh-cli.test.ts',
   'test/gateway/npm-start.test.ts',
   'test/gateway/live-schema-compiled.test.ts',

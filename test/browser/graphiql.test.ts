@@ -97,11 +97,15 @@ async function runTab(page: Page, operationName: string): Promise<Response> {
 }
 
 beforeAll(async () => {
+  // Offline: every request to another host is aborted and counted in `external` (chromium.ts).
+  // Chromium starts in its own processes while this thread builds the stack; kept as soon as it
+  // runs, so that afterAll closes it whatever fails meanwhile.
+  const launching = launchOfflineChromium().then((launched) => (browser = launched));
+  launching.catch(() => undefined); // awaited below; a failure meanwhile is reported there
   stack = await sharedStack('open');
   graphiqlExamples = graphiqlExamplesFor(stack.gateway.schema);
-  // Offline: every request to another host is aborted and counted in `external` (chromium.ts).
-  browser = await launchOfflineChromium();
-  browser.context.on('requestfailed', (request) => {
+  await launching;
+  browser!.context.on('requestfailed', (request) => {
     if (staysLocal(request.url())) failedLocal.push(`${request.url()}: ${request.failure()?.errorText}`);
   });
 });

@@ -19,7 +19,6 @@ import { startRecipes, type RecipesProcess } from './recipes-process.ts';
 const RECIPES = readdirSync(`${ROOT}examples`).filter((name) => existsSync(`${ROOT}examples/${name}/server.ts`));
 const MOUNT = '/api/graphql';
 const LINK = /* GraphQL */ `{ problems(first: 2) { nodes { id title translation(to: "es") { title } } } }`;
-/** Starting Node, loading the gateway and building five gateways: a minute or more on a loaded 2-core machine. */
 /** What the recipes have to close their servers and gateways in, once SIGTERM arrives. */
 const STOP_GRACE_MS = 30_000;
 
@@ -30,11 +29,15 @@ let page: Page;
 const failed: string[] = [];
 const pageErrors: string[] = [];
 beforeAll(async () => {
+  // Chromium starts in its own processes while this thread builds the stack; kept as soon as it
+  // runs, so that afterAll closes it whatever fails meanwhile.
+  const launching = launchOfflineChromium().then((launched) => (browser = launched));
+  launching.catch(() => undefined); // awaited below; a failure meanwhile is reported there
   stack = await sharedStack('open');
   const { problemsUrl, problemsApiKey, translationUrl, translationApiKey } = stack.upstreamSettings;
   const env = { PORT: '0', PROBLEMS_URL: problemsUrl!, PROBLEMS_API_KEY: problemsApiKey!, TRANSLATION_URL: translationUrl!, TRANSLATION_API_KEY: translationApiKey! };
   recipes = startRecipes(RECIPES, env);
-  browser = await launchOfflineChromium();
+  await launching;
   page = await browser.context.newPage();
   page.on('response', (response) => {
     if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);

@@ -44,6 +44,9 @@ describe('the packed package, installed in a new app', () => {
   const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } });
 
   beforeAll(async () => {
+    // The build first: tsc runs in its own process while this thread builds the stack and copies the checkout.
+    const building = compiledBuild();
+    building.catch(() => undefined); // awaited below; a failure meanwhile is reported there
     stack = await sharedStack('open');
     upstreamEnv = {
       PROBLEMS_URL: stack.upstreamSettings.problemsUrl!,
@@ -51,7 +54,6 @@ describe('the packed package, installed in a new app', () => {
       TRANSLATION_URL: stack.upstreamSettings.translationUrl!,
       TRANSLATION_API_KEY: stack.upstreamSettings.translationApiKey!,
     };
-    const building = compiledBuild();
     work = mkdtempSync(join(tmpdir(), 'gateway-package-'));
     // A clean checkout: the files git knows (as they are in the working tree), never a dist/ of the checkout's.
     const checkout = join(work, 'checkout');
