@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerMediaType } from '../../src/gateway/pipeline/front-door/media-type.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 const JSON_TYPE = 'application/json';
 const SPEC_TYPE = 'application/graphql-response+json';
@@ -65,7 +66,7 @@ describe('Accept negotiation, end to end', () => {
   let gateway: Awaited<ReturnType<Stack['addGateway']>>;
   const lanes = new Map<string, string | undefined>();
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
     gateway = await stack.addGateway({
       settings: { responseCacheTtlSeconds: 60, gatewayApiKeys: ['key-a'], rateLimitRequests: 100_000 },
       requestLog: (entry) => lanes.set(entry.requestId, entry.lane),

@@ -1,7 +1,8 @@
 import { Kind, parse, type SelectionSetNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 /** What the broken service answers for each field, whatever the schema says the field is. */
 const BROKEN: Record<string, unknown> = {
@@ -60,7 +61,7 @@ describe('an upstream whose answers break its types: every way of answering comp
         response.end(JSON.stringify({ data }));
       });
     });
-    stack = await startStack();
+    stack = await sharedStack('open');
     const settings = { problemsUrl: broken.url, responseCacheTtlSeconds: 60 };
     forwarding = await stack.addGateway({ settings, requestLog: (entry) => lanes.push(entry.lane) });
     delegating = await stack.addGateway({ settings: { ...settings, fastPathEnabled: false } });

@@ -4,7 +4,8 @@ import { yogaAloneOf } from '../../src/gateway/composition/engine-serving.ts';
 import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
 import type { GuardList } from '../../src/gateway/request/guards.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
-import { startStack, type AddedGateway, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { AddedGateway, Stack } from '../helpers/start-stack.ts';
 
 /**
  * The delegated strategy of the front door (execution/delegate/delegated-run.ts): an operation Mesh
@@ -26,7 +27,7 @@ const headers = (extra: Record<string, string> = {}) => ({ 'content-type': 'appl
 describe('delegated plans: Mesh’s own execution in front of yoga', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
   });
   afterAll(async () => {
     await stack?.close();
@@ -153,7 +154,7 @@ describe('delegated plans with a shared response cache', () => {
   let redis: RedisServer;
   beforeAll(async () => {
     redis = await startRedis();
-    stack = await startStack();
+    stack = await sharedStack('open');
   });
   afterAll(async () => {
     await stack?.close();

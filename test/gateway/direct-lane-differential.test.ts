@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TranslationFaults } from '../../src/upstreams/translation/faults.ts';
 import { lanesTaken } from '../helpers/ask-three-ways.ts';
+import { pairwise } from '../helpers/pairwise.ts';
 import { seeded } from '../helpers/random-operations.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 /**
- * The front door's straight path against Mesh's delegation through yoga, over the cross product of
- * what clients vary:
+ * The front door's straight path against Mesh's delegation through yoga, over every pair of values
+ * of what clients vary:
  * `Accept`, `Content-Type`, operation names, variables (missing, extra, wrong), documents with
  * several operations, links with good and bad language arguments, GET; then the headers the lane
  * reads itself (the key, a browser's Origin, validators, request ids). Each request is sent
@@ -55,7 +57,7 @@ const BODIES: Record<string, unknown>[] = [
 describe('the direct lane and yoga over what clients vary', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
   });
   afterAll(async () => {
     await stack?.close();
@@ -88,31 +90,27 @@ describe('the direct lane and yoga over what clients vary', () => {
       if (withoutAge(fromLane) === withoutAge(fromYoga) && Math.abs(ageOf(fromLane) - ageOf(fromYoga)) <= 5) return;
       differences.push(`${label}\n  lane ${fromLane.slice(0, 400)}\n  yoga ${fromYoga.slice(0, 400)}`);
     };
-    for (const body of BODIES) {
-      for (const accept of ACCEPTS) {
-        const acceptHeader: Record<string, string> = accept === undefined ? {} : { accept };
-        for (const contentType of CONTENT_TYPES) {
-          const headers = { authorization: `Bearer ${KEY}`, 'content-type': contentType, ...acceptHeader };
-          await compare(`POST ${JSON.stringify(body)} accept=${accept} content-type=${contentType}`, target.gatewayUrl, { method: 'POST', headers, body: JSON.stringify(body) });
-        }
-        const search = new URLSearchParams({ query: String(body.query) });
-        if (body.variables !== undefined) search.set('variables', JSON.stringify(body.variables));
-        if (typeof body.operationName === 'string') search.set('operationName', body.operationName);
-        await compare(`GET ${search} accept=${accept}`, `${target.gatewayUrl}?${search}`, { headers: { authorization: `Bearer ${KEY}`, ...acceptHeader } });
-      }
+    // Every pair of body, Accept and Content-Type (not every triple: the lane reads each on its own),
+    // and every body with every Accept by GET.
+    for (const [body, accept, contentType] of pairwise(BODIES, ACCEPTS, CONTENT_TYPES)) {
+      const acceptHeader: Record<string, string> = accept === undefined ? {} : { accept };
+      const headers = { authorization: `Bearer ${KEY}`, 'content-type': contentType, ...acceptHeader };
+      await compare(`POST ${JSON.stringify(body)} accept=${accept} content-type=${contentType}`, target.gatewayUrl, { method: 'POST', headers, body: JSON.stringify(body) });
+      const search = new URLSearchParams({ query: String(body.query) });
+      if (body.variables !== undefined) search.set('variables', JSON.stringify(body.variables));
+      if (typeof body.operationName === 'string') search.set('operationName', body.operationName);
+      await compare(`GET ${search} accept=${accept}`, `${target.gatewayUrl}?${search}`, { headers: { authorization: `Bearer ${KEY}`, ...acceptHeader } });
     }
     // The headers the lane reads itself: the key (in every spelling a client may send, wrong or
-    // missing), a browser's Origin (allowed or not), validators and request ids.
+    // missing), a browser's Origin (allowed or not), validators and request ids; every pair of them.
     const body = JSON.stringify(BODIES[0]);
-    for (const authorization of [`Bearer ${KEY}`, `bearer ${KEY}`, `Bearer  ${KEY}`, `BEARER ${KEY} `, 'Bearer wrong', undefined, `Basic ${KEY}`]) {
-      for (const origin of [undefined, ORIGIN, 'https://elsewhere.example', 'null']) {
-        for (const extra of [{}, { 'if-none-match': '"other"' }, { 'if-none-match': '*' }, { 'x-request-id': 'bad id with spaces' }, { 'x-graphql-yoga-csrf': '1' }] as Record<string, string>[]) {
-          const headers: Record<string, string> = { 'content-type': 'application/json', ...extra };
-          if (authorization !== undefined) headers.authorization = authorization;
-          if (origin !== undefined) headers.origin = origin;
-          await compare(`POST authorization=${authorization} origin=${origin} ${JSON.stringify(extra)}`, target.gatewayUrl, { method: 'POST', headers, body });
-        }
-      }
+    const authorizations = [`Bearer ${KEY}`, `bearer ${KEY}`, `Bearer  ${KEY}`, `BEARER ${KEY} `, 'Bearer wrong', undefined, `Basic ${KEY}`];
+    const extras: Record<string, string>[] = [{}, { 'if-none-match': '"other"' }, { 'if-none-match': '*' }, { 'x-request-id': 'bad id with spaces' }, { 'x-graphql-yoga-csrf': '1' }];
+    for (const [authorization, extra, origin] of pairwise(authorizations, extras, [undefined, ORIGIN, 'https://elsewhere.example', 'null'])) {
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...extra };
+      if (authorization !== undefined) headers.authorization = authorization;
+      if (origin !== undefined) headers.origin = origin;
+      await compare(`POST authorization=${authorization} origin=${origin} ${JSON.stringify(extra)}`, target.gatewayUrl, { method: 'POST', headers, body });
     }
     expect(differences).toEqual([]);
     expect(taken.direct ?? 0, JSON.stringify(taken)).toBeGreaterThan(0);
@@ -145,9 +143,11 @@ describe('the direct lane and yoga over what clients vary', () => {
       const names = [...query.matchAll(/\$(\w+):/g)].map((match) => match[1]);
       // Vetted once with good values, so the lane takes the text from then on.
       await (await fetch(target.gatewayUrl, { method: 'POST', headers, body: JSON.stringify({ query, variables: Object.fromEntries(names.filter((name) => name in GOOD).map((name) => [name, GOOD[name]])) }) })).text();
-      for (let index = 0; index < 60; index += 1) {
+      // Each value once in each text, in one of its variables (in turn), the others random.
+      for (const [index, value] of VALUES.entries()) {
         const variables: Record<string, unknown> = {};
         for (const name of names) if (random() < 0.85) variables[name] = pick(VALUES);
+        variables[names[index % names.length]] = value;
         const body = JSON.stringify({ query, variables: random() < 0.05 ? null : variables });
         const answered = await fetch(target.gatewayUrl, { method: 'POST', headers, body });
         const way = log.laneOf(answered);
@@ -170,43 +170,42 @@ describe('the direct lane and yoga over what clients vary', () => {
     process.env.NODE_ENV = 'production';
     try {
       const log = lanesTaken();
-      const settings = {
-        gatewayApiKeys: [KEY],
-        production: true,
-        problemsCacheTtlSeconds: 0,
-        responseCacheTtlSeconds: 0,
-        translationCacheTtlSeconds: 0,
-        upstreamRetries: 0,
-        translationTimeoutMs: 300,
-      };
-      const target = await stack.addGateway({ requestLog: log.requestLog, settings });
-      const delegating = await stack.addGateway({ settings: { ...settings, fastPathEnabled: false } });
+      const settings = { gatewayApiKeys: [KEY], production: true, problemsCacheTtlSeconds: 0, responseCacheTtlSeconds: 0, translationCacheTtlSeconds: 0, upstreamRetries: 0 };
       const page = (first: number): RequestInit => ({
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
         body: JSON.stringify({ query: 'query L($to: String!, $first: Int) { problems(first: $first) { nodes { id title translation(to: $to) { title language statement } } } }', variables: { to: 'es', first } }),
       });
-      // Both with the same history: what the translation service accepted before words its refusals.
-      for (const url of [target.gatewayUrl, delegating.gatewayUrl]) await (await fetch(url, page(1))).text();
-      const faults: TranslationFaults[] = [
-        { status: 500 },
-        { status: 503, retryAfter: 1 },
-        { status: 429, retryAfter: 2 },
-        { status: 400 },
-        { status: 413 },
-        { status: 401 },
-        { status: 502, body: '<html>bad gateway</html>' },
-        { badBody: 'not-json' },
-        { badBody: 'wrong-shape' },
-        { badBody: 'short-array' },
-        { badBody: 'empty' },
-        { hang: true },
-        { latencyMs: 400 },
-        { status: 500, everyNth: 2 },
+      /** The lane's gateway and a delegating one, both with the same history: what the translation service accepted before words its refusals. */
+      const pairOf = async (more: { translationTimeoutMs?: number }) => {
+        const target = await stack.addGateway({ requestLog: log.requestLog, settings: { ...settings, ...more } });
+        const delegating = await stack.addGateway({ settings: { ...settings, ...more, fastPathEnabled: false } });
+        for (const url of [target.gatewayUrl, delegating.gatewayUrl]) await (await fetch(url, page(1))).text();
+        return [target, delegating];
+      };
+      // Faults the service answers: met under the default time budget, which no answer of a busy
+      // machine exceeds; the service that answers late or never, under a short one.
+      const [answering, timingOut] = [await pairOf({}), await pairOf({ translationTimeoutMs: 300 })];
+      const faults: [TranslationFaults, typeof answering][] = [
+        [{ status: 500 }, answering],
+        [{ status: 503, retryAfter: 1 }, answering],
+        [{ status: 429, retryAfter: 2 }, answering],
+        [{ status: 400 }, answering],
+        [{ status: 413 }, answering],
+        [{ status: 401 }, answering],
+        [{ status: 502, body: '<html>bad gateway</html>' }, answering],
+        [{ badBody: 'not-json' }, answering],
+        [{ badBody: 'wrong-shape' }, answering],
+        [{ badBody: 'short-array' }, answering],
+        [{ badBody: 'empty' }, answering],
+        [{ hang: true }, timingOut],
+        [{ latencyMs: 400 }, timingOut],
+        [{ status: 500, everyNth: 2 }, answering],
       ];
       const differences: string[] = [];
       const taken: Record<string, number> = {};
-      for (const [index, fault] of faults.entries()) {
+      for (const [index, [fault, pair]] of faults.entries()) {
+        const [target, delegating] = pair;
         const first = 2 + (index % 3);
         const answers: string[] = [];
         // The lane (the text was vetted above), then Mesh's delegation, each meeting the fault afresh.
@@ -221,6 +220,7 @@ describe('the direct lane and yoga over what clients vary', () => {
         // A service failing every other call fails a page only when the page takes two calls or more;
         // either way the lane answers as yoga does (above).
         if (!fault.everyNth) expect(answers[0], JSON.stringify(fault)).toMatch(/"translation":null/);
+        if (pair === timingOut) expect(answers[0], JSON.stringify(fault)).toContain('"code":"UPSTREAM_TIMEOUT"');
       }
       expect(differences).toEqual([]);
       // The lane took the page every time (its text was vetted): compared with yoga under each fault.

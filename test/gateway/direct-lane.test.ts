@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 const BY_ID = /* GraphQL */ `query ById($id: ID!) { problem(id: $id) { id title rating } }`;
 const PAGE = /* GraphQL */ `query Page($first: Int) { problems(first: $first) { nodes { id } } }`;
@@ -37,7 +38,7 @@ describe('the direct lane in front of yoga', () => {
   };
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
     gateway = await stack.addGateway({
       settings: { gatewayApiKeys: ['key-a', 'key-b'], problemsCacheTtlSeconds: 0 },
       requestLog: (entry) => logged.push(entry),

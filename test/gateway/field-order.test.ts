@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 /** Every object's keys, depth first, as "path: key,key" lines: the order a client (and GraphiQL) sees. */
 function keyOrder(value: unknown, path = 'data'): string[] {
@@ -13,7 +14,7 @@ function keyOrder(value: unknown, path = 'data'): string[] {
 describe('field order', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
   });
   afterAll(async () => {
     await stack?.close();

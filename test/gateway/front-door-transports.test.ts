@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GuardList } from '../../src/gateway/request/guards.ts';
 import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
-import { startStack, type AddedGateway, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { AddedGateway, Stack } from '../helpers/start-stack.ts';
 
 const KEY = 'door-key';
 const ORIGIN = 'https://app.example';
@@ -84,7 +85,7 @@ describe('the front door through node:http and through fetch', () => {
       if (/^get$/i.test(args[0]) && /:persisted-queries:(?!bounded:)/.test(args[1] ?? '')) persistedReads.push(args[1]);
       if (/^(set|eval|evalsha)$/i.test(args[0]) && args.some((arg) => /:persisted-queries:/.test(arg))) persistedWrites.push(args[0]);
     });
-    stack = await startStack();
+    stack = await sharedStack('open');
     target = await stack.addGateway({
       guards,
       requestLog: (entry) => logged.push(entry),
@@ -231,7 +232,7 @@ describe('batches and persisted documents on the straight path', () => {
     return undefined;
   };
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
     target = await stack.addGateway({
       guards: {
         head: [{ name: 'count head', check: count('head') }],

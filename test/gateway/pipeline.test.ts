@@ -3,7 +3,8 @@ import { yogaAloneOf } from '../../src/gateway/composition/engine-serving.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/gateway/observability/index.ts';
 import type { GuardList } from '../../src/gateway/request/guards.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 const BY_ID = /* GraphQL */ `query ById($id: ID!) { problem(id: $id) { id title } }`;
 
@@ -52,7 +53,7 @@ describe('one request pipeline', () => {
   let added: Awaited<ReturnType<Stack['addGateway']>>;
   const logged: RequestLogEntry[] = [];
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
     added = await stack.addGateway({
       settings: { responseCacheTtlSeconds: 30, gatewayApiKeys: ['key-a'] },
       guards: throwAway,

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { ABSTRACT_PROBLEMS_SCHEMA_PATH, createAbstractProblemsService } from '../helpers/abstract-problems-service.ts';
 import { askThreeWays } from '../helpers/ask-three-ways.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 /**
  * The random operations of random-operations.test.ts over a problems service shaped unlike the
@@ -25,7 +26,7 @@ describe('random operations over a problems service with interfaces, a union and
   let stack: Stack;
   let problems: RunningServer;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
     problems = await listen(createAbstractProblemsService(PROBLEMS_KEY));
   });
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 import { translatedTitleOf } from '../helpers/stand-in-translation.ts';
 
 const PAGE = /* GraphQL */ `query Page($first: Int) { problems(first: $first) { nodes { id title translation(to: "es") { title } } } }`;
@@ -13,7 +14,7 @@ describe('response cache', () => {
   let cached: Awaited<ReturnType<Stack['addGateway']>>;
   const logged: { operation: string; upstreamCalls: { problems: number; translation: number }; lane?: string; requestId: string }[] = [];
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
     cached = await stack.addGateway({
       settings: { responseCacheTtlSeconds: 30, gatewayApiKeys: ['key-a', 'key-b', 'key-c'], rateLimitRequests: 8 },
       requestLog: (entry) => logged.push(entry),

@@ -6,7 +6,8 @@ import type { Gateway } from '../../src/gateway/create-gateway.ts';
 import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
 import type { GatewaySettings } from '../../src/gateway/settings.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
-import { PROBLEMS_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import { PROBLEMS_KEY, type Stack } from '../helpers/start-stack.ts';
 import { standInTranslation, translatedTitleOf } from '../helpers/stand-in-translation.ts';
 
 interface GraphQLRequest {
@@ -106,7 +107,7 @@ describe('the single-source fast path', () => {
   }
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
     problems = await startProblemsInFront(`${stack.upstreamSettings.problemsUrl}`);
     closing.push(problems.server);
     pairs.plain = await pair({}, logs);

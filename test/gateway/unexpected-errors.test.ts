@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/gateway/observability/index.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 const SECRET = 'connection string postgres://admin:hunter2@db';
 const UNEXPECTED = { errors: [{ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] };
@@ -17,7 +18,7 @@ describe('unexpected errors, masked once for every way of answering', () => {
   let added: Awaited<ReturnType<Stack['addGateway']>>;
   const lanes: (string | undefined)[] = [];
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
     added = await stack.addGateway({
       requestLog: (entry: RequestLogEntry) => lanes.push(entry.lane),
       guards: {
@@ -87,7 +88,7 @@ describe('the increments of a deferred answer go through the same masking', () =
         response.end(JSON.stringify({ data: { problem: { id: 'p1001', title: null } } }));
       });
     });
-    stack = await startStack();
+    stack = await sharedStack('open');
     production = await stack.addGateway({ settings: { problemsUrl: broken.url, production: true } });
   });
   afterAll(async () => {

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { yogaAloneOf } from '../../src/gateway/composition/engine-serving.ts';
 import type { GatewayOptions } from '../../src/gateway/create-gateway.ts';
 import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
+import { addsShapes } from './operation-shapes.ts';
 import { randomOperation, seeded, type RandomOperation, type RandomOperationOptions } from './random-operations.ts';
 import type { AddedGateway, Stack } from './start-stack.ts';
 
@@ -13,6 +14,12 @@ export interface AskThreeWaysOptions {
   seed: number;
   count: number;
   operations: RandomOperationOptions;
+  /**
+   * Shapes (shapesOf) asked already, by this seed or others of the same file: an operation that
+   * adds none is generated (the seed's sequence stays the same) but not asked. Unset, every
+   * operation is asked (a seed kept for a case it met).
+   */
+  newShapesOnly?: Set<string>;
   /** More options for both gateways (another problems schema, say). */
   gateway?: Omit<GatewayOptions, 'settings'> & { settings?: GatewayOptions['settings'] };
 }
@@ -55,7 +62,7 @@ interface GatewayPair {
 const builtPairs = new WeakMap<AskThreeWaysOptions['addGateway'], Map<string, Promise<GatewayPair>>>();
 
 /**
- * Asks `count` random operations of `seed` three ways: through yoga alone with the single-source
+ * Asks `count` random operations of `seed` (or those of them with new shapes: `newShapesOnly`) three ways: through yoga alone with the single-source
  * fast path, through the front door of the same gateway (forwarded or delegated plans), and
  * through the front door of a gateway that delegates everything (FAST_PATH_ENABLED=false). All three must answer the same bytes with the same status;
  * when the problems service itself answers an operation without errors, the gateway's data must be
@@ -64,7 +71,7 @@ const builtPairs = new WeakMap<AskThreeWaysOptions['addGateway'], Map<string, Pr
  * since its answers were then compared with themselves. The fast path's forwarding on yoga's side
  * is seen through the lane: only an operation the fast path forwarded is taken by the direct lane.
  */
-export async function askThreeWays({ addGateway, problems, seed, count, operations: operationOptions, gateway = {} }: AskThreeWaysOptions): Promise<ThreeWaysOutcome> {
+export async function askThreeWays({ addGateway, problems, seed, count, operations: operationOptions, newShapesOnly, gateway = {} }: AskThreeWaysOptions): Promise<ThreeWaysOutcome> {
   const common = { problemsCacheTtlSeconds: 0, translationCacheTtlSeconds: 0, responseCacheTtlSeconds: 0, rateLimitRequests: 1_000_000, translationRateLimitRequests: 1_000_000, ...gateway.settings };
   // Built once per stack and gateway options, and asked by every seed: with every cache off, what a
   // seed asked before leaves nothing behind that changes another's answers.
@@ -105,6 +112,7 @@ export async function askThreeWays({ addGateway, problems, seed, count, operatio
   let answeredWhole = 0;
   for (let index = 0; index < count; index += 1) {
     const operation = randomOperation(schema, random, operationOptions);
+    if (newShapesOnly && !addsShapes(schema, operation, newShapesOnly)) continue;
     const label = `seed ${seed} #${index}: ${operation.query} ${JSON.stringify(operation.variables)}`;
     const viaYoga = await ask(fast, operation, {}, { ask: 'yoga', laneOf: fastLog.laneOf });
     const viaLane = await ask(fast.gatewayUrl, operation, {}, { ask: 'the lane', laneOf: fastLog.laneOf });

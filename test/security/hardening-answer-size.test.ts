@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSettings } from '../../src/gateway/settings.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 import { titleOf } from '../helpers/stand-in-translation.ts';
 
 const MiB = 1024 * 1024;
@@ -54,7 +55,7 @@ describe('hardening: upstream answers are bounded while they stream', () => {
 
   beforeAll(async () => {
     huge = await listen(hugeProblems);
-    stack = await startStack();
+    stack = await sharedStack('open');
   });
   afterAll(async () => {
     await stack?.close();

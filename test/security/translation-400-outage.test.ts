@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 // The fault: a translation service answering 400 to everything (a proxy in front of it refusing,
 // a broken deployment) made the gateway learn ever smaller length limits from its refusals, down to
@@ -7,7 +8,7 @@ import { startStack, type Stack } from '../helpers/start-stack.ts';
 describe('a translation outage answering only 400', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
   });
   afterAll(async () => {
     stack.translation.clearFaults();
