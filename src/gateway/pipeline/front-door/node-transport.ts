@@ -190,7 +190,8 @@ function alreadyRead(body: Buffer): { byteLength: number; [Symbol.asyncIterator]
  * The request's body, or undefined when the client went away before sending all of it. By its
  * events, with as few listeners as it needs: an `IncomingMessage` that is destroyed emits 'close'
  * (its 'error' only to those listening for one), and a body in one chunk, as a short one comes,
- * is that chunk, not a copy.
+ * is that chunk, not a copy. Plain listeners, not `once` (a wrapper per listener per request):
+ * 'end' and 'close' each come once, and whichever comes first removes the others.
  */
 function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
@@ -213,7 +214,7 @@ function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
       resolve(undefined);
     };
     request.on('data', onData);
-    request.once('end', onEnd);
-    request.once('close', onClose);
+    request.on('end', onEnd);
+    request.on('close', onClose);
   });
 }
