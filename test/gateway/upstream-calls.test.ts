@@ -1,7 +1,9 @@
 import { getEventListeners } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { promiseHooks } from 'node:v8';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CallSignal } from '../../src/gateway/upstream/call-signal.ts';
+import { retryUpstreamCalls } from '../../src/gateway/upstream/retries.ts';
 import { watchSchemaDrift } from '../../src/gateway/schema/schema-drift.ts';
 import { readSettings } from '../../src/gateway/settings.ts';
 import { UpstreamAnswer } from '../../src/gateway/upstream/upstream-answer.ts';
@@ -240,5 +242,45 @@ describe("one engine's calls, Mesh's and forwarded", () => {
     engine.abort(new Error('engine disposed'));
     const outcomes = await Promise.allSettled(cut);
     expect(outcomes.map((each) => each.status)).toEqual(['rejected', 'rejected']);
+  });
+});
+
+describe("a service's call budgets, under one timer", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it('each call runs out at its own deadline, in the order they started, a call that ended in between never', async () => {
+    vi.useFakeTimers();
+    const held: { signal: CallSignal; answer: () => void }[] = [];
+    const network = withAnswerFace(
+      (() => Promise.reject(new Error('not used'))) as unknown as UpstreamCall['network'],
+      (_url, init = {}) =>
+        new Promise<UpstreamAnswer>((resolve, reject) => {
+          const signal = init.signal as unknown as CallSignal;
+          signal.on('abort', () => reject(signal.reason));
+          held.push({ signal, answer: () => resolve(new UpstreamAnswer({ status: 200, headers: [], body: '{}' })) });
+        }),
+    );
+    const send = composeSteps([retryUpstreamCalls({ timeoutMs: { problems: 100, translation: 100 }, retries: 0 })]);
+    const call = (): UpstreamCall => ({ service: 'problems', url: 'x', init: { method: 'POST', body: '{}' }, context: undefined, info: undefined, readOnly: false, network });
+    const outcomes: string[] = [];
+    const started: Promise<void>[] = [];
+    for (const index of [0, 1, 2]) {
+      if (index > 0) await vi.advanceTimersByTimeAsync(10);
+      started.push(send(call()).then(() => void outcomes.push(`${index} answered`), (error: Error) => void outcomes.push(`${index} ${error.name}`)));
+    }
+    await vi.advanceTimersByTimeAsync(0);
+    expect(held).toHaveLength(3);
+    held[1].answer();
+    // 99 ms after the first started: no budget is spent yet.
+    await vi.advanceTimersByTimeAsync(79);
+    expect(held.map((each) => each.signal.aborted)).toEqual([false, false, false]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(held.map((each) => each.signal.aborted)).toEqual([true, false, false]);
+    await vi.advanceTimersByTimeAsync(19);
+    expect(held.map((each) => each.signal.aborted)).toEqual([true, false, false]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(held.map((each) => each.signal.aborted)).toEqual([true, false, true]);
+    await Promise.all(started);
+    expect(outcomes).toEqual(['1 answered', '0 UpstreamTimeoutError', '2 UpstreamTimeoutError']);
   });
 });

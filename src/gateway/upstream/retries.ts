@@ -41,6 +41,7 @@ export function retryUpstreamCalls({ timeoutMs, retries = defaultOf('upstreamRet
         maxDelayMs,
         // The engine's signal is listened to once, whatever the calls made under it.
         followers: new SignalFollowers(),
+        deadlines: new Deadlines(),
       };
       return { attempts: { start: (call, singleAttempt) => new RetryBudget(rules, call, singleAttempt) } };
     },
@@ -54,35 +55,42 @@ interface BudgetRules {
   baseDelayMs: number;
   maxDelayMs: number;
   followers: SignalFollowers;
+  deadlines: Deadlines;
 }
 
 /**
- * One call's budget: one signal and one timer for the whole call, every attempt and the reading of
- * the body. `AbortSignal.timeout` and `AbortSignal.any` were a tenth of a forwarded query's CPU, and
- * even one AbortController per call cost more than this signal (call-signal.ts; docs/performance.md).
- * The timer calls a function made once, not a closure of each call.
+ * One call's budget: one signal for the whole call, every attempt and the reading of the body, and
+ * a place in its service's deadlines (Deadlines) rather than a timer of its own.
+ * `AbortSignal.timeout` and `AbortSignal.any` were a tenth of a forwarded query's CPU, and even one
+ * AbortController per call cost more than this signal (call-signal.ts; docs/performance.md).
  */
 class RetryBudget implements CallBudget {
   readonly signal = new CallSignal();
   readonly #rules: BudgetRules;
-  readonly #deadline: number;
+  /** When the budget runs out (Date.now()). */
+  readonly deadline: number;
+  /** The call is over: its place in the deadlines is let go. */
+  ended = false;
   readonly #outerSignal: AbortSignal | undefined;
-  readonly #timer: ReturnType<typeof setTimeout>;
   /** More attempts are allowed: a read-only call that is no probe. */
   readonly #repeatable: boolean;
 
   constructor(rules: BudgetRules, call: UpstreamCall, singleAttempt: boolean) {
     this.#rules = rules;
-    this.#deadline = Date.now() + rules.budget;
+    this.deadline = Date.now() + rules.budget;
     this.#outerSignal = (call.init.signal ?? undefined) as AbortSignal | undefined;
     this.#repeatable = call.readOnly && !singleAttempt;
-    this.#timer = setTimeout(budgetRanOut, rules.budget, this.signal, rules.budget);
-    this.#timer.unref?.();
+    rules.deadlines.add(this);
     if (this.#outerSignal) rules.followers.follow(this.signal, this.#outerSignal);
   }
 
+  /** The budget ran out while the call went on: its signal aborts as `AbortSignal.timeout` would. */
+  ranOut(): void {
+    this.signal.abort(new DOMException(`no answer within ${this.#rules.budget} ms`, 'TimeoutError'));
+  }
+
   check(): void {
-    if (Date.now() >= this.#deadline || this.#timedOut()) throw this.#spent();
+    if (Date.now() >= this.deadline || this.#timedOut()) throw this.#spent();
   }
 
   failed(error: unknown): void {
@@ -95,7 +103,7 @@ class RetryBudget implements CallBudget {
     const { retries, baseDelayMs, maxDelayMs } = this.#rules;
     const retryAfter = answer?.header('retry-after');
     const delay = retryAfter !== undefined ? (parseRetryAfter(retryAfter) ?? 0) * 1000 : Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
-    const last = !this.#repeatable || attempt >= retries || Date.now() + delay >= this.#deadline;
+    const last = !this.#repeatable || attempt >= retries || Date.now() + delay >= this.deadline;
     return last ? undefined : delay;
   }
 
@@ -104,7 +112,9 @@ class RetryBudget implements CallBudget {
   }
 
   end(): void {
-    clearTimeout(this.#timer);
+    if (this.ended) return;
+    this.ended = true;
+    this.#rules.deadlines.ended();
     if (this.#outerSignal) this.#rules.followers.unfollow(this.signal, this.#outerSignal);
   }
 
@@ -118,9 +128,67 @@ class RetryBudget implements CallBudget {
   }
 }
 
-/** A call's budget ran out: its signal aborts as `AbortSignal.timeout` would. */
-function budgetRanOut(signal: CallSignal, budget: number): void {
-  signal.abort(new DOMException(`no answer within ${budget} ms`, 'TimeoutError'));
+/**
+ * The budgets of one service's calls in flight, by deadline, under one timer. Every call of a
+ * service has the same budget, so deadlines come in the order calls start: a queue, whose head is
+ * the next to run out. A call that ends leaves the queue when it reaches the head (calls mostly end
+ * in the order they started, so the queue holds little more than the calls in flight); the one timer
+ * is set for the head's deadline and set again when it fires. A timer set and cleared per call cost
+ * more than the rest of the budget's work.
+ */
+class Deadlines {
+  #queue: RetryBudget[] = [];
+  #head = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer set fires (Date.now()). */
+  #timerAt = Number.POSITIVE_INFINITY;
+
+  add(budget: RetryBudget): void {
+    this.#queue.push(budget);
+    if (this.#timer === undefined) this.#arm(budget.deadline);
+  }
+
+  /** A call ended: the ended calls at the head leave. */
+  ended(): void {
+    this.#dropEnded();
+  }
+
+  readonly #fire = (): void => {
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
+    const now = Date.now();
+    const queue = this.#queue;
+    while (this.#head < queue.length) {
+      const budget = queue[this.#head];
+      if (!budget.ended && budget.deadline > now) break;
+      this.#head += 1;
+      if (!budget.ended) budget.ranOut();
+    }
+    this.#dropEnded();
+    if (this.#head < queue.length) this.#arm(queue[this.#head].deadline);
+  };
+
+  #dropEnded(): void {
+    const queue = this.#queue;
+    while (this.#head < queue.length && queue[this.#head].ended) this.#head += 1;
+    if (this.#head === queue.length) {
+      // Empty: start again at the front (the array keeps its room).
+      queue.length = 0;
+      this.#head = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > queue.length) {
+      this.#queue = queue.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  #arm(deadline: number): void {
+    if (this.#timer !== undefined && this.#timerAt <= deadline) return;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timerAt = deadline;
+    this.#timer = setTimeout(this.#fire, Math.max(0, deadline - Date.now()));
+    // A call in flight keeps the process alive by its socket, not by its budget.
+    this.#timer.unref?.();
+  }
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
