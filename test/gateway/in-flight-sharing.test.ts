@@ -1,17 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { yogaAloneOf } from '../../src/gateway/composition/engine-serving.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { createProblemsService } from '../../src/upstreams/problems/service.ts';
 import { lanesTaken } from '../helpers/ask-three-ways.ts';
+import { until } from '../helpers/translate-calls.ts';
 import { PROBLEMS_KEY, startStack, type Stack } from '../helpers/start-stack.ts';
 
 /**
  * Identical requests in flight share one upstream call, whichever way the gateway answers them:
  * the node:http adapter's direct lane, yoga (through `gateway.fetch`), and Mesh's delegation with
  * the fast path off (the front door's delegated plans). The stores are off (problems cache TTL 0, translation cache
- * TTL 0), so only sharing in flight can spare a call, and the upstreams answer slowly, so the 50
- * requests are all in flight together.
+ * TTL 0), so only sharing in flight can spare a call, and the upstreams hold their answers until the
+ * 50 requests have all reached the gateway and its thread has nothing left to do but wait for them
+ * (everything runs in this thread): the requests are all in flight together however busy the machine.
  */
 describe('identical requests in flight share one upstream call', () => {
   const CONCURRENT = 50;
@@ -19,21 +22,32 @@ describe('identical requests in flight share one upstream call', () => {
   const TRANSLATED = /* GraphQL */ `{ problem(id: "p1001") { id translation(to: "fr") { title } } }`;
   let stack: Stack;
   let slowProblems: RunningServer;
+  let slowTranslation: RunningServer;
+  const servers: RunningServer[] = [];
   /** GraphQL calls the slow problems service received. */
   let problemsCalls = 0;
   const translateCalls = () => stack.translation.stats.byRoute['POST /translate'] ?? 0;
+  /** Requests that reached a gateway under test (its listener called, or its fetch). */
+  let arrivals = 0;
+  /** Upstream answers wait for it while a burst is under way; open otherwise. */
+  let held: Promise<void> = Promise.resolve();
+  const holding = (listener: (request: IncomingMessage, response: ServerResponse) => void) => (request: IncomingMessage, response: ServerResponse) =>
+    void held.then(() => listener(request, response));
 
   beforeAll(async () => {
     stack = await startStack();
-    const problems = createProblemsService({ apiKey: PROBLEMS_KEY });
+    const problems = holding(createProblemsService({ apiKey: PROBLEMS_KEY }).listener);
     slowProblems = await listen((request: IncomingMessage, response: ServerResponse) => {
       problemsCalls += 1;
-      setTimeout(() => problems.listener(request, response), 150);
+      problems(request, response);
     });
+    slowTranslation = await listen(holding(stack.translation.listener));
   });
   afterAll(async () => {
+    for (const server of servers) await server.close();
     await stack?.close();
     await slowProblems?.close();
+    await slowTranslation?.close();
   });
 
   const settings = { problemsCacheTtlSeconds: 0, translationCacheTtlSeconds: 0 };
@@ -47,16 +61,51 @@ describe('identical requests in flight share one upstream call', () => {
     let gateway = gateways.get(fastPathEnabled);
     if (!gateway) {
       const lanes = lanesTaken();
-      gateway = stack.addGateway({ requestLog: lanes.requestLog, settings: { ...settings, problemsUrl: slowProblems.url, fastPathEnabled } }).then((added) => ({ ...added, laneOf: lanes.laneOf }));
+      gateway = stack
+        .addGateway({ requestLog: lanes.requestLog, settings: { ...settings, problemsUrl: slowProblems.url, translationUrl: slowTranslation.url, fastPathEnabled } })
+        .then(async (added) => {
+          // Its own listener, counting the requests that reach it.
+          const counted = await listen((request: IncomingMessage, response: ServerResponse) => {
+            arrivals += 1;
+            added.gateway.listener(request, response);
+          });
+          servers.push(counted);
+          return { ...added, gatewayUrl: `${counted.url}/graphql`, laneOf: lanes.laneOf };
+        });
       gateways.set(fastPathEnabled, gateway);
     }
     return gateway;
   }
   const body = (query: string) => JSON.stringify({ query });
   const overHttp = (url: string, query: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(query) });
-  /** Sends `CONCURRENT` identical requests at once; all must answer without errors. */
+  /** A request through `fetch` of a gateway (or of its yoga), counted as it reaches it. */
+  const counted = (target: { fetch(request: Request): Promise<Response> | Response }, query: string) => {
+    arrivals += 1;
+    return Promise.resolve(target.fetch(new Request('http://gateway.test/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(query) })));
+  };
+  /** Resolves once this thread's event loop spent a whole window waiting (no request left to work on). */
+  async function loopIdle(): Promise<void> {
+    for (;;) {
+      const before = performance.eventLoopUtilization();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (performance.eventLoopUtilization(before).utilization < 0.05) return;
+    }
+  }
+  /** Sends `CONCURRENT` identical requests at once, the upstreams holding their answers until all are in; all must answer without errors. */
   async function all(send: () => Promise<Response>): Promise<Response[]> {
-    const responses = await Promise.all(Array.from({ length: CONCURRENT }, send));
+    let release = () => undefined as void;
+    held = new Promise((resolve) => (release = resolve));
+    const start = arrivals;
+    let pending: Promise<Response[]>;
+    try {
+      pending = Promise.all(Array.from({ length: CONCURRENT }, send));
+      await until(() => arrivals - start >= CONCURRENT, 'every request at the gateway');
+      await loopIdle();
+    } finally {
+      release();
+      held = Promise.resolve();
+    }
+    const responses = await pending;
     for (const response of responses) {
       const payload = (await response.clone().json()) as { errors?: unknown; data?: { problem?: { id?: string } } };
       expect(payload.errors).toBeUndefined();
@@ -78,7 +127,7 @@ describe('identical requests in flight share one upstream call', () => {
   it('through yoga alone, behind no front door', async () => {
     const gateway = await gatewayWith();
     problemsCalls = 0;
-    const responses = await all(async () => yogaAloneOf(gateway.gateway).fetch(new Request('http://gateway.test/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(PROBLEM) })));
+    const responses = await all(() => counted(yogaAloneOf(gateway.gateway), PROBLEM));
     expect(responses.map((response) => gateway.laneOf(response))).toEqual(Array(CONCURRENT).fill('yoga'));
     expect(problemsCalls).toBeGreaterThanOrEqual(1);
     expect(problemsCalls).toBeLessThanOrEqual(2);
@@ -102,18 +151,9 @@ describe('identical requests in flight share one upstream call', () => {
     const gateway = await gatewayWith(more);
     // The language list, fetched once per gateway, out of the count.
     await overHttp(gateway.gatewayUrl, /* GraphQL */ `{ translation { languages { code } } }`);
-    stack.translation.setFaults({ latencyMs: 150, routes: ['POST /translate'] });
     stack.translation.resetStats();
     problemsCalls = 0;
-    try {
-      await all(() =>
-        way === 'fetch'
-          ? gateway.gateway.fetch(new Request('http://gateway.test/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(TRANSLATED) }))
-          : overHttp(gateway.gatewayUrl, TRANSLATED),
-      );
-    } finally {
-      stack.translation.clearFaults();
-    }
+    await all(() => (way === 'fetch' ? counted(gateway.gateway, TRANSLATED) : overHttp(gateway.gatewayUrl, TRANSLATED)));
     expect(translateCalls()).toBe(1);
     expect(problemsCalls).toBeLessThanOrEqual(2);
   });

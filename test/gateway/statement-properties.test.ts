@@ -103,7 +103,7 @@ describe('reassembly over generated statements', () => {
         expect(protectedSpans(result!)).toEqual(protectedSpans(markdown));
         expect(shapeWithoutText(result!)).toEqual(shapeWithoutText(markdown));
       }),
-      { numRuns: 300 },
+      { numRuns: 150 },
     );
   });
 
@@ -122,7 +122,7 @@ describe('reassembly over generated statements', () => {
         const spaced = (texts: string[]) => texts.map((text) => decodeHtmlText(text).replace(/\s+/g, ' '));
         expect(spaced(segmentStatement(result!).segments)).toEqual(spaced(translated));
       }),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
   });
 

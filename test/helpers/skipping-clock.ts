@@ -14,8 +14,11 @@ export interface SkippingClock extends PrewarmClock {
  * longer pause (the next refresh an hour away, a language another replica holds) lasts until it is cut
  * short (the gateway closing): skipped, it would turn a loop that waits into one that works without
  * end, and move this clock hours past the others' (replicas compare times through their store).
+ * `turnMs` is the real time each skipped pause takes: a loop that polls on it (a replica asking the
+ * shared pace again while another's page is in flight) then leaves the thread to the page's work
+ * between two asks rather than spinning beside it.
  */
-export function createSkippingClock({ start = Date.now(), skipsUpTo = 10_000 }: { start?: number; skipsUpTo?: number } = {}): SkippingClock {
+export function createSkippingClock({ start = Date.now(), skipsUpTo = 10_000, turnMs = 0 }: { start?: number; skipsUpTo?: number; turnMs?: number } = {}): SkippingClock {
   let now = start;
   const pauses: number[] = [];
   return {
@@ -37,7 +40,7 @@ export function createSkippingClock({ start = Date.now(), skipsUpTo = 10_000 }: 
                 now += ms;
                 pauses.push(ms);
                 done();
-              }, 0)
+              }, turnMs)
             : undefined;
         signal.addEventListener('abort', done, { once: true });
       });

@@ -137,12 +137,20 @@ describe('several replicas, one Redis: rate limits while Redis is away', () => {
 });
 
 describe('REDIS_URL pointing at nothing', () => {
+  // The stand-ins, started once: each test builds its own gateway over them.
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
   it('MUST start, say so in one line, and serve', async () => {
-    const stack = await startStack();
     const lines: string[] = [];
     const port = await freePort();
+    const replica = await stack.addGateway({ settings: { redisUrl: `redis://:s3cret-password@127.0.0.1:${port}` }, log: (line: string) => lines.push(line) });
     try {
-      const replica = await stack.addGateway({ settings: { redisUrl: `redis://:s3cret-password@127.0.0.1:${port}` }, log: (line: string) => lines.push(line) });
       const redisLines = lines.filter((line) => line.includes('redis'));
       expect(redisLines).toEqual([expect.stringContaining(`redis: not reachable at 127.0.0.1:${port}`)]);
       expect(redisLines[0]).not.toContain('s3cret-password');
@@ -151,13 +159,12 @@ describe('REDIS_URL pointing at nothing', () => {
       expect(answer.errors).toBeUndefined();
       expect(answer.data.problem.translation.title).toBe(translatedTitleOf('p1001', 'es'));
     } finally {
-      await stack.close();
+      await replica.close();
     }
   });
 
   it('MUST say nothing about a lost connection when the gateway itself closes', async () => {
     const redis = await startRedis();
-    const stack = await startStack();
     const lines: string[] = [];
     try {
       const gateway = await createGateway({ settings: { ...stack.upstreamSettings, redisUrl: redis.url }, log: (line) => lines.push(line), requestLog: false });
@@ -166,37 +173,31 @@ describe('REDIS_URL pointing at nothing', () => {
       // Only that it connected: not a word of a lost connection.
       expect(lines.filter((line) => line.includes('redis') && !line.includes('maxmemory'))).toEqual([`redis: connected to 127.0.0.1:${redis.port}; caches and rate limits are shared with the other replicas`]);
     } finally {
-      await stack.close();
       await redis.stop();
     }
   });
 
   it('MUST close promptly while Redis is unreachable (no wait for a reconnection)', async () => {
     const port = await freePort();
-    const stack = await startStack();
+    const gateway = await createGateway({ settings: { ...stack.upstreamSettings, redisUrl: `redis://127.0.0.1:${port}` }, log: () => undefined, requestLog: false });
+    // Closing must wait on no timer. With timers frozen, a close that waited for a reconnection
+    // (the client backs off up to 1 s between attempts) or for a timeout (connecting gives up after
+    // 500 ms) never ends, however fast the machine; one that waits only on sockets ends within a
+    // few turns of the event loop. Counted in turns, not in time.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval'] });
+    let turns = 0;
+    let closed = false;
+    let closing: Promise<void> | undefined;
     try {
-      const gateway = await createGateway({ settings: { ...stack.upstreamSettings, redisUrl: `redis://127.0.0.1:${port}` }, log: () => undefined, requestLog: false });
-      // Closing must wait on no timer. With timers frozen, a close that waited for a reconnection
-      // (the client backs off up to 1 s between attempts) or for a timeout (connecting gives up after
-      // 500 ms) never ends, however fast the machine; one that waits only on sockets ends within a
-      // few turns of the event loop. Counted in turns, not in time.
-      vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval'] });
-      let turns = 0;
-      let closed = false;
-      let closing: Promise<void> | undefined;
-      try {
-        closing = gateway.close().finally(() => (closed = true));
-        while (!closed && turns < CLOSE_TURNS) {
-          await new Promise((resolve) => setImmediate(resolve));
-          turns += 1;
-        }
-      } finally {
-        vi.useRealTimers();
+      closing = gateway.close().finally(() => (closed = true));
+      while (!closed && turns < CLOSE_TURNS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turns += 1;
       }
-      expect(closed, `still closing after ${turns} turns of the event loop`).toBe(true);
-      await closing;
     } finally {
-      await stack.close();
+      vi.useRealTimers();
     }
+    expect(closed, `still closing after ${turns} turns of the event loop`).toBe(true);
+    await closing;
   });
 });
