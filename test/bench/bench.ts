@@ -120,6 +120,11 @@ export interface BenchReport {
   warmRequests: number;
   gatewayRuntime: 'compiled' | 'tsx';
   quiet: BenchPass;
+  /**
+   * A user's traffic as it comes: every connection asking a pass-through and a warm page in turn, the
+   * gateway's beside the proxy's, in slices after the quiet pass (its three target figures untouched).
+   */
+  steadyMix: SteadyMix;
   /** The same rounds with busy processes beside (BENCH_BUSY_PROCESSES), and each ratio loaded over quiet. */
   loaded?: BenchPass & { overQuiet: TargetRatios };
   /** One connection, sequential requests: the gateway's added latency over the direct call. */
@@ -128,6 +133,16 @@ export interface BenchReport {
   coldPageTranslationCalls: number;
   memory: MemoryReport;
   refusedBodies?: RefusedBodiesReport & { loadAverage: number };
+}
+
+/** The pass-through and the warm page asked in turn on every connection, beside the same requests asked slice by slice. */
+export interface SteadyMix {
+  gateway: ScenarioResult;
+  proxy: ScenarioResult;
+  /** The gateway's CPU per request over the proxy's, mixed. */
+  cpuVsProxy: number;
+  /** The same over the mean of the quiet pass's pass-through and warm page (each side's): what mixing itself costs. */
+  slicedCpuVsProxy: number;
 }
 
 /** The gateway's resident memory (MiB), from `/proc/<pid>/status`. */
@@ -330,6 +345,23 @@ function startBusyProcesses(count: number, servers: Server[]): void {
 
 /** Runs the scenarios in turn, one slice each, `rounds` times; each scenario's figures over all its slices. */
 async function runPass(scenarios: Scenario[], { seconds, connections, rounds, busyProcesses }: { seconds: number; connections: number; rounds: number; busyProcesses: number }): Promise<BenchPass> {
+  const results = await runSlices(scenarios, { seconds, connections, rounds });
+  const [direct, passThrough, proxyPassThrough, warm, proxyWarm, hit, bare] = results;
+  return {
+    busyProcesses,
+    loadAverage: mean(results.map((result) => result.loadAverage)),
+    results,
+    ratios: {
+      passThroughCpuVsProxy: passThrough.cpuMicrosPerRequest / proxyPassThrough.cpuMicrosPerRequest,
+      warmPageCpuVsProxyPage: warm.cpuMicrosPerRequest / proxyWarm.cpuMicrosPerRequest,
+      cacheHitReqPerSecVsBare: hit.requestsPerSecond / bare.requestsPerSecond,
+      passThroughCpuVsUpstream: passThrough.cpuMicrosPerRequest / direct.cpuMicrosPerRequest,
+    },
+  };
+}
+
+/** The scenarios' slices in turn, `rounds` times: each scenario's figures over all its slices. */
+async function runSlices(scenarios: Scenario[], { seconds, connections, rounds }: { seconds: number; connections: number; rounds: number }): Promise<ScenarioResult[]> {
   const totals = scenarios.map(() => ({ latencies: [] as number[], errors: 0, elapsed: 0, cpu: 0, allocated: 0, loads: [] as number[], calls: { problems: 0, translation: 0 } }));
   for (let round = 0; round < rounds; round += 1) {
     for (const [index, scenario] of scenarios.entries()) {
@@ -367,18 +399,7 @@ async function runPass(scenarios: Scenario[], { seconds, connections, rounds, bu
       ...(scenario.gateway ? { upstreamCallsPerRequest: { problems: calls.problems / requests, translation: calls.translation / requests } } : {}),
     };
   });
-  const [direct, passThrough, proxyPassThrough, warm, proxyWarm, hit, bare] = results;
-  return {
-    busyProcesses,
-    loadAverage: mean(results.map((result) => result.loadAverage)),
-    results,
-    ratios: {
-      passThroughCpuVsProxy: passThrough.cpuMicrosPerRequest / proxyPassThrough.cpuMicrosPerRequest,
-      warmPageCpuVsProxyPage: warm.cpuMicrosPerRequest / proxyWarm.cpuMicrosPerRequest,
-      cacheHitReqPerSecVsBare: hit.requestsPerSecond / bare.requestsPerSecond,
-      passThroughCpuVsUpstream: passThrough.cpuMicrosPerRequest / direct.cpuMicrosPerRequest,
-    },
-  };
+  return results;
 }
 
 /** The scenario names, in the order every pass runs them: each of the gateway's beside what bounds it. */
@@ -516,6 +537,24 @@ export async function runBench({
 
     log(`quiet pass: ${rounds} round(s) of ${scenarios.length} slices of ${seconds} s`);
     const quiet = await runPass(scenarios, { seconds, connections, rounds, busyProcesses: 0 });
+    // The steady mix after the quiet pass, in slices of its own: the alternation the targets are
+    // measured in stays as it was.
+    log(`steady mix: ${rounds} round(s) of 2 slices of ${seconds} s`);
+    const [gatewayMix, proxyMix] = await runSlices(
+      [
+        { ...mixOf(passThrough, warmPage), name: 'gateway steady mix: pass-through and warm page in turn' },
+        { ...mixOf(proxyPassThrough, proxyPage), name: 'minimal proxy steady mix: the same requests' },
+      ],
+      { seconds, connections, rounds },
+    );
+    const ratioOf = (gateway: ScenarioResult, proxy: ScenarioResult) => gateway.cpuMicrosPerRequest / proxy.cpuMicrosPerRequest;
+    const steadyMix: SteadyMix = {
+      gateway: gatewayMix,
+      proxy: proxyMix,
+      cpuVsProxy: ratioOf(gatewayMix, proxyMix),
+      slicedCpuVsProxy:
+        (quiet.results[1].cpuMicrosPerRequest + quiet.results[3].cpuMicrosPerRequest) / (quiet.results[2].cpuMicrosPerRequest + quiet.results[4].cpuMicrosPerRequest),
+    };
     let loaded: BenchReport['loaded'];
     if (busyProcesses > 0) {
       const busy: Server[] = [];
@@ -577,6 +616,7 @@ export async function runBench({
       warmRequests,
       gatewayRuntime: compiled ? 'compiled' : 'tsx',
       quiet,
+      steadyMix,
       ...(loaded ? { loaded } : {}),
       addedLatencyP50Ms: gatewayP50 - directP50,
       coldPageTranslationCalls,
@@ -645,6 +685,9 @@ export function formatReport(report: BenchReport): string[] {
     ...(loaded ? ['', `Loaded (${loaded.busyProcesses} busy process(es)):`, '', ...table(loaded)] : []),
     '',
     ...ratios(report.quiet, 'quiet'),
+    `- steady mix (pass-through and warm page in turn on every connection), load average ${fixed(report.steadyMix.gateway.loadAverage, 1)}: gateway ${fixed(report.steadyMix.gateway.cpuMicrosPerRequest)} µs/req, proxy ${fixed(
+      report.steadyMix.proxy.cpuMicrosPerRequest,
+    )}: ${fixed(report.steadyMix.cpuVsProxy, 2)}× (the same requests in the quiet pass's slices: ${fixed(report.steadyMix.slicedCpuVsProxy, 2)}×)`,
     ...(loaded
       ? [
           ...ratios(loaded, `loaded (${loaded.busyProcesses} busy process(es))`),

@@ -14,15 +14,19 @@ export const ALLOCATION_PROBE = fileURLToPath(new URL('./allocation-probe.mjs', 
  * in microseconds: scheduler statistics, nanosecond-grained, where `/proc/<pid>/stat` counts in 10 ms ticks.
  */
 export function preciseCpuMicros(pid: number): number {
-  let nanos = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      nanos += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // A thread that ended between the listing and the read.
-    }
+  let micros = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) micros += threadCpuMicros(pid, Number(task));
+  return micros;
+}
+
+/** On-CPU time of one thread of a process so far (the main thread's id is the process's), in microseconds; 0 once it has ended. */
+export function threadCpuMicros(pid: number, tid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    // A thread that ended between the listing and the read.
+    return 0;
   }
-  return nanos / 1000;
 }
 
 /** Resident memory of a process (MiB), from `/proc/<pid>/status`. */

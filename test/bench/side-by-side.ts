@@ -18,7 +18,9 @@
  * (`npx tsx test/bench/side-by-side.ts bare . hit`).
  *
  * SIDE_BY_SIDE_SLICES (10), SIDE_BY_SIDE_SLICE_MS (1500), SIDE_BY_SIDE_SETTLE_MS (30000),
- * SIDE_BY_SIDE_WARM_REQUESTS (40000).
+ * SIDE_BY_SIDE_WARM_REQUESTS (40000). SIDE_BY_SIDE_SECOND_NODE_ARGS: flags for the second checkout's
+ * node only, to measure a runtime setting against none on the same code (`side-by-side.ts . . pass`
+ * with `--min-semi-space-size=16`, say).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -31,7 +33,7 @@ type Scenario = 'pass' | 'hit' | 'page';
 
 const SCENARIOS: Scenario[] = ['pass', 'hit', 'page'];
 
-interface Gateway {
+export interface Gateway {
   url: URL;
   pid: number;
 }
@@ -47,12 +49,12 @@ export interface SideBySideResult {
   sliceRatios: { median: number; min: number; max: number };
 }
 
-const PROBLEM_QUERY = /* GraphQL */ `query ($id: ID!) { problem(id: $id) { id title } }`;
-const REPEATED = JSON.stringify({ query: /* GraphQL */ `{ problems(first: 10) { nodes { id title difficulty } } }` });
+export const PROBLEM_QUERY = /* GraphQL */ `query ($id: ID!) { problem(id: $id) { id title } }`;
+export const REPEATED = JSON.stringify({ query: /* GraphQL */ `{ problems(first: 10) { nodes { id title difficulty } } }` });
 const PAGE_QUERY = /* GraphQL */ `query ($after: String) { problems(first: 20, after: $after) { nodes { id translation(to: "es") { title statement } } } }`;
 /** As bench.ts asks its warm page: overlapping pages of 20 from 40 offsets, so no two connections ask the same page at once. */
-const PAGES = 40;
-const pageBody = (index: number) => {
+export const PAGES = 40;
+export const pageBody = (index: number) => {
   const offset = index % PAGES;
   return JSON.stringify({ query: PAGE_QUERY, variables: { after: offset === 0 ? null : Buffer.from(`problems:${offset - 1}`).toString('base64') } });
 };
@@ -64,8 +66,14 @@ function bodyOf(scenario: Scenario, index: number): string {
 }
 
 /** A gateway from `checkout`'s `dist/`, configured as the bench configures its own (bench.ts, startBenchGateway). */
-function startGateway(checkout: string, upstreams: { problems: Server; translation: Server }, scenario: Scenario, servers: { child: Server['child'] }[]): Promise<Gateway> {
-  const child = spawn(process.execPath, ['dist/src/cli/start.js'], {
+export function startGateway(
+  checkout: string,
+  upstreams: { problems: Server; translation: Server },
+  scenario: Scenario,
+  servers: { child: Server['child'] }[],
+  nodeArgs: string[] = [],
+): Promise<Gateway> {
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/src/cli/start.js'], {
     cwd: checkout,
     env: {
       PATH: process.env.PATH ?? '',
@@ -103,8 +111,13 @@ async function startBareServer(gateway: Gateway, servers: { child: Server['child
   const response = await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer bench-client' }, body: REPEATED });
   const body = await response.text();
   if (response.status !== 200 || body.includes('"errors"')) throw new Error(`${gateway.url} answered ${response.status}: ${body.slice(0, 300)}`);
-  const child = spawn(process.execPath, [fileURLToPath(new URL('bare-server.ts', import.meta.url))], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', BODY: body },
+  return startBenchProcess('bare-server.ts', { BODY: body }, /bare server at (http:\/\/[\d.:]+)/, servers);
+}
+
+/** One of this folder's scripts as a process of its own, ready once its output matches `ready` (group 1: its base URL). */
+export function startBenchProcess(script: string, env: Record<string, string>, ready: RegExp, servers: { child: Server['child'] }[]): Promise<Gateway> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url))], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   servers.push({ child });
@@ -112,15 +125,15 @@ async function startBareServer(gateway: Gateway, servers: { child: Server['child
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /bare server at (http:\/\/[\d.:]+)/.exec(output);
+      const match = ready.exec(output);
       if (match) resolveStart({ url: new URL(`${match[1]}/graphql`), pid: child.pid! });
     });
-    child.once('exit', (code) => reject(new Error(`the bare server exited (${code}) before it was ready: ${output}`)));
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready: ${output}`)));
   });
 }
 
 /** One request, its answer checked. */
-async function ask(gateway: Gateway, body: string): Promise<void> {
+export async function ask(gateway: Gateway, body: string): Promise<void> {
   const response = await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer bench-client' }, body });
   const text = await response.text();
   if (response.status !== 200 || text.includes('"errors"')) throw new Error(`${gateway.url} answered ${response.status}: ${text.slice(0, 300)}`);
@@ -157,12 +170,12 @@ async function load(gateway: Gateway, scenario: Scenario, ms: number, connection
 export async function runSideBySide(
   checkouts: [string, string],
   scenario: Scenario,
-  { slices = 10, sliceMs = 1500, settleMs = 30_000, warmRequests = 40_000 } = {},
+  { slices = 10, sliceMs = 1500, settleMs = 30_000, warmRequests = 40_000, secondNodeArgs = [] as string[] } = {},
 ): Promise<SideBySideResult> {
   const servers: { child: Server['child'] }[] = [];
   try {
     const upstreams = await startUpstreams(servers as Server[]);
-    const second = await startGateway(checkouts[1], upstreams, scenario, servers);
+    const second = await startGateway(checkouts[1], upstreams, scenario, servers, secondNodeArgs);
     const gateways = [checkouts[0] === BARE ? await startBareServer(second, servers) : await startGateway(checkouts[0], upstreams, scenario, servers), second];
     let index = 0;
     const next = () => index++;
@@ -215,6 +228,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       sliceMs: Number(process.env.SIDE_BY_SIDE_SLICE_MS ?? 1500),
       settleMs: Number(process.env.SIDE_BY_SIDE_SETTLE_MS ?? 30_000),
       warmRequests: Number(process.env.SIDE_BY_SIDE_WARM_REQUESTS ?? 40_000),
+      secondNodeArgs: (process.env.SIDE_BY_SIDE_SECOND_NODE_ARGS ?? '').split(' ').filter(Boolean),
     });
     const [a, b] = result.cpuMicrosPerRequest;
     console.log(
