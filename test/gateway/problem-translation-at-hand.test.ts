@@ -37,6 +37,9 @@ describe('Problem.translation at hand', () => {
     const again = resolve(context, { to: 'ES' });
     expect(again).not.toBeInstanceOf(Promise);
     expect(again).toEqual({ language: 'es', ...spanish });
+    // The same frozen value every time, which the shaper writes as the text it wrote the first time.
+    expect(resolve(context, { to: 'es' })).toBe(again);
+    expect(Object.isFrozen(again)).toBe(true);
   });
 
   it('answers the original at once when `from` is the language asked for, list or not', async () => {

@@ -6,7 +6,7 @@ import type { LanguageArgument } from '../translation/language-choice.ts';
 import { sameLanguage } from '../translation/language-tags.ts';
 import type { TranslationContext } from '../translation/translation-client.ts';
 import { translationRuntimeOf, type LanguageDecision } from '../translation/translation-runtime.ts';
-import type { AssembledFrom } from '../translation/assembled-translation-cache.ts';
+import type { AssembledFrom, AssembledTranslation } from '../translation/assembled-translation-cache.ts';
 import type { ServableCurated } from '../translation/curated/curated-translations.ts';
 
 interface ProblemTexts {
@@ -128,7 +128,20 @@ function translationServed({ parent, problem, context, curated, known }: ServedF
   if (!reused) return machineTranslation(source, problem, context);
   // Learned again only when forgotten (a detection kept as long as the translation made with it): no digest of the statement otherwise.
   if (known !== reused.provenance.sourceLanguage) runtime.sources.learn(problem.statement, reused.provenance.sourceLanguage);
-  return { language: decision.to, ...reused };
+  return keptTranslation(reused, decision.to);
+}
+
+/**
+ * The link's value for each kept translation, made once and frozen: the same value every time the
+ * translation is served, which the shaper writes as the text it wrote the first time
+ * (answer-writer.ts). Held as long as the translation is.
+ */
+const servedKept = new WeakMap<AssembledTranslation, ProblemTranslation>();
+
+function keptTranslation(reused: AssembledTranslation, language: string): ProblemTranslation {
+  let served = servedKept.get(reused);
+  if (served?.language !== language) servedKept.set(reused, (served = Object.freeze({ language, ...reused })));
+  return served;
 }
 
 /** The problem's texts translated by the service (batched with the rest of the request), assembled and kept. */

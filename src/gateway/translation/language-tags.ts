@@ -1,5 +1,6 @@
 import { MAX_TAG_LENGTH, readLanguageTag, type LanguageTag } from '../../shared/language-tag.ts';
 import type { Language } from './translation-client.ts';
+import { memoized } from '../../shared/memoized.ts';
 
 export type { LanguageTag };
 
@@ -90,9 +91,17 @@ export function matchLanguage(tag: LanguageTag, offered: readonly string[]): str
 
 /** Whether a text in `language` serves a reader who wants `wanted`, matched as `to:` is (`en-US` takes `en`). */
 export function sameLanguage(language: string | null | undefined, wanted: string): boolean {
-  const tag = parseLanguageTag(wanted);
-  return Boolean(language && tag && matchLanguage(tag, [language]));
+  // A language with a NUL in it is no tag, and serves nobody; without one, the pair splits at its first NUL.
+  return Boolean(language) && !language!.includes('\u0000') && sameLanguagePair(`${language}\u0000${wanted}`);
 }
+
+/** Asked for every link of a page with the same few pairs: matched once per pair rather than parsed again. */
+const sameLanguagePair = memoized((pair: string): boolean => {
+  const at = pair.indexOf('\u0000');
+  const language = pair.slice(0, at);
+  const tag = parseLanguageTag(pair.slice(at + 1));
+  return Boolean(tag && matchLanguage(tag, [language]));
+});
 
 /** The spelling to send when the service's list is not to be had: the tag without variants, as LibreTranslate writes its codes. */
 export function likelyServiceCode(tag: LanguageTag): string {

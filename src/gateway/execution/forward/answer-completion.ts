@@ -150,39 +150,53 @@ export class Walk {
 
   /** A link, resolved from the fields fetched for it; its result (an object) completed into `into` now or when it comes. */
   resolveLink(field: FieldPlan, source: Record<string, unknown>, into: Record<string, unknown>, path: Path): void {
+    let resolved: unknown;
+    try {
+      resolved = this.callLink(field, source, path);
+    } catch (error) {
+      this.linkThrew(field, into, path, error);
+      return;
+    }
+    this.completeLink(field, into, path, resolved);
+  }
+
+  /** A link whose resolver threw: nulled with its error (resolveLink's failure). */
+  linkThrew(field: FieldPlan, into: Record<string, unknown>, path: Path, error: unknown): void {
+    this.failed(field, into, path, error, this.holder);
+  }
+
+  /** What the link's resolver gives for this object (a value, or a promise of one); throws what it throws. */
+  callLink(field: FieldPlan, source: Record<string, unknown>, path: Path): unknown {
     const link = field.link!;
     const read: Record<string, unknown> = {};
     for (const [alias, name] of link.aliases) read[name] = source[alias];
-    this.settle(field, into, path, () => link.resolve(read, this.argsOf(field), this.context, this.infoOf(field, path)), (value) => this.value(field.value, value, field, path));
+    return link.resolve(read, this.argsOf(field), this.context, this.infoOf(field, path));
+  }
+
+  /** What callLink gave, completed into `into` now or when it comes (resolveLink's second half). */
+  completeLink(field: FieldPlan, into: Record<string, unknown>, path: Path, resolved: unknown): void {
+    this.settle(field, into, path, resolved, (value) => this.value(field.value, value, field, path));
   }
 
   /** A link result's field with a resolver of its own (a translation's rendered HTML). */
   private resolveOwn(field: FieldPlan, source: Record<string, unknown>, into: Record<string, unknown>, path: Path): void {
-    this.settle(field, into, path, () => field.own!(source, this.argsOf(field), this.context, this.infoOf(field, path)), (value) => this.value(field.value, value, field, path));
+    let resolved: unknown;
+    try {
+      resolved = field.own!(source, this.argsOf(field), this.context, this.infoOf(field, path));
+    } catch (error) {
+      this.failed(field, into, path, error, this.holder);
+      return;
+    }
+    this.settle(field, into, path, resolved, (value) => this.value(field.value, value, field, path));
   }
 
   /**
-   * Resolves a field and completes its value into `into`, now or when its promise settles. An error
+   * Completes a field's resolved value into `into`, now or when its promise settles. An error
    * nulls the field (a link is nullable: compileAnswerShaper leaves non-null links to execution), or,
    * for a non-null field of a link's result, the link.
    */
-  private settle(field: FieldPlan, into: Record<string, unknown>, path: Path, resolve: () => unknown, complete: (value: unknown) => unknown): void {
+  private settle(field: FieldPlan, into: Record<string, unknown>, path: Path, resolved: unknown, complete: (value: unknown) => unknown): void {
     const holder = this.holder;
-    const failed = (error: unknown) => {
-      if (error === LEFT_TO_EXECUTION) {
-        this.leftToExecution = true;
-        return;
-      }
-      const located = locatedError(error, field.nodes, pathArray(path));
-      if (!field.value.nonNull) {
-        this.errors.push(located);
-        into[field.key] = null;
-      } else if (holder && !holder.failed) {
-        holder.failed = true;
-        this.errors.push(located);
-        holder.into[holder.key] = null;
-      }
-    };
     const completeInto = (value: unknown) => {
       // A link's result is completed with the link as the holder of its fields' failures.
       const outer = this.holder;
@@ -192,20 +206,30 @@ export class Walk {
         const completed = complete(value);
         if (!self?.failed) into[field.key] = completed;
       } catch (error) {
-        failed(error);
+        this.failed(field, into, path, error, holder);
       } finally {
         this.holder = outer;
       }
     };
-    let resolved: unknown;
-    try {
-      resolved = resolve();
-    } catch (error) {
-      failed(error);
+    if (isPromiseLike(resolved)) this.pending.push(Promise.resolve(resolved).then(completeInto, (error: unknown) => this.failed(field, into, path, error, holder)));
+    else completeInto(resolved);
+  }
+
+  /** A field that failed: nulled with its error, or its holder (the link whose result it is) when it is non-null. */
+  private failed(field: FieldPlan, into: Record<string, unknown>, path: Path, error: unknown, holder: { into: Record<string, unknown>; key: string; failed: boolean } | undefined): void {
+    if (error === LEFT_TO_EXECUTION) {
+      this.leftToExecution = true;
       return;
     }
-    if (isPromiseLike(resolved)) this.pending.push(Promise.resolve(resolved).then(completeInto, failed));
-    else completeInto(resolved);
+    const located = locatedError(error, field.nodes, pathArray(path));
+    if (!field.value.nonNull) {
+      this.errors.push(located);
+      into[field.key] = null;
+    } else if (holder && !holder.failed) {
+      holder.failed = true;
+      this.errors.push(located);
+      holder.into[holder.key] = null;
+    }
   }
 
   private argsOf(field: FieldPlan): Record<string, unknown> {

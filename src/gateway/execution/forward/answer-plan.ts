@@ -51,7 +51,16 @@ export interface FieldPlan {
   read: 'typename' | 'data' | 'byName' | 'own' | 'link';
   definition?: GraphQLField<unknown, unknown>;
   value: ValuePlan;
-  link?: { resolve: CompletedLink['resolve']; aliases: [alias: string, name: string][] };
+  link?: {
+    resolve: CompletedLink['resolve'];
+    aliases: [alias: string, name: string][];
+    /**
+     * The JSON text each frozen result of the link completed to, for a link whose selection is
+     * leaves read by name (no resolver of their own, no object below): a frozen result cannot
+     * change, so under this plan its text is the same every time (answer-writer.ts). Absent otherwise.
+     */
+    texts?: WeakMap<object, string>;
+  };
   own?: GraphQLFieldResolver<unknown, unknown>;
   /** Arguments the same for every request (no variable in them), worked out once. */
   fixedArgs?: Record<string, unknown>;
@@ -182,7 +191,7 @@ class FieldPlanner {
       // A non-null link would null its parent after the rest is written: left to execution.
       if (isNonNullType(definition.type)) return undefined;
       plan.read = 'link';
-      plan.link = { resolve: link.resolve, aliases: Object.entries(link.aliases) };
+      plan.link = { resolve: link.resolve, aliases: Object.entries(link.aliases), texts: leavesByName(value) ? new WeakMap() : undefined };
     } else if (this.linkedTypes.has(type.name)) {
       const own = this.links?.resultFields.get(coordinate);
       plan.read = own ? 'own' : 'byName';
@@ -221,6 +230,11 @@ class FieldPlanner {
     for (const node of nodes) if (node.selectionSet) collectFields(this.schema, this.fragments, this.variables, type, node.selectionSet, collected, visited);
     return this.fields(type, collected, inLinkResult);
   }
+}
+
+/** An object whose selected fields are all leaves read by name or `__typename`: what it completes to depends on its own fields alone. */
+function leavesByName(value: ValuePlan): boolean {
+  return value.kind === 'object' && value.fields.every((field) => (field.read === 'byName' || field.read === 'typename') && field.value.kind === 'leaf');
 }
 
 function jsonOf(key: string, type: GraphQLObjectType): Pick<FieldPlan, 'openingJson' | 'nextJson' | 'parentTypeJson'> {

@@ -102,17 +102,47 @@ export class AnswerWriter {
     }
   }
 
-  /** A link: written now when the completion answers it at once, else a hole for its value to come. */
+  /**
+   * A link: written now when the completion answers it at once, else a hole for its value to come.
+   * A frozen result the plan has written before (FieldPlan.link.texts: a kept translation on a warm
+   * page) is written as that text, with no completion and no JSON of it made again.
+   */
   private link(field: FieldPlan, from: Record<string, unknown>, path: Path): void {
+    const { walk } = this;
     const slot: Record<string, unknown> = {};
-    const pending = this.walk.pending.length;
-    this.walk.resolveLink(field, from, slot, path);
-    if (this.walk.pending.length === pending) {
-      this.out += JSON.stringify(slot[field.key]) ?? 'null';
+    let resolved: unknown;
+    try {
+      resolved = walk.callLink(field, from, path);
+    } catch (error) {
+      walk.linkThrew(field, slot, path, error);
+      this.out += 'null';
       return;
     }
+    const texts = field.link!.texts;
+    const kept = texts !== undefined && typeof resolved === 'object' && resolved !== null && Object.isFrozen(resolved);
+    if (kept) {
+      const text = texts.get(resolved as object);
+      if (text !== undefined) {
+        this.out += text;
+        return;
+      }
+    }
+    const pending = walk.pending.length;
+    const errors = walk.errors.length;
+    walk.completeLink(field, slot, path, resolved);
+    if (walk.pending.length !== pending) {
+      this.hole(slot, field.key);
+      return;
+    }
+    const text = JSON.stringify(slot[field.key]) ?? 'null';
+    if (kept && walk.errors.length === errors && !walk.leftToExecution) texts.set(resolved as object, text);
+    this.out += text;
+  }
+
+  /** Where a value still to come is written once the walk has settled (text). */
+  private hole(slot: Record<string, unknown>, key: string): void {
     this.parts.push(this.out);
-    this.holes.push({ at: this.parts.length, slot, key: field.key });
+    this.holes.push({ at: this.parts.length, slot, key });
     this.parts.push('');
     this.out = '';
   }
