@@ -15,7 +15,8 @@ import { createPersistedDocuments, type PersistedDocuments } from '../../src/gat
 import { createMemoryKeyValueStore } from '../../src/gateway/stores/key-value-store.ts';
 import { createPreparedOperations } from '../../src/gateway/execution/forward/prepared-operations.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 
 const QUERY = /* GraphQL */ `query Few($first: Int) { problems(first: $first) { nodes { id title } } }`;
 
@@ -29,7 +30,7 @@ describe('answers from the cache in front of yoga', () => {
   let cached: Awaited<ReturnType<Stack['addGateway']>>;
   const logged: { operation: string; status: number; outcome: string; requestId: string }[] = [];
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
     cached = await stack.addGateway({
       settings: { responseCacheTtlSeconds: 30, gatewayApiKeys: ['key-a', 'key-b'], rateLimitRequests: 1000 },
       requestLog: (entry) => logged.push(entry),

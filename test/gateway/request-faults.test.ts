@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textsOf } from '../../src/gateway/links/problem-translation.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
 import { startStack, type Stack } from '../helpers/start-stack.ts';
 
 type Answer = { status: number; body: string };
@@ -50,7 +51,7 @@ describe('what a request says, answered alike whichever way answers it', () => {
   let cached: Awaited<ReturnType<Stack['addGateway']>>;
   let delegating: Awaited<ReturnType<Stack['addGateway']>>;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
     cached = await stack.addGateway({ settings: { responseCacheTtlSeconds: 60 } });
     delegating = await stack.addGateway({ settings: { fastPathEnabled: false } });
   });
@@ -121,7 +122,7 @@ describe('a problem whose title the service answers null', () => {
         response.end(JSON.stringify({ data }));
       });
     });
-    stack = await startStack();
+    stack = await sharedStack('open');
     forwarding = await stack.addGateway({ settings: { problemsUrl: broken.url } });
     delegating = await stack.addGateway({ settings: { problemsUrl: broken.url, fastPathEnabled: false } });
   });

@@ -5,7 +5,8 @@ import { createObservability, type RequestLogEntry } from '../../src/gateway/obs
 import type { FinishedRequest, ObservedRequest } from '../../src/gateway/request/observed-request.ts';
 import { readSettings } from '../../src/gateway/settings.ts';
 import { flushRequestLog, isoTimeNow, requestLogLine, requestLogObserver, writeRequestLogLine } from '../../src/gateway/observability/request-log.ts';
-import { PROBLEMS_KEY, TRANSLATION_KEY, postGraphQL, startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import { PROBLEMS_KEY, TRANSLATION_KEY, postGraphQL, type Stack } from '../helpers/start-stack.ts';
 import { CROSS_SOURCE, baseOf, recordUpstreamRequests } from './helpers.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -16,7 +17,7 @@ describe('request log and request ids', () => {
   let gatewayUrl: string;
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
     logged = [];
     // Caches off, so every request reaches both upstreams.
     ({ gatewayUrl } = await stack.addGateway({

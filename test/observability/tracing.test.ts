@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/gateway/create-gateway.ts';
 import { listen, type RunningServer } from '../../src/shared/listen.ts';
-import { startStack, type Stack } from '../helpers/start-stack.ts';
+import { sharedStack } from '../helpers/shared-stack.ts';
+import type { Stack } from '../helpers/start-stack.ts';
 import { CROSS_SOURCE, recordUpstreamRequests } from './helpers.ts';
 
 /** A span as the OTLP/HTTP JSON encoding carries it (ids in hex). */
@@ -55,7 +56,7 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   let traced: Awaited<ReturnType<Stack['addGateway']>>;
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await sharedStack('open');
     collector = await startCollector();
     traced = await stack.addGateway({ settings: { otlpEndpoint: collector.url, translationCacheTtlSeconds: 0, problemsCacheTtlSeconds: 0 } });
   });
