@@ -24,11 +24,13 @@ describe('docs/performance.md', () => {
     const report = {
       date: '2030-01-01', machine: 'test machine', node: 'v24', connections: 1, seconds: 1, rounds: 1, warmRequests: 1, gatewayRuntime: 'compiled',
       quiet: { busyProcesses: 0, loadAverage: 0.5, results: [result], ratios },
+      steadyMix: { gateway: { ...result, cpuMicrosPerRequest: 300 }, proxy: { ...result, cpuMicrosPerRequest: 150 }, cpuVsProxy: 2, slicedCpuVsProxy: 2.5 },
       coldPageTranslationCalls: 1, addedLatencyP50Ms: 0.5,
       memory: { startedRssMiB: 1, idleRssMiB: 1, sustained: { seconds: 1, samplesMiB: [1], firstQuarterMiB: 1, lastQuarterMiB: 1, peakMiB: 1 }, afterLoadIdleRssMiB: 1 },
     } as unknown as Parameters<typeof formatReport>[0];
     const rewritten = withLatestResults(doc, report);
     expect(rewritten).toContain('| gateway pass-through: problem(id) | 1,234 | 1.0 / 2.0 | 99 | 2.0 | 0.5 | – |');
+    expect(rewritten).toContain('gateway 300 µs/req, proxy 150: 2.00× (the same requests in the quiet pass\'s slices: 2.50×)');
     // The block it held before is gone whole.
     expect(rewritten).not.toContain(doc.slice(doc.indexOf(RESULTS_START), doc.indexOf(RESULTS_END)));
     expect(rewritten.slice(0, rewritten.indexOf(RESULTS_START))).toBe(doc.slice(0, doc.indexOf(RESULTS_START)));
