@@ -81,28 +81,9 @@ export function operationPath({ guards, cache, direct, persisted }: OperationPat
   function admit(gateway: GatewayRequest, params: DoorParams): MaybePromise<AdmittedOperation> {
     const refusal = runParamsGuards(guards.params, gateway, params);
     if (refusal) return { params, refusal };
-    const resolved = resolve(params, gateway.head);
+    const resolved = resolve(persisted, params, gateway.head);
     if (resolved instanceof Promise) return resolved.then((settled) => admitted(params, settled));
     return admitted(params, resolved);
-  }
-
-  /**
-   * The parameters with a persisted-query hash or trusted document id resolved to their document
-   * (guards/persisted-documents.ts, yoga's rules exactly), or the error that answers the operation;
-   * undefined when the door does not serve it (persisted documents that only yoga's plugin knows).
-   */
-  function resolve(params: DoorParams, head: RequestHead): MaybePromise<ResolvedOperation | GraphQLError | undefined> {
-    const plain = params.extensions === undefined && params.documentId === undefined;
-    // Plain parameters need no resolving, unless only trusted documents run (their text is resolved too).
-    if (!persisted || (plain && !persisted.trustedOnly)) return plain && params.query !== undefined ? { params: params as CacheableParams } : undefined;
-    let resolved;
-    try {
-      resolved = persisted.resolve(params, head.method, head.url);
-    } catch (error) {
-      return asGraphQLError(error);
-    }
-    if (resolved instanceof Promise) return resolved.then((settled) => resolvedOf(params, settled), asGraphQLError);
-    return resolvedOf(params, resolved);
   }
 
   /**
@@ -148,35 +129,54 @@ export function operationPath({ guards, cache, direct, persisted }: OperationPat
    * so on the request (its lane): Mesh's own execution logs its errors' causes.
    */
   async function runMiss(gateway: GatewayRequest, resolved: ResolvedOperation, planned: PlannedOperation, key: string | undefined): Promise<RanOperation> {
-    registered(gateway, resolved);
+    registered(persisted, gateway, resolved);
     if (planned.strategy === 'delegated') gateway.observed.lane = 'delegated';
-    const result = await execute(gateway, planned);
+    const result = await execute(guards, gateway, planned);
     const answered = !result.errors?.length && hasData(result);
-    return { result, answered, kept: answered ? keep(gateway, key, planned, result) : undefined };
-  }
-
-  /** Keeps a document sent with its hash once its plan says it validated (as yoga's plugin does once validation ends). */
-  function registered(gateway: GatewayRequest, { params, register }: ResolvedOperation): void {
-    if (register !== undefined) persisted?.register(register, params.query, gateway.identity);
-  }
-
-  /** The operation guards, then the run: as in yoga, where they run just before execution, a refusal is the whole result. */
-  async function execute(gateway: GatewayRequest, { run, estimate }: PlannedOperation): Promise<ExecutionResult> {
-    try {
-      const refusal = await runOperationGuards(guards.operation, gateway, estimate);
-      return refusal ? { errors: [refusal] } : await run({ request: gateway.head, gateway });
-    } catch (error) {
-      // Forwarding reports the source's failures in the answer; this is the gateway's own fault.
-      return { errors: [new GraphQLError('Unexpected error.', { originalError: error as Error })] };
-    }
-  }
-
-  /** The answer kept under `key` when it may be reused, with the language its texts were answered in (a hit's headers). */
-  function keep(gateway: GatewayRequest, key: string | undefined, { operation }: PlannedOperation, result: ExecutionResult): CachedAnswer | undefined {
-    return key === undefined ? undefined : cache.keep(key, operation, result, answerLanguageOf(gateway.languagesServed));
+    return { result, answered, kept: answered ? keep(cache, gateway, key, planned, result) : undefined };
   }
 
   return { admit, handed, keyOf, planOf, runMiss };
+}
+
+/**
+ * The parameters with a persisted-query hash or trusted document id resolved to their document
+ * (guards/persisted-documents.ts, yoga's rules exactly), or the error that answers the operation;
+ * undefined when the door does not serve it (persisted documents that only yoga's plugin knows).
+ */
+function resolve(persisted: PersistedDocuments | undefined, params: DoorParams, head: RequestHead): MaybePromise<ResolvedOperation | GraphQLError | undefined> {
+  const plain = params.extensions === undefined && params.documentId === undefined;
+  // Plain parameters need no resolving, unless only trusted documents run (their text is resolved too).
+  if (!persisted || (plain && !persisted.trustedOnly)) return plain && params.query !== undefined ? { params: params as CacheableParams } : undefined;
+  let resolved;
+  try {
+    resolved = persisted.resolve(params, head.method, head.url);
+  } catch (error) {
+    return asGraphQLError(error);
+  }
+  if (resolved instanceof Promise) return resolved.then((settled) => resolvedOf(params, settled), asGraphQLError);
+  return resolvedOf(params, resolved);
+}
+
+/** Keeps a document sent with its hash once its plan says it validated (as yoga's plugin does once validation ends). */
+function registered(persisted: PersistedDocuments | undefined, gateway: GatewayRequest, { params, register }: ResolvedOperation): void {
+  if (register !== undefined) persisted?.register(register, params.query, gateway.identity);
+}
+
+/** The operation guards, then the run: as in yoga, where they run just before execution, a refusal is the whole result. */
+async function execute(guards: GuardList, gateway: GatewayRequest, { run, estimate }: PlannedOperation): Promise<ExecutionResult> {
+  try {
+    const refusal = await runOperationGuards(guards.operation, gateway, estimate);
+    return refusal ? { errors: [refusal] } : await run({ request: gateway.head, gateway });
+  } catch (error) {
+    // Forwarding reports the source's failures in the answer; this is the gateway's own fault.
+    return { errors: [new GraphQLError('Unexpected error.', { originalError: error as Error })] };
+  }
+}
+
+/** The answer kept under `key` when it may be reused, with the language its texts were answered in (a hit's headers). */
+function keep(cache: ResponseCache, gateway: GatewayRequest, key: string | undefined, { operation }: PlannedOperation, result: ExecutionResult): CachedAnswer | undefined {
+  return key === undefined ? undefined : cache.keep(key, operation, result, answerLanguageOf(gateway.languagesServed));
 }
 
 /**
