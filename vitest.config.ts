@@ -17,6 +17,10 @@ const TIMING_SENSITIVE = [
   // same work done here: another file beside it on a busy machine adds to the first (the cores it
   // waits for), so it runs alone.
   'test/gateway/statement-cache.test.ts',
+  // No wall-clock assertion, but each client's admissions are counted in Redis only while Redis answers
+  // within REDIS_TIMEOUT_MS (at most 150 ms by design); past it the rate limit counts in process, a
+  // different count, which a Redis starved by other files beside it reaches.
+  'test/redis/memory-pressure.test.ts',
 ];
 
 // The process tier: tests that start processes (npm start, the compiled entry, the packed package,
