@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
 import { sharedStack } from '../helpers/shared-stack.ts';
+import { withTranslationDown, withoutAddress } from '../helpers/translation-down.ts';
 import type { Stack } from '../helpers/start-stack.ts';
 
 const BY_ID = /* GraphQL */ `query ById($id: ID!) { problem(id: $id) { id title rating } }`;
@@ -288,14 +289,7 @@ describe('the direct lane in front of yoga', () => {
 
     it('in production, an unreachable translation service is UPSTREAM_UNAVAILABLE through yoga and through the lane alike, never "Unexpected error.", and its cause is logged either way', async () => {
       // Mesh reads NODE_ENV itself: outside production it rewrites such errors, which hid this.
-      const nodeEnv = process.env.NODE_ENV;
-      process.env.NODE_ENV = 'production';
-      try {
-        const lines: string[] = [];
-        const down = await stack.addGateway({
-          settings: { gatewayApiKeys: ['key-a'], production: true, upstreamRetries: 0, translationUrl: 'http://127.0.0.1:9', problemsCacheTtlSeconds: 0, responseCacheTtlSeconds: 0 },
-          log: (line, level) => void (level === 'error' && lines.push(line)),
-        });
+      await withTranslationDown(stack, { gatewayApiKeys: ['key-a'] }, async (down, lines) => {
         const answers: string[] = [];
         // Each logs the failure's cause once, as Mesh does: through yoga, and through the lane alike.
         const causes: string[][] = [];
@@ -305,7 +299,7 @@ describe('the direct lane in front of yoga', () => {
         }
         answers.push(await (await viaYoga(down, LINKED, { first: 1, to: 'de' })).text());
         causes.push(lines.splice(0));
-        expect(causes.map((each) => each.map((line) => line.replace(/\d+\.\d+\.\d+\.\d+:\d+/, 'ADDRESS')))).toEqual([
+        expect(causes.map((each) => each.map(withoutAddress))).toEqual([
           ['mesh: connect ECONNREFUSED ADDRESS'],
           ['mesh: connect ECONNREFUSED ADDRESS'],
           ['mesh: connect ECONNREFUSED ADDRESS'],
@@ -317,9 +311,7 @@ describe('the direct lane in front of yoga', () => {
         // Through yoga (the text's first time), the lane, and yoga again: the same bytes.
         expect(answers[1]).toBe(answers[0]);
         expect(answers[2]).toBe(answers[0]);
-      } finally {
-        process.env.NODE_ENV = nodeEnv;
-      }
+      });
     });
 
     it('a language argument that is no language tag is yoga’s 400, before any call', async () => {

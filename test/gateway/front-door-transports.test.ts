@@ -6,6 +6,7 @@ import type { GuardList } from '../../src/gateway/request/guards.ts';
 import type { RequestLogEntry } from '../../src/gateway/observability/request-log.ts';
 import { startRedis, type RedisServer } from '../helpers/redis-server.ts';
 import { sharedStack } from '../helpers/shared-stack.ts';
+import { withTranslationDown, withoutAddress } from '../helpers/translation-down.ts';
 import type { AddedGateway, Stack } from '../helpers/start-stack.ts';
 
 const KEY = 'door-key';
@@ -317,15 +318,7 @@ describe('batches and persisted documents on the straight path', () => {
   });
 
   it('logs the causes of a batch’s forwarded operation’s errors, though another of its operations was delegated (in production)', async () => {
-    // Mesh reads NODE_ENV itself, and logs the causes of the delegated operations' errors only there.
-    const nodeEnv = process.env.NODE_ENV;
-    process.env.NODE_ENV = 'production';
-    try {
-      const lines: string[] = [];
-      const down = await stack.addGateway({
-        settings: { production: true, upstreamRetries: 0, translationUrl: 'http://127.0.0.1:9', problemsCacheTtlSeconds: 0, responseCacheTtlSeconds: 0 },
-        log: (line, level) => void (level === 'error' && lines.push(line)),
-      });
+    await withTranslationDown(stack, {}, async (down, lines) => {
       const linked = 'query Read($to: String!) { problems(first: 1) { nodes { id translation(to: $to) { title } } } }';
       const ask = (body: unknown) => fetch(down.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (response) => (await response.json()) as { errors?: unknown[] }[]);
       // Planned first, so that the batch below is the straight path's.
@@ -334,10 +327,8 @@ describe('batches and persisted documents on the straight path', () => {
       const [delegated, forwarded] = await ask([{ query: DELEGATED }, { query: linked, variables: { to: 'fr' } }]);
       expect(delegated.errors).toBeUndefined();
       expect(forwarded.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'UPSTREAM_UNAVAILABLE' }) })]);
-      expect(lines.map((line) => line.replace(/\d+\.\d+\.\d+\.\d+:\d+/, 'ADDRESS'))).toEqual(['mesh: connect ECONNREFUSED ADDRESS']);
-    } finally {
-      process.env.NODE_ENV = nodeEnv;
-    }
+      expect(lines.map(withoutAddress)).toEqual(['mesh: connect ECONNREFUSED ADDRESS']);
+    });
   });
 
   it.each([
